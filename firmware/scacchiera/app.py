@@ -1,0 +1,65 @@
+"""The application: switches -> debounce -> game -> LED frame -> palette -> pixels.
+
+Everything the board does, with no hardware in it: the Pico's ``main.py``
+feeds it raw switch rows and the time and writes its pixels to the strip;
+the simulator and the tests do the same with simulated switches. One path
+for data, one object to drive.
+"""
+
+from .sensing.debounce import Debouncer, DEFAULT_DELAY_MS
+from .game.controller import Game
+from .leds import frame as led_frame
+from .leds.palette import Palette
+
+
+def rows_to_occupancy(rows, out):
+    """8 rank bytes (bit f = file f) -> 64 bytes of 0/1."""
+    for sq in range(64):
+        out[sq] = (rows[sq >> 3] >> (sq & 7)) & 1
+    return out
+
+
+class App:
+    def __init__(self, fen=None, profile="fide", debounce_ms=DEFAULT_DELAY_MS,
+                 led_of_square=None, led_order="GRB", brightness_cap=255, listener=None):
+        self.listener = listener
+        self.game = Game(fen, profile, listener=self._event)
+        self.debouncer = Debouncer(self._change, debounce_ms)
+        self.frame = bytearray(64)
+        self.pixels = bytearray(3 * 64)
+        self.palette = Palette(led_of_square or bytes(range(64)), led_order, brightness_cap)
+        self.dirty = True            # the frame may have changed: recompose before the next write
+
+    def _event(self, event):
+        self.dirty = True
+        if self.listener is not None:
+            self.listener(event)
+
+    def _change(self, square, present, now):
+        self.dirty = True
+        self.game.change(square, present, now)
+
+    def boot(self, rows, now=0):
+        """The switches as found at power-on: taken as they are, then compared with the game."""
+        self.debouncer.reset(rows)
+        self.game.board_mismatch(rows_to_occupancy(rows, bytearray(64)), now)
+        self.dirty = True
+
+    def scan(self, rows, now):
+        """One scan of the matrix (8 rank bytes). Allocates nothing unless something changed."""
+        self.debouncer.scan(rows, now)
+        state = self.game.tracker.state
+        self.game.tick(now)
+        if self.game.tracker.state != state:
+            self.dirty = True
+
+    def compose(self):
+        """The frame of meanings now."""
+        if self.dirty:
+            led_frame.compose(self.game, self.frame)
+            self.dirty = False
+        return self.frame
+
+    def render(self, now):
+        """The pixel bytes for the strip now (blinking needs ``now``)."""
+        return self.palette.render(self.compose(), self.pixels, now)

@@ -1,0 +1,1 @@
+"""The game on the board: rules, recognised moves, claims and results, as events."""

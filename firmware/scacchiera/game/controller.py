@@ -1,0 +1,300 @@
+"""The game controller: one object that owns the game on the board.
+
+It holds the position, the moves with their times, the rule profile, the
+options and the result; it applies what the move tracker recognises, ends the
+game where the rules say, grants claims, resignations and draws (from board
+gestures or from the host), and reports every change as an event, a small
+dict, to whoever listens: the serial protocol, the journal, the simulator.
+
+Events (``kind`` and fields):
+    move          uci, san, fen, ply, ms        a move was played
+    takeback      uci, fen, ply                 the last move was taken back
+    check         square                        the side to move is in check
+    claim         kinds                         a draw can be claimed ("fifty_moves", ...)
+    game_over     result, termination
+    new_game      fen
+    out_of_sync   to_empty, to_fill             squares (names) the hands must fix
+    in_sync
+    error         message, squares              a wrong placement, shown on the board
+    promotion     piece                         the piece a pending promotion will become
+"""
+
+from ..clock import elapsed
+from ..rules import Position, square_name, WHITE
+from ..rules.squares import PIECE_SYMBOLS
+from ..tracking import tracker as tr
+
+# Board gestures with taps on your own king (docs/gestures.md).
+TAP_GAP_MS = 700        # taps closer than this belong to one gesture
+CLAIM_TAPS = 2          # double tap: claim a draw
+RESIGN_TAPS = 3         # triple tap: resign
+
+START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
+
+
+class Options:
+    """What a player can set. Plain attributes; the protocol validates values."""
+
+    def __init__(self):
+        self.hints = True            # "visual assistance": legal destinations of a lifted piece
+        self.takeback = True         # restore the previous position to take a move back
+        self.settle_ms = tr.DEFAULT_SETTLE_MS
+        self.lang = "en"             # SAN letters in events: "en" or "it"
+
+
+class Game:
+    def __init__(self, fen=None, profile="fide", options=None, listener=None):
+        self.options = options or Options()
+        self.listener = listener
+        self.position = Position(fen, profile)
+        self.tracker = tr.Tracker(self.position, self._tracker_says, self.options.settle_ms)
+        self.move_ms = []            # when each move of the game was played
+        self.result = None           # (result, termination) once the game is over
+        self.claimable = ()
+        self.taps = 0
+        self.tap_ms = 0
+        self._state = self.tracker.state
+        self._apply_options()
+
+    # -- events ---------------------------------------------------------------
+
+    def emit(self, kind, **fields):
+        if self.listener is not None:
+            fields["kind"] = kind
+            self.listener(fields)
+
+    # -- the hands on the board -----------------------------------------------
+
+    def change(self, square, present, now):
+        """A debounced presence change from the switch matrix."""
+        self.tracker.change(square, present, now)
+        if self.result is not None and self.tracker.physical == START_OCCUPANCY:
+            self.new_game(now=now)
+        self._watch_state()
+
+    def tick(self, now):
+        self.tracker.tick(now)
+        self._watch_state()
+        if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
+            taps, self.taps = self.taps, 0
+            if taps == CLAIM_TAPS:
+                self.claim(now)
+            elif taps == RESIGN_TAPS:
+                self.resign(self.position.turn, now)
+
+    def _tracker_says(self, kind, value, now):
+        pos = self.position
+        if kind == tr.MOVE:
+            self._play(value, now)
+        elif kind == tr.AMEND:
+            undone = pos.pop()
+            self.move_ms.pop()
+            self.emit("takeback", uci=pos.uci(undone), fen=pos.fen(), ply=pos.ply())
+            self._play(value, now, tr.AMEND)
+        elif kind == tr.TAKEBACK:
+            self._take_back(tr.TAKEBACK)
+        elif kind == tr.TAP:
+            if self.result is None and value == self._king_square(pos.turn):
+                self.taps += 1
+                self.tap_ms = now
+        elif kind == tr.KINGS_OFF:
+            self.agree_draw(now)
+        elif kind == tr.IN_SYNC:
+            self.emit("in_sync")
+
+    def _watch_state(self):
+        """Report the board going wrong (an error, out of sync) once, when it happens."""
+        state = self.tracker.state
+        if state == self._state:
+            return
+        self._state = state
+        if state == tr.ERROR:
+            to_empty, to_fill = self.sync_squares()
+            self.emit("error", message="a piece is on a wrong square",
+                      squares=[square_name(s) for s in to_empty], fix=[square_name(s) for s in to_fill])
+        elif state == tr.SYNC:
+            self._report_sync()
+
+    def _king_square(self, color):
+        k = self.position.kings[color]
+        return (k + (k & 7)) >> 1
+
+    def _play(self, move, now, kind=tr.MOVE):
+        pos = self.position
+        san = pos.san(move, self.options.lang)
+        uci = pos.uci(move)
+        pos.push(move)
+        self.move_ms.append(now)
+        self.tracker.required = -1
+        self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
+        self._after_move(now)
+        self.tracker.moved(kind)
+
+    def _after_move(self, now):
+        pos = self.position
+        outcome = pos.outcome()
+        if outcome is not None:
+            self._end(outcome)
+            return
+        if pos.is_check():
+            self.emit("check", square=square_name(self._king_square(pos.turn)))
+        self.claimable = self._claims()
+        if self.claimable:
+            self.emit("claim", kinds=list(self.claimable))
+
+    def _claims(self):
+        pos = self.position
+        kinds = []
+        if pos.halfmove >= 99 and pos.can_claim_fifty_moves():
+            kinds.append("fifty_moves")
+        # A third occurrence needs at least seven reversible plies behind it.
+        if pos.halfmove >= 7 and pos.can_claim_threefold_repetition():
+            kinds.append("threefold_repetition")
+        return tuple(kinds)
+
+    def _end(self, outcome):
+        self.result = outcome
+        self.tracker.enabled = False
+        self.claimable = ()
+        self.emit("game_over", result=outcome[0], termination=outcome[1])
+
+    def _take_back(self, kind):
+        pos = self.position
+        if not pos.move_stack:
+            return False
+        move = pos.pop()
+        self.move_ms.pop()
+        self.result = None
+        self.tracker.enabled = True
+        self.tracker.required = -1
+        self.claimable = self._claims()
+        self.emit("takeback", uci=pos.uci(move), fen=pos.fen(), ply=pos.ply())
+        if kind == tr.TAKEBACK:
+            self.tracker.moved(tr.TAKEBACK)
+        return True
+
+    # -- what the host (or a gesture) asks ----------------------------------------
+
+    def new_game(self, fen=None, profile=None, now=0):
+        """Start a game (the standard one unless ``fen``); the hands set the board up if needed."""
+        pos = Position(fen, profile or self.position.profile)  # ValueError on a bad FEN
+        self.position = pos
+        self.tracker.pos = pos
+        self.move_ms = []
+        self.result = None
+        self.claimable = ()
+        self.taps = 0
+        self.tracker.enabled = True
+        self.tracker.required = -1
+        self.tracker.new_position()
+        self.emit("new_game", fen=pos.fen())
+        self._state = self.tracker.state
+        self._report_sync()
+        outcome = pos.outcome()
+        if outcome is not None:
+            self._end(outcome)
+
+    def undo(self):
+        """Take the last move back from the host: the LEDs then guide the pieces back."""
+        if not self._take_back(0):
+            return False
+        self.tracker.new_position(sync=True)
+        self._state = self.tracker.state
+        self._report_sync()
+        return True
+
+    def show_move(self, uci):
+        """Ask the hands to play this move (an engine's): only it will be accepted."""
+        move = self.position.parse_uci(uci)   # ValueError if illegal
+        self.tracker.required = move
+        return move
+
+    def claim(self, now=0):
+        """A draw claim (50 moves, threefold); returns the outcome if granted, else None."""
+        if self.result is not None:
+            return None
+        outcome = self.position.claim_draw()
+        if outcome is not None:
+            self._end(outcome)
+        return outcome
+
+    def resign(self, color, now=0):
+        if self.result is None:
+            self.position.resign(color)
+            self._end(self.position.outcome())
+
+    def agree_draw(self, now=0):
+        if self.result is None:
+            self.position.agree_draw()
+            self._end(self.position.outcome())
+
+    def choose_promotion(self, piece_letter):
+        """'q', 'r', 'b' or 'n' for the promotion the board is showing (or the next one)."""
+        t = PIECE_SYMBOLS.find(piece_letter.lower()) if piece_letter else -1
+        if t not in tr.PROMOTION_CYCLE:
+            raise ValueError("promotion piece must be q, r, b or n")
+        self.tracker.choose_promotion(t)
+        self.emit("promotion", piece=PIECE_SYMBOLS[t])
+
+    def set_option(self, name, value):
+        """Change an option; ValueError for an unknown name or a bad value."""
+        o = self.options
+        if name in ("hints", "takeback"):
+            if not isinstance(value, bool):
+                raise ValueError("%s must be true or false" % name)
+        elif name == "settle_ms":
+            if not isinstance(value, int) or isinstance(value, bool) or not 50 <= value <= 2000:
+                raise ValueError("settle_ms must be a whole number from 50 to 2000")
+        elif name == "lang":
+            if value not in ("en", "it"):
+                raise ValueError("lang must be 'en' or 'it'")
+        elif name == "profile":
+            if value not in ("fide", "casual"):
+                raise ValueError("profile must be 'fide' or 'casual'")
+            self.position.profile = value
+            return
+        else:
+            raise ValueError("unknown option: %s" % name)
+        setattr(o, name, value)
+        self._apply_options()
+
+    def _apply_options(self):
+        self.tracker.settle_ms = self.options.settle_ms
+        self.tracker.takeback_enabled = self.options.takeback
+
+    # -- the board's state, for the host and the LEDs -------------------------------
+
+    def in_sync(self):
+        return self.tracker.state != tr.SYNC
+
+    def sync_squares(self):
+        """(to_empty, to_fill): square numbers the hands must clear or fill to match the game."""
+        t = self.tracker
+        to_empty = [sq for sq in t.diff if t.physical[sq]]
+        to_fill = [sq for sq in t.diff if not t.physical[sq]]
+        return to_empty, to_fill
+
+    def _report_sync(self):
+        if self.tracker.state == tr.SYNC:
+            to_empty, to_fill = self.sync_squares()
+            self.emit("out_of_sync", to_empty=[square_name(s) for s in to_empty],
+                      to_fill=[square_name(s) for s in to_fill])
+
+    def board_mismatch(self, occupancy, now=0):
+        """At boot: the switches' occupancy; out of sync until it matches the game."""
+        self.tracker.set_physical(occupancy, now)
+        self._state = self.tracker.state
+        self._report_sync()
+
+    def last_move(self):
+        stack = self.position.move_stack
+        return stack[-1] if stack else -1
+
+    def turn_color(self):
+        return self.position.turn
+
+    def winner_king(self):
+        """Square of the winner's king, or -1 (draw or game on)."""
+        if not self.result or self.result[0] == "1/2-1/2":
+            return -1
+        return self._king_square(WHITE if self.result[0] == "1-0" else 1)

@@ -1,0 +1,1 @@
+"""What the LEDs mean (frame.py) and how each meaning looks (palette.py)."""

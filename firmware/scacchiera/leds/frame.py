@@ -1,0 +1,124 @@
+"""The LED frame: which squares are lit and with what *meaning*, from the game's state alone.
+
+Colours and blinking are the palette's business; a frame is 64 small ints,
+one meaning per square (0: dark), so the firmware, the simulator and the
+tests all read the same thing. ``NAMES`` are the documented names (the
+simulator's JSON and the serial protocol use them).
+"""
+
+from ..rules.squares import KNIGHT, BISHOP, ROOK, QUEEN, const
+from ..tracking import tracker as tr
+from ..tracking.signatures import changed_squares
+
+NONE = const(0)
+LAST_MOVE = const(1)       # the last move's from and to, dim
+CHECK = const(2)           # the king in check
+CLAIM = const(3)           # the side to move may claim a draw (on its king)
+LIFTED = const(4)          # a piece in the hand: its square
+LEGAL = const(5)           # where the lifted piece may go
+LEGAL_CAPTURE = const(6)   # ...taking a piece
+SHOW_FROM = const(7)       # a move to execute: the piece to take from here
+SHOW_TO = const(8)         # ...and put here
+ERROR = const(9)           # a piece on a wrong square (blinks)
+FIX = const(10)            # where a misplaced piece belongs
+TO_EMPTY = const(11)       # out of sync: clear this square
+TO_FILL = const(12)        # out of sync: put a piece here
+PROMOTE_QUEEN = const(13)  # the promotion the board will play
+PROMOTE_KNIGHT = const(14)
+PROMOTE_ROOK = const(15)
+PROMOTE_BISHOP = const(16)
+WINNER = const(17)         # game over: the winner's king
+LOSER = const(18)          # ...the loser's king
+DRAW = const(19)           # ...both kings of a drawn game
+
+NAMES = ("", "last-move", "check", "claim", "lifted", "legal", "legal-capture", "show-from",
+         "show-to", "error", "fix", "to-empty", "to-fill", "promote-queen", "promote-knight",
+         "promote-rook", "promote-bishop", "winner", "loser", "draw")
+
+_PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BISHOP: PROMOTE_BISHOP}
+
+
+def _sq(sq88):
+    return (sq88 + (sq88 & 7)) >> 1
+
+
+def compose(game, frame):
+    """Fill ``frame`` (64 bytes) with the meaning of each square now."""
+    for i in range(64):
+        frame[i] = NONE
+    pos = game.position
+    t = game.tracker
+    state = t.state
+    if state == tr.SYNC:
+        for sq in t.diff:
+            frame[sq] = TO_EMPTY if t.physical[sq] else TO_FILL
+        return frame
+    last = game.last_move()
+    if last >= 0:
+        frame[_sq(last & 127)] = LAST_MOVE
+        frame[_sq((last >> 7) & 127)] = LAST_MOVE
+    king = _sq(pos.kings[pos.turn])
+    if game.result is not None:
+        _game_over(game, frame)
+    elif pos.is_check():
+        frame[king] = CHECK
+    elif game.claimable:
+        frame[king] = CLAIM
+    if t.required >= 0 and state == tr.IDLE:
+        frame[_sq(t.required & 127)] = SHOW_FROM
+        frame[_sq((t.required >> 7) & 127)] = SHOW_TO
+    if state == tr.LIFTED:
+        _lifted(game, frame)
+    elif state == tr.PENDING:
+        if t.pending_kind == tr.MOVE and tr.is_promotion(t.pending):
+            frame[_sq((t.pending >> 7) & 127)] = _PROMOTE[t.promotion_choice()]
+    elif state == tr.ERROR:
+        for sq in t.diff:
+            frame[sq] = ERROR if t.physical[sq] else FIX
+    return frame
+
+
+def _lifted(game, frame):
+    """Pieces in the hand: their squares, where they may go (with hints), what a half-done move still needs."""
+    t = game.tracker
+    pos = game.position
+    progress = t.in_progress
+    if progress >= 0 and len(t.diff) > 1:
+        for sq in changed_squares(pos, progress):
+            if sq not in t.diff:
+                frame[sq] = SHOW_FROM if t.logical[sq] else SHOW_TO
+    # Where a lifted piece may go: only while nothing has been put down yet.
+    hints = game.options.hints and not any(t.physical[sq] for sq in t.diff)
+    for sq in t.diff:
+        if t.physical[sq]:
+            continue
+        frame[sq] = LIFTED
+        if not hints:
+            continue
+        piece = pos.board[sq + (sq & 0x38)]
+        if not piece or piece >> 3 != pos.turn:
+            continue
+        for m in t.table.moves:
+            if _sq(m & 127) == sq:
+                to = _sq((m >> 7) & 127)
+                if frame[to] in (NONE, LAST_MOVE):
+                    frame[to] = LEGAL_CAPTURE if m in t.table.captured else LEGAL
+
+
+def _game_over(game, frame):
+    pos = game.position
+    w = _sq(pos.kings[0])
+    b = _sq(pos.kings[1])
+    result = game.result[0]
+    if result == "1-0":
+        frame[w], frame[b] = WINNER, LOSER
+    elif result == "0-1":
+        frame[w], frame[b] = LOSER, WINNER
+    else:
+        frame[w] = frame[b] = DRAW
+
+
+def meanings(frame):
+    """{square name: meaning name} of the lit squares (for JSON and tests)."""
+    from ..rules.squares import square_name
+    return dict((square_name(sq), NAMES[frame[sq]]) for sq in range(64) if frame[sq])

@@ -1,0 +1,73 @@
+"""How each LED meaning looks: a colour, steady or blinking, at the board's brightness cap.
+
+Separate from the frame so a maker can restyle the board (colour-blind
+friendly, dimmer, club mode) without touching what the board means.
+Colours are written straight into the strip's byte buffer in its channel
+order, with no allocation per frame.
+"""
+
+from . import frame as f
+
+# (red, green, blue, blinks), full scale 0..255: scaled down to the cap.
+DEFAULT = {
+    f.LAST_MOVE: (40, 40, 120, False),
+    f.CHECK: (255, 0, 0, False),
+    f.CLAIM: (255, 160, 0, False),
+    f.LIFTED: (255, 255, 255, False),
+    f.LEGAL: (0, 200, 0, False),
+    f.LEGAL_CAPTURE: (255, 120, 0, False),
+    f.SHOW_FROM: (0, 160, 255, False),
+    f.SHOW_TO: (0, 160, 255, True),
+    f.ERROR: (255, 0, 0, True),
+    f.FIX: (255, 255, 0, False),
+    f.TO_EMPTY: (255, 0, 160, True),
+    f.TO_FILL: (255, 255, 0, True),
+    f.PROMOTE_QUEEN: (255, 255, 255, True),
+    f.PROMOTE_KNIGHT: (0, 200, 0, True),
+    f.PROMOTE_ROOK: (0, 0, 255, True),
+    f.PROMOTE_BISHOP: (200, 0, 200, True),
+    f.WINNER: (0, 255, 0, False),
+    f.LOSER: (255, 0, 0, False),
+    f.DRAW: (255, 160, 0, False),
+}
+
+BLINK_MS = 250
+
+
+class Palette:
+    """Turns a frame of meanings into LED bytes.
+
+    ``led_of_square``: LED chain index of each square (from board_config);
+    ``order``: the strip's channel order, e.g. "GRB"; ``cap``: the highest
+    channel value allowed (the power budget's cap).
+    """
+
+    def __init__(self, led_of_square, order="GRB", cap=255, colours=None):
+        self.led_of_square = bytes(led_of_square)
+        self.offsets = tuple("RGB".index(c) for c in order)  # buffer slot i holds channel offsets[i]
+        self.table = []
+        self.colours = colours = colours or DEFAULT
+        for meaning in range(len(f.NAMES)):
+            r, g, b, blink = colours.get(meaning, (0, 0, 0, False))
+            rgb = (r * cap // 255, g * cap // 255, b * cap // 255)
+            self.table.append((bytes(rgb[i] for i in self.offsets), blink))
+
+    def render(self, frame, buf, now):
+        """Write ``frame`` (64 meanings) into ``buf`` (3 bytes per LED) for time ``now``."""
+        dark = (now // BLINK_MS) & 1
+        table = self.table
+        leds = self.led_of_square
+        for sq in range(64):
+            colour, blink = table[frame[sq]]
+            i = leds[sq] * 3
+            if blink and dark:
+                buf[i] = buf[i + 1] = buf[i + 2] = 0
+            else:
+                buf[i] = colour[0]
+                buf[i + 1] = colour[1]
+                buf[i + 2] = colour[2]
+        return buf
+
+    def rgb(self, meaning):
+        """(r, g, b) of a meaning at full scale (for the simulator's display)."""
+        return self.colours.get(meaning, (0, 0, 0, False))

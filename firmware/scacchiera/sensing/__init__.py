@@ -1,0 +1,1 @@
+"""From raw switch rows to stable per-square presence changes."""

@@ -1,0 +1,83 @@
+"""Per-square deferred debouncing (QMK's ``sym_defer_pk``), on timestamps.
+
+A reed switch under a moving magnet chatters, and a magnet sliding past a
+neighbouring square closes its reed for a moment. *Deferred* debouncing
+reports a square's change only once its raw state has held, unchanged, for
+``delay_ms``: noise shorter than that never reaches move recognition. Eager
+debouncing (report at once, ignore what follows) would be faster to react
+but reports every brush of a passing magnet, which on a chessboard is a
+phantom move; so we defer.
+
+Time comes from timestamps, not scan counts: bounce is a physical time, and
+a scan loop that stalls (a flash write, a garbage collection) must not turn
+a 2 ms bounce into a long press. After a stall a pending change is
+accepted at the first scan that sees it still there, if ``delay_ms`` has
+passed since it was first seen.
+
+The scan path allocates nothing: state is three 8-byte rows and one table of
+64 timestamps.
+"""
+
+from ..clock import elapsed
+
+DEFAULT_DELAY_MS = 30
+
+
+class Debouncer:
+    """Feed raw rows with ``scan(rows, now)``; stable changes go to ``sink(square, present, now)``.
+
+    ``rows[r]`` has bit ``f`` set when the square ``r * 8 + f`` (a1 = 0) has a
+    piece on it.
+    """
+
+    def __init__(self, sink, delay_ms=DEFAULT_DELAY_MS, initial=None):
+        self.sink = sink
+        self.delay_ms = delay_ms
+        self.stable = bytearray(8)     # what we report
+        self.raw = bytearray(8)        # last raw rows seen
+        self.since = [0] * 64          # when each square's raw state last changed
+        if initial is not None:
+            self.reset(initial)
+
+    def reset(self, rows):
+        """Take ``rows`` as the stable state without reporting (at boot)."""
+        for r in range(8):
+            self.stable[r] = rows[r]
+            self.raw[r] = rows[r]
+
+    def scan(self, rows, now):
+        """One scan of the matrix. Returns the number of changes reported."""
+        stable = self.stable
+        raw = self.raw
+        since = self.since
+        reported = 0
+        for r in range(8):
+            new = rows[r]
+            moved = new ^ raw[r]
+            pending = new ^ stable[r]
+            if not moved and not pending:
+                continue
+            if moved:
+                # Restart the quiet period of each square whose raw state changed.
+                raw[r] = new
+                bits = moved
+                f = 0
+                while bits:
+                    if bits & 1:
+                        since[r * 8 + f] = now
+                    bits >>= 1
+                    f += 1
+            bits = pending & ~moved
+            f = 0
+            while bits:
+                if bits & 1 and elapsed(now, since[r * 8 + f]) >= self.delay_ms:
+                    mask = 1 << f
+                    stable[r] ^= mask
+                    self.sink(r * 8 + f, 1 if stable[r] & mask else 0, now)
+                    reported += 1
+                bits >>= 1
+                f += 1
+        return reported
+
+    def is_present(self, square):
+        return (self.stable[square >> 3] >> (square & 7)) & 1

@@ -1,0 +1,1 @@
+"""Move recognition: from per-square presence changes to moves of the game."""

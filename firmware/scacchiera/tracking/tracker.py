@@ -1,0 +1,377 @@
+"""The move tracker: which move, if any, the hands on the board have just made.
+
+It keeps two views of the board, the *logical* occupancy (the game's
+position) and the *physical* one (the debounced reed switches), and, as
+per-square sequence numbers, when each square was last emptied and filled.
+The moment of the last commit, when the two views agreed, is ``base_seq``.
+From those it decides:
+
+- a **move** when the physical occupancy is exactly what one legal move
+  leaves (its signature, see signatures.py) and the log agrees: a captured
+  piece's square must have been emptied at some point, for with the mover
+  still in the hand "origin empty" looks exactly like a finished capture.
+  The move is committed once the board has been still for ``settle_ms``, or
+  at once when the other side starts its own move: what the hands did after
+  the match then belongs to the reply, so a quick reply is never lost.
+- a **takeback** when the occupancy returns to the previous position's (a
+  legal reply always empties its origin, so this is never a reply).
+- an **amendment** when the side that has just moved goes on moving (a rook
+  that settled before its king came to castle, a slide that paused): the
+  last move is replaced by the move the whole sequence makes.
+- a **move in progress** when what has changed so far is part of a legal
+  move: a lifted piece, a captured piece taken off first, a king that has
+  castled while its rook waits, a pawn that took en passant before its
+  victim left the board.
+- an **error** when a piece stands on a square no move in progress explains
+  and the board has been still for ``settle_ms``: the LEDs show it with its fix.
+
+It also recognises the board gestures (docs/gestures.md): a *tap* is a piece
+lifted and put back on its own square; tapping a new promoted piece cycles
+the promotion; both kings off the board together is the draw gesture.
+"""
+
+from ..clock import elapsed
+from ..rules.squares import QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const
+from .signatures import MoveTable, pack, changed_squares
+
+# What the tracker asks of the game (the ``notify(kind, value, now)`` callback).
+MOVE = const(1)          # value: the move to commit
+TAKEBACK = const(2)      # take the last move back
+AMEND = const(3)         # value: the move that replaces the last one
+TAP = const(4)           # value: the square whose piece was lifted and put back
+KINGS_OFF = const(5)     # both kings off the board together (the draw gesture)
+IN_SYNC = const(6)       # the board matches the game again
+
+# The board's state, for the LED frame.
+IDLE = const(0)          # physical == logical
+LIFTED = const(1)        # pieces in the hand: a move in progress, or not yet judged
+PENDING = const(2)       # a move recognised, settling
+ERROR = const(3)         # a piece on a wrong square, still for settle_ms
+SYNC = const(4)          # out of sync: no moves recognised until the board matches
+
+PROMOTION_CYCLE = (QUEEN, KNIGHT, ROOK, BISHOP)
+
+DEFAULT_SETTLE_MS = 250
+# A move that is also the start of another (a rook move that may begin a
+# castling) settles more slowly, so the king has time to follow.
+DEFAULT_PREFIX_SETTLE_MS = 1200
+# A promotion waits this long for taps that choose another piece.
+DEFAULT_PROMOTION_MS = 1500
+TAP_MS = 900             # the longest lift that still counts as a tap
+KINGS_OFF_MS = 1000      # both kings off this long: the draw gesture
+
+_SQUARES_MASK = const(0x3FFF)  # a move's from and to bits
+
+
+def _to_square(move):
+    to = (move >> 7) & 127
+    return (to + (to & 7)) >> 1
+
+
+def _from_square(move):
+    fr = move & 127
+    return (fr + (fr & 7)) >> 1
+
+
+def is_promotion(move):
+    return not move & DROP and (move >> 14) & 7 != 0
+
+
+class Tracker:
+    def __init__(self, pos, notify, settle_ms=DEFAULT_SETTLE_MS,
+                 prefix_settle_ms=DEFAULT_PREFIX_SETTLE_MS, promotion_ms=DEFAULT_PROMOTION_MS):
+        self.pos = pos
+        self.notify = notify
+        self.settle_ms = settle_ms
+        self.prefix_settle_ms = prefix_settle_ms
+        self.promotion_ms = promotion_ms
+        self.takeback_enabled = True
+        self.enabled = True          # False once the game is over: no more moves
+        self.required = -1           # a move the board asks for (an engine's): only it is accepted
+        self.physical = bytearray(64)
+        self.logical = bytearray(64)
+        self.previous = bytearray(64)  # logical occupancy before the last move
+        self.seq = 0
+        self.emptied = [0] * 64      # seq of each square's last emptying
+        self.filled = [0] * 64       # seq of each square's last filling
+        self.base_seq = 0            # the views agreed here: the current turn's log is after it
+        self.prev_base_seq = 0       # ...and the last move's turn's log after this
+        self.last_event_ms = 0
+        self.diff = []               # squares where physical != logical
+        self.state = IDLE
+        self.unexplained_ms = -1     # since when a wrong placement has stood
+        self.pending = -1            # the move (or takeback/amendment) now shown by the board
+        self.pending_kind = 0
+        self.pending_prefix = False
+        self.matched = -1            # the last move (or amendment) the board showed, and when
+        self.matched_kind = MOVE
+        self.matched_seq = 0
+        self.promotion_index = 0
+        self.in_progress = -1        # a legal move the state is part of, or -1
+        self.syncing = False
+        self.lift_square = -1        # tap detection
+        self.lift_ms = 0
+        self.kings_off_ms = -1
+        self.table = None
+        self.new_position()
+
+    # -- the game tells the tracker -------------------------------------------
+
+    def new_position(self, sync=False):
+        """The game's position changed from outside (new game, set-up, undo from the host)."""
+        self._load_logical()
+        self.base_seq = self.prev_base_seq = self.seq
+        self.syncing = sync or self.physical != self.logical
+        self._refresh(0)
+
+    def moved(self, kind):
+        """The game has applied what ``notify`` asked (a MOVE, TAKEBACK or AMEND)."""
+        self._load_logical()
+        if kind == TAKEBACK:
+            self.base_seq = self.prev_base_seq = self.seq
+        self._refresh(self.last_event_ms)
+
+    def set_physical(self, occupancy, now=0):
+        """Take a whole occupancy (64 bytes of 0/1) as the board's state, without events (boot)."""
+        self.physical[:] = occupancy
+        self.syncing = self.physical != self.logical
+        self._refresh(now)
+
+    def _load_logical(self):
+        pos = self.pos
+        self._occupancy(self.logical)
+        if pos.move_stack:
+            move = pos.pop()
+            self._occupancy(self.previous)
+            pos.push(move)
+        else:
+            self.previous[:] = self.logical
+        self.table = MoveTable(pos)
+        self.pending = -1
+        self.matched = -1
+
+    def _occupancy(self, out):
+        board = self.pos.board
+        for sq in range(64):
+            out[sq] = 1 if board[sq + (sq & 0x38)] else 0
+
+    # -- presence changes and time ----------------------------------------------
+
+    def change(self, square, present, now):
+        """A debounced presence change on ``square`` (1: a piece arrived, 0: it left)."""
+        if self.physical[square] == present:
+            return
+        self.physical[square] = present
+        self.seq += 1
+        if present:
+            self.filled[square] = self.seq
+        else:
+            self.emptied[square] = self.seq
+        self.last_event_ms = now
+        if not present and not self.syncing and self.matched >= 0 and square != _to_square(self.matched):
+            # The other side lifting one of its own pieces starts its reply:
+            # the move the board showed last is played, now. (Lifting the
+            # mover again is ambiguous, adjusting or being captured, and waits.)
+            piece = self.pos.board[square + (square & 0x38)]
+            replier = self.pos.turn ^ 1 if self.matched_kind == MOVE else self.pos.turn
+            if piece and piece >> 3 == replier:
+                self._commit(self.matched_kind, self.matched, self.matched_seq, now)
+                return
+        self._gesture(square, present, now)
+        self._refresh(now)
+
+    def tick(self, now):
+        """Time passes: commit what has settled, notice held gestures and errors."""
+        if self.pending >= 0 and self.state == PENDING:
+            wait = self.prefix_settle_ms if self.pending_prefix else self.settle_ms
+            if self.pending_kind == MOVE and is_promotion(self.pending):
+                wait = max(wait, self.promotion_ms)
+            if elapsed(now, self.last_event_ms) >= wait:
+                self._commit(self.pending_kind, self.pending, self.seq, now)
+                return
+        if self.kings_off_ms >= 0 and elapsed(now, self.kings_off_ms) >= KINGS_OFF_MS:
+            self.kings_off_ms = -1
+            self.notify(KINGS_OFF, 0, now)
+        if self.state == LIFTED and self.unexplained_ms >= 0 and \
+                elapsed(now, self.last_event_ms) >= self.settle_ms:
+            self.state = ERROR
+
+    # -- judging the board ----------------------------------------------------------
+
+    def _refresh(self, now):
+        """Compare the views again and decide what the board shows."""
+        phys = self.physical
+        logi = self.logical
+        self.diff = diff = [sq for sq in range(64) if phys[sq] != logi[sq]]
+        self.pending = -1
+        self.in_progress = -1
+        wrong = False
+        if self.syncing:
+            if not diff:
+                self.syncing = False
+                self.base_seq = self.prev_base_seq = self.seq
+                self.notify(IN_SYNC, 0, now)
+        elif not diff:
+            self.base_seq = self.seq     # all back in place: a fresh start of the turn
+            self.matched = -1
+        elif not self.enabled:
+            self._check_takeback()
+        else:
+            move = self._match(self.table, diff, self.base_seq)
+            if move >= 0:
+                if self.matched < 0 or (self.matched & _SQUARES_MASK) != (move & _SQUARES_MASK):
+                    self.promotion_index = 0
+                self.matched = move
+                self.matched_kind = MOVE
+                self.matched_seq = self.seq
+                self.pending = move
+                self.pending_kind = MOVE
+                self.pending_prefix = self._is_prefix(diff, move)
+            elif not self._check_takeback() and not self._check_amend():
+                self.in_progress = self._progress(diff)
+                wrong = self.in_progress < 0 and any(phys[sq] for sq in diff)
+        self.kings_off_ms = self._kings_off(now)
+        if self.syncing:
+            self.state = SYNC
+        elif not diff:
+            self.state = IDLE
+        elif self.pending >= 0:
+            self.state = PENDING
+        else:
+            self.state = LIFTED
+        if not wrong:
+            self.unexplained_ms = -1
+        elif self.unexplained_ms < 0:
+            self.unexplained_ms = now
+
+    def _match(self, table, diff, since):
+        """The legal move of ``table`` that the occupancy and the log since ``since`` show, or -1."""
+        best = -1
+        best_landed = -1
+        choice = PROMOTION_CYCLE[self.promotion_index]
+        for m in table.matching(pack(diff)):
+            if self.required >= 0 and (m & _SQUARES_MASK) != (self.required & _SQUARES_MASK):
+                continue
+            captured = table.captured.get(m, -1)
+            if captured >= 0 and self.emptied[captured] <= since:
+                continue       # the captured piece never left: the mover may still be in the hand
+            # Two captures by one piece leave the same occupancy: the last square filled wins.
+            landed = self.filled[_to_square(m)]
+            if landed > best_landed or (landed == best_landed and (m >> 14) & 7 == choice):
+                best, best_landed = m, landed
+        return best
+
+    def _is_prefix(self, diff, move):
+        """Is ``move``'s change also the first half of a castling (the rook moved first)?"""
+        for m in self.table.moves:
+            fr, to = _from_square(m), _to_square(m)
+            if m != move and (to - fr == 2 or fr - to == 2) and self.pos.board[m & 127] & 7 == KING:
+                squares = changed_squares(self.pos, m)
+                if all(sq in squares for sq in diff):
+                    return True
+        return False
+
+    def _progress(self, diff):
+        """A legal move of which the changes so far are a part, or -1."""
+        table = self.table
+        for m in table.moves:
+            if self.required >= 0 and (m & _SQUARES_MASK) != (self.required & _SQUARES_MASK):
+                continue
+            squares = changed_squares(self.pos, m)
+            captured = table.captured.get(m, -1)
+            # Started from the origin, or by taking off the piece to be captured.
+            if _from_square(m) not in diff and diff != [captured]:
+                continue
+            for sq in diff:
+                if sq not in squares and not (sq == captured and not self.physical[sq]):
+                    break
+            else:
+                return m
+        return -1
+
+    def _check_takeback(self):
+        if self.takeback_enabled and self.pos.move_stack and self.physical == self.previous:
+            self.pending = 0
+            self.pending_kind = TAKEBACK
+            self.pending_prefix = False
+            return True
+        return False
+
+    def _check_amend(self):
+        """Is the side that just moved still moving: another move from the previous position?"""
+        pos = self.pos
+        if not pos.move_stack:
+            return False
+        # Once the other side has lifted one of its own pieces, the last move stands.
+        board = pos.board
+        for sq in self.diff:
+            piece = board[sq + (sq & 0x38)]
+            if piece and piece >> 3 == pos.turn:
+                return False
+        diff = [sq for sq in range(64) if self.physical[sq] != self.previous[sq]]
+        if len(diff) > 4:
+            return False
+        last = pos.pop()
+        try:
+            move = self._match(MoveTable(pos), diff, self.prev_base_seq)
+        finally:
+            pos.push(last)
+        if move < 0 or (move & _SQUARES_MASK) == (last & _SQUARES_MASK):
+            return False
+        self.pending = self.matched = move
+        self.pending_kind = self.matched_kind = AMEND
+        self.matched_seq = self.seq
+        self.pending_prefix = False
+        return True
+
+    def _kings_off(self, now):
+        diff = self.diff
+        if len(diff) != 2 or self.syncing:
+            return -1
+        kings = self.pos.kings
+        for k in kings:
+            if (k + (k & 7)) >> 1 not in diff:
+                return -1
+        return self.kings_off_ms if self.kings_off_ms >= 0 else now
+
+    # -- committing ---------------------------------------------------------------
+
+    def _commit(self, kind, move, at_seq, now):
+        if kind == MOVE and is_promotion(move):
+            move = (move & ~(7 << 14)) | PROMOTION_CYCLE[self.promotion_index] << 14
+        self.promotion_index = 0
+        if kind != AMEND:   # an amended move keeps the turn it replaces
+            self.prev_base_seq = self.base_seq
+        self.base_seq = at_seq
+        self.pending = -1
+        self.matched = -1
+        self.notify(kind, move, now)   # the game applies it, then calls moved()
+
+    # -- promotion choice ---------------------------------------------------------
+
+    def promotion_choice(self):
+        """The piece type a pending promotion will become."""
+        return PROMOTION_CYCLE[self.promotion_index]
+
+    def choose_promotion(self, piece_type):
+        if piece_type in PROMOTION_CYCLE:
+            self.promotion_index = PROMOTION_CYCLE.index(piece_type)
+
+    # -- gestures -------------------------------------------------------------------
+
+    def _gesture(self, square, present, now):
+        if not present:
+            self.lift_square = square
+            self.lift_ms = now
+            return
+        if square != self.lift_square or elapsed(now, self.lift_ms) > TAP_MS:
+            return
+        self.lift_square = -1
+        matched = self.matched
+        if matched >= 0 and is_promotion(matched) and _to_square(matched) == square \
+                and self.seq == self.matched_seq + 2:
+            # The new piece tapped: the next piece of the cycle.
+            self.promotion_index = (self.promotion_index + 1) % len(PROMOTION_CYCLE)
+            return
+        if self.physical == self.logical:
+            self.notify(TAP, square, now)

