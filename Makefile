@@ -53,9 +53,10 @@ bench: deps
 	$(PY) -m host_tools.bench
 
 # -- the simulator ---------------------------------------------------------
+# make sim SIM_ARGS="--port 9000 --no-browser";  scripted: .venv/bin/python -m host_tools.sim --script FILE --json
 
 sim: $(VENV)/.installed
-	$(PY) -m host_tools.play
+	$(PY) -m host_tools.sim $(SIM_ARGS)
 
 clean:
 	rm -rf $(VENV) $(MPY_DIR)/node_modules .pytest_cache

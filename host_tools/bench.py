@@ -68,16 +68,24 @@ def micropython(script, *args):
     return out.stdout
 
 
+def cpython_board():
+    print("== CPython: the board's path, switch change -> LED frame")
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", "bench_board.py")],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")))
+    for line in (out.stdout + out.stderr).splitlines():
+        print("  " + line)
+
+
 def micropython_figures():
-    print("== MicroPython (WebAssembly port, node): the RP2040 is roughly 2.5x slower still")
-    for line in micropython("bench_rules.py").splitlines():
-        print("  " + line)
-    for line in micropython("rules_heap.py", 300, 40 * 1024).splitlines():
-        print("  " + line)
+    print("== MicroPython (WebAssembly port, node; ticks have 1 ms resolution): the RP2040 is ~2.5x slower still")
+    for script, args in (("bench_rules.py", ()), ("rules_heap.py", (300, 40 * 1024)), ("bench_board.py", ())):
+        for line in micropython(script, *args).splitlines():
+            print("  " + line)
 
 
 def main():
     cpython_perft()
+    cpython_board()
     micropython_figures()
 
 

@@ -48,7 +48,7 @@ class Hands:
         if setup:
             self.rows = self._rows_of(self.app.game.tracker.logical)
         self.app.boot(self.rows, self.now)
-        self.protocol_out = []
+        self.protocol = []           # lines the board sent on the serial link
 
     @staticmethod
     def _rows_of(occupancy):

@@ -1,0 +1,101 @@
+"""python -m host_tools.sim [--port N] [--no-browser] | --script FILE [--json] [--profile P] [--fen FEN]"""
+
+import argparse
+import json
+import sys
+import webbrowser
+
+from host_tools import _paths  # noqa: F401
+from host_tools.hands import ScriptError
+from host_tools.sim.device import SimBoard, SimError
+
+
+def run_script(args):
+    try:
+        board = SimBoard(args.fen, args.profile)
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        with open(args.script) as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    for number, line in enumerate(lines, 1):
+        try:
+            seen = len(board.sim_events)
+            board.step(line, number)
+        except (ScriptError, SimError) as e:
+            message = str(e) if str(e).startswith("line ") else "line %d: %s" % (number, e)
+            print("error: %s" % message, file=sys.stderr)
+            return 1
+        except AssertionError as e:
+            print("error: line %d: expectation failed: %s" % (number, e), file=sys.stderr)
+            return 1
+        if not args.json:
+            for event in board.sim_events[seen:]:
+                print(_describe(event))
+    state = board.snapshot()
+    if args.json:
+        keys = ("fen", "moves", "san", "result", "termination", "in_sync", "leds", "protocol")
+        print(json.dumps(dict((k, state[k]) for k in keys)))
+    else:
+        print("result: %s%s" % (state["result"], " (%s)" % state["termination"] if state["termination"] else ""))
+        print("fen: %s" % state["fen"])
+    return 0
+
+
+def _describe(event):
+    kind = event["kind"]
+    fields = " ".join("%s=%s" % (k, v) for k, v in sorted(event.items()) if k != "kind")
+    return "%s %s" % (kind, fields)
+
+
+def serve(args):
+    from host_tools.sim.server import Simulator, make_server
+    try:
+        sim = Simulator(args.fen, args.profile)
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        server = make_server(sim, args.port)
+    except OSError as e:
+        print("error: cannot listen on 127.0.0.1:%d: %s (try --port)" % (args.port, e), file=sys.stderr)
+        return 2
+    sim.start()
+    url = "http://127.0.0.1:%d/" % server.server_address[1]
+    print("Scacchiera simulator at %s  (Ctrl-C to stop)" % url, flush=True)
+    if not args.no_browser:
+        try:
+            webbrowser.open(url)
+        except webbrowser.Error:
+            pass
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.stop()
+        server.server_close()
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m host_tools.sim",
+                                     description="The Scacchiera simulator: the real firmware, simulated hardware.")
+    parser.add_argument("--script", metavar="FILE", help="run a script of steps (lift/place/wait/press/send) and exit")
+    parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
+    parser.add_argument("--profile", default="fide", choices=("fide", "casual"))
+    parser.add_argument("--fen", help="start from this position (set up on the board)")
+    parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    args = parser.parse_args(argv)
+    if args.script:
+        return run_script(args)
+    return serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""The simulator page in headless Chromium (Debian's package), driven by Playwright.
+
+Skipped, with the reason printed, when Chromium or Playwright is missing;
+`.ci/run` installs Chromium so CI always runs it. A screenshot of the board
+is saved in test-artifacts/.
+"""
+
+import os
+import shutil
+import threading
+
+import pytest
+
+from host_tools.sim.server import Simulator, make_server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-artifacts")
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover
+    sync_playwright = None
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): browser tests skipped"),
+    pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed: browser tests skipped"),
+]
+
+
+@pytest.fixture
+def served():
+    sim = Simulator()
+    server = make_server(sim, port=0)
+    sim.start()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield sim, "http://127.0.0.1:%d/" % server.server_address[1]
+    server.shutdown()
+    server.server_close()
+    sim.stop()
+
+
+@pytest.fixture
+def page(served):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        page = browser.new_page(viewport={"width": 1300, "height": 950})
+        page.goto(served[1])
+        page.wait_for_selector("#conn:text('connected')")
+        yield page
+        browser.close()
+
+
+def cell(page, name):
+    return page.locator(".sq[data-square='%s']" % name)
+
+
+def drag(page, fr, to, check_lifted=None):
+    """Press on the piece, move to the target square, let go; optionally look at the LEDs mid-air."""
+    box = cell(page, fr).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    if check_lifted:
+        check_lifted()
+    target = cell(page, to).bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
+    page.mouse.up()
+
+
+def moves_are(page, sans, timeout=5000):
+    page.wait_for_function(
+        "want => Array.from(document.querySelectorAll('#moves li')).map(li => li.textContent.trim()).join(' ').split(/\\s+/).filter(Boolean).join(' ') === want",
+        arg=" ".join(sans), timeout=timeout)
+
+
+def test_play_with_the_mouse(page):
+    def lifted_e2():
+        page.wait_for_selector(".sq[data-square='e2'][data-led='lifted']")
+        assert cell(page, "e3").get_attribute("data-led") == "legal"
+        assert cell(page, "e4").get_attribute("data-led") == "legal"
+
+    drag(page, "e2", "e4", lifted_e2)
+    moves_are(page, ["e4"])
+    drag(page, "e7", "e5")
+    moves_are(page, ["e4", "e5"])
+    drag(page, "g1", "f3")
+    moves_are(page, ["e4", "e5", "Nf3"])
+    # An illegal placement: a bishop does not go straight down the file.
+    drag(page, "f8", "f6")
+    page.wait_for_selector(".sq[data-square='f6'][data-led='error']")
+    assert cell(page, "f8").get_attribute("data-led") == "fix"
+    assert page.locator("#state").text_content() == "error"
+    drag(page, "f6", "c5")            # fixed: a legal square
+    moves_are(page, ["e4", "e5", "Nf3", "Bc5"])
+    # A capture: the victim into the tray first, then the knight.
+    box = cell(page, "e5").bounding_box()
+    page.mouse.move(box["x"] + 32, box["y"] + 32)
+    page.mouse.down()
+    tray = page.locator("#tray").bounding_box()
+    page.mouse.move(tray["x"] + 20, tray["y"] + 20, steps=4)
+    page.mouse.up()
+    drag(page, "f3", "e5")
+    moves_are(page, ["e4", "e5", "Nf3", "Bc5", "Nxe5"])
+    drag(page, "g8", "f6")
+    drag(page, "f1", "e2")
+    moves_are(page, ["e4", "e5", "Nf3", "Bc5", "Nxe5", "Nf6", "Be2"])
+    drag(page, "e8", "g8")            # castling, king first
+    drag(page, "h8", "f8")
+    moves_are(page, ["e4", "e5", "Nf3", "Bc5", "Nxe5", "Nf6", "Be2", "O-O"])
+    page.locator("summary:text('Export')").click()
+    pgn = page.locator("#pgn").input_value()
+    assert "1. e4 e5 2. Nf3 Bc5 3. Nxe5 Nf6 4. Be2 O-O *" in pgn
+    assert page.locator("#fen").input_value().startswith("rnbq1rk1/pppp1ppp/5n2/2b1N3/4P3/8/PPPPBPPP/RNBQK2R w KQ")
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, "simulator.png"), full_page=True)
+
+
+def test_italian_letters_and_options(page):
+    page.select_option("#lang", "it")
+    drag(page, "g1", "f3")
+    moves_are(page, ["Cf3"])
+    page.locator("summary:text('Options')").click()
+    page.uncheck("#hints")
+    box = cell(page, "b1").bounding_box()
+    page.mouse.move(box["x"] + 32, box["y"] + 32)
+    page.mouse.down()
+    page.wait_for_selector(".sq[data-square='b1'][data-led='lifted']")
+    assert cell(page, "c3").get_attribute("data-led") == ""
+    page.mouse.up()
+
+
+def test_a_piece_cannot_be_put_on_an_occupied_square(page):
+    drag(page, "e2", "e1")
+    page.wait_for_function("document.getElementById('error').textContent.includes('occupied')")
+    assert page.locator("#hand .piece").count() == 1      # still in the hand
+    hand = page.locator("#hand .piece").bounding_box()
+    page.mouse.move(hand["x"] + 10, hand["y"] + 10)
+    page.mouse.down()
+    target = cell(page, "e2").bounding_box()
+    page.mouse.move(target["x"] + 32, target["y"] + 32, steps=4)
+    page.mouse.up()
+    page.wait_for_selector(".sq[data-square='e2'] .piece")
+    assert page.locator("#error").text_content() == ""
