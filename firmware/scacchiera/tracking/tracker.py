@@ -99,7 +99,7 @@ class Tracker:
         self.last_event_ms = 0
         self.diff = []               # squares where physical != logical
         self.state = IDLE
-        self.unexplained_ms = -1     # since when a wrong placement has stood
+        self.misplaced = False       # a piece stands where no move in progress explains it
         self.pending = -1            # the move (or takeback/amendment) now shown by the board
         self.pending_kind = 0
         self.pending_prefix = False
@@ -168,6 +168,7 @@ class Tracker:
         else:
             self.emptied[square] = self.seq
         self.last_event_ms = now
+        self._gesture(square, present, now)
         if not present and not self.syncing and self.matched >= 0 and square != _to_square(self.matched):
             # The other side lifting one of its own pieces starts its reply:
             # the move the board showed last is played, now. (Lifting the
@@ -177,7 +178,6 @@ class Tracker:
             if piece and piece >> 3 == replier:
                 self._commit(self.matched_kind, self.matched, self.matched_seq, now)
                 return
-        self._gesture(square, present, now)
         self._refresh(now)
 
     def tick(self, now):
@@ -192,8 +192,7 @@ class Tracker:
         if self.kings_off_ms >= 0 and elapsed(now, self.kings_off_ms) >= KINGS_OFF_MS:
             self.kings_off_ms = -1
             self.notify(KINGS_OFF, 0, now)
-        if self.state == LIFTED and self.unexplained_ms >= 0 and \
-                elapsed(now, self.last_event_ms) >= self.settle_ms:
+        if self.state == LIFTED and self.misplaced and elapsed(now, self.last_event_ms) >= self.settle_ms:
             self.state = ERROR
 
     # -- judging the board ----------------------------------------------------------
@@ -205,7 +204,7 @@ class Tracker:
         self.diff = diff = [sq for sq in range(64) if phys[sq] != logi[sq]]
         self.pending = -1
         self.in_progress = -1
-        wrong = False
+        self.misplaced = False
         if self.syncing:
             if not diff:
                 self.syncing = False
@@ -229,7 +228,7 @@ class Tracker:
                 self.pending_prefix = self._is_prefix(diff, move)
             elif not self._check_takeback() and not self._check_amend():
                 self.in_progress = self._progress(diff)
-                wrong = self.in_progress < 0 and any(phys[sq] for sq in diff)
+                self.misplaced = self.in_progress < 0 and any(phys[sq] for sq in diff)
         self.kings_off_ms = self._kings_off(now)
         if self.syncing:
             self.state = SYNC
@@ -239,10 +238,6 @@ class Tracker:
             self.state = PENDING
         else:
             self.state = LIFTED
-        if not wrong:
-            self.unexplained_ms = -1
-        elif self.unexplained_ms < 0:
-            self.unexplained_ms = now
 
     def _match(self, table, diff, since):
         """The legal move of ``table`` that the occupancy and the log since ``since`` show, or -1."""
