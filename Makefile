@@ -8,7 +8,7 @@ MPY_DIR := tools/micropython
 MICROPYTHON := node $(MPY_DIR)/run.mjs
 PYTEST_WORKERS ?= 2
 
-.PHONY: help test test-long perft bench sim deps mpy-deps mpy-cross clean
+.PHONY: help test test-long perft bench sim deps mpy-deps mpy-cross clean firmware deploy repl pgn
 
 help:
 	@echo "make sim        run the simulator (the main job)"
@@ -16,6 +16,10 @@ help:
 	@echo "make test-long  the deep perft and the long fuzz runs"
 	@echo "make perft      every line of the perft suite at every depth"
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
+	@echo "make firmware   build/firmware: the precompiled firmware (.mpy for the RP2040)"
+	@echo "make deploy     precompile firmware/ and copy it to a Pico (PORT=auto or e.g. /dev/ttyACM0)"
+	@echo "make repl       MicroPython's REPL on the Pico (Ctrl-] leaves)"
+	@echo "make pgn        copy the board's archived games to games/archive/ (PGN_DIR=games)"
 
 # -- set-up --------------------------------------------------------------
 
@@ -51,6 +55,24 @@ perft: deps
 
 bench: deps
 	$(PY) -m host_tools.bench
+
+# -- the Pico (README: "Flashing the Pico") -------------------------------
+
+PORT ?= auto
+PGN_DIR ?= games
+
+# build/firmware: what the Pico gets (.mpy for armv6m, main.py as source).
+firmware: $(VENV)/.installed
+	$(PY) -m host_tools.deploy build build/firmware
+
+deploy: $(VENV)/.installed
+	$(PY) -m host_tools.deploy upload --port $(PORT)
+
+repl: $(VENV)/.installed
+	$(VENV)/bin/mpremote connect $(PORT) repl
+
+pgn: $(VENV)/.installed
+	$(PY) -m host_tools.deploy pgn --port $(PORT) --dest $(PGN_DIR)
 
 # -- the simulator ---------------------------------------------------------
 # make sim SIM_ARGS="--port 9000 --no-browser";  scripted: .venv/bin/python -m host_tools.sim --script FILE --json

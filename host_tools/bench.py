@@ -83,10 +83,71 @@ def micropython_figures():
             print("  " + line)
 
 
+# -- the firmware's main loop (hal.py, runner.py): per-scan cost, scan budget, heap ------------
+
+RP2040_PER_WASM = 2.5      # the RP2040 runs MicroPython about 2.5x slower than the WebAssembly port here
+FAKEHW = os.path.join(ROOT, "host_tools", "fakehw")
+
+
+def _figures(text):
+    figures = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            try:
+                figures[parts[0]] = float(parts[1])
+            except ValueError:
+                pass
+    return figures
+
+
+def firmware_cpython():
+    print("== CPython: the firmware's scan (hal.py on the fake machine, runner.step on FakeHardware)")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FAKEHW, os.path.join(ROOT, "firmware")]))
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", "bench_firmware.py")],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
+    for line in (out.stdout + out.stderr).splitlines():
+        print("  " + line)
+
+
+def firmware_micropython():
+    import tempfile
+    from host_tools import deploy
+    from host_tools.fakehw.matrix import board_config   # firmware/board_config.py, found from a checkout
+    from scacchiera.runner import PERIOD_US
+    print("== MicroPython: the firmware's scan, its budget on the RP2040, the heap after a 300-ply game")
+    runner = os.path.join(ROOT, "tools", "micropython", "run.mjs")
+    out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "firmware"),
+                          os.path.join(ROOT, "tests", "mpy", "bench_firmware.py")], capture_output=True, text=True)
+    for line in (out.stdout + out.stderr).splitlines():
+        print("  " + line)
+    fig = _figures(out.stdout)
+    if "hal_read_rows_us" in fig and "loop_step_us" in fig:
+        settle = 8 * board_config.ROW_SETTLE_US
+        work = RP2040_PER_WASM * (fig["hal_read_rows_us"] + fig["loop_step_us"])
+        scan = settle + work
+        print("  budget on the RP2040: 8 rows x %d us settle = %d us, + %.1f x (%.1f + %.1f) us of Python = %.0f us"
+              % (board_config.ROW_SETTLE_US, settle, RP2040_PER_WASM, fig["hal_read_rows_us"], fig["loop_step_us"],
+                 scan))
+        print("  scan_rate_max %.0f scans/s; paced at one scan per %d us: %d scans/s (target >= 200)"
+              % (1e6 / scan, PERIOD_US, 1000000 // PERIOD_US))
+        print("  an LED frame (64 x 24 bits x 1.25 us = 1920 us) is written only when the pixels change")
+    with tempfile.TemporaryDirectory() as tmp:
+        build = os.path.join(tmp, "build")
+        deploy.build(build)
+        out = subprocess.run(["node", runner, "--path", FAKEHW, "--data", build,
+                              os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"), "300", "100000", build],
+                             capture_output=True, text=True)
+    for line in (out.stdout + out.stderr).splitlines():
+        print("  " + line)
+
+
 def main():
     cpython_perft()
     cpython_board()
     micropython_figures()
+    firmware_cpython()
+    firmware_micropython()
 
 
 if __name__ == "__main__":

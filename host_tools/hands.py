@@ -79,10 +79,9 @@ class Hands:
                 self.bounces.append((self.now + last + 1, square, level))
 
     def wait(self, ms):
-        """Let ``ms`` of simulated time pass, scanning every SCAN_MS."""
+        """Let ``ms`` of simulated time pass, scanning at the firmware's rate meanwhile."""
         end = self.now + ms
         while self.now < end:
-            self.now += min(SCAN_MS, end - self.now)
             if self.bounces:
                 keep = []
                 for when, square, level in self.bounces:
@@ -91,7 +90,12 @@ class Hands:
                     else:
                         keep.append((when, square, level))
                 self.bounces = keep
-            self.app.scan(self.rows, self.now)
+            self.scan(end)
+
+    def scan(self, end):
+        """One scan of the switches (a subclass may run the whole firmware loop instead)."""
+        self.now += min(SCAN_MS, end - self.now)
+        self.app.scan(self.rows, self.now)
 
     # -- scripts ------------------------------------------------------------
 

@@ -175,6 +175,15 @@ class TestDeclaredResults:
         p.pop()
         assert p.outcome() == (DRAW, "agreement")
 
+    def test_taking_back_the_position_takes_back_its_declared_result(self):
+        p = Position()
+        p.push_san("e4")
+        p.resign(BLACK)
+        assert '[Result "1-0"]' in p.pgn() and p.outcome() == ("1-0", "resignation")
+        p.take_back()
+        p.push_san("e4")
+        assert p.outcome() is None
+
 
 def test_push_pop_restores_everything():
     p = Position.from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")

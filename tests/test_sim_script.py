@@ -53,10 +53,15 @@ wait 300
 
 def test_fen_and_profile_options(tmp_path):
     script = tmp_path / "s.txt"
-    script.write_text("lift e1\nplace d2\nwait 400\n")
-    out = sim("--script", str(script), "--json", "--fen", "8/8/4k3/3n4/8/8/8/4K1N1 w - - 0 1", "--profile", "casual")
+    script.write_text("lift d2\nwait 100\nlift e1\nwait 100\nplace d2\nwait 400\n")
+    fen = "8/8/4k3/3n4/8/8/3p4/4K1N1 w - - 0 1"
+    out = sim("--script", str(script), "--json", "--fen", fen, "--profile", "casual")
     result = json.loads(out.stdout.strip().splitlines()[-1])
+    # Kxd2 leaves knight against knight: dead in seed 003's room...
     assert result["moves"] == ["e1d2"] and result["termination"] == "insufficient_material"
+    out = sim("--script", str(script), "--json", "--fen", fen)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["moves"] == ["e1d2"] and result["result"] == "*"   # ...but not for FIDE
 
 
 @pytest.mark.parametrize("text, words", [

@@ -23,6 +23,7 @@ class App:
     def __init__(self, fen=None, profile="fide", debounce_ms=DEFAULT_DELAY_MS,
                  led_of_square=None, led_order="GRB", brightness_cap=255, listener=None):
         self.listener = listener
+        self.listeners = []          # more listeners beside ``listener``: the serial protocol, the journal
         self.game = Game(fen, profile, listener=self._event)
         self.debouncer = Debouncer(self._change, debounce_ms)
         self.frame = bytearray(64)
@@ -34,6 +35,8 @@ class App:
         self.dirty = True
         if self.listener is not None:
             self.listener(event)
+        for listener in self.listeners:
+            listener(event)
 
     def _change(self, square, present, now):
         self.dirty = True

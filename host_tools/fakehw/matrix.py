@@ -51,6 +51,7 @@ class ReedMatrix:
         self._pulls = {}  # pin -> 0/1 (pull-down/pull-up)
         self._pressed = {}  # button pin -> True while shorted to GND
         self._levels = None  # cache, dropped on every change
+        self.revision = 0  # bumped when reeds, buttons or pulls change (fake machine caches by it)
         self._square_at = {}  # (row pin, col pin) -> square
         cfg = self.config
         for square in range(64):
@@ -67,10 +68,12 @@ class ReedMatrix:
     def place(self, square):
         """A magnet over `square` closes its reed."""
         self.closed[square] = 1
+        self.revision += 1
         self._levels = None
 
     def lift(self, square):
         self.closed[square] = 0
+        self.revision += 1
         self._levels = None
 
     def set_squares(self, squares):
@@ -79,6 +82,7 @@ class ReedMatrix:
             self.closed[square] = 0
         for square in squares:
             self.closed[square] = 1
+        self.revision += 1
         self._levels = None
 
     def occupied(self):
@@ -93,6 +97,7 @@ class ReedMatrix:
             self._pressed[pin] = True
         else:
             self._pressed.pop(pin, None)
+        self.revision += 1
         self._levels = None
 
     # --- the pins, as the firmware sees them ---
@@ -116,6 +121,7 @@ class ReedMatrix:
             self._pulls.pop(pin, None)
         else:
             self._pulls[pin] = 1 if level else 0
+        self.revision += 1
         self._levels = None
 
     def read(self, pin):

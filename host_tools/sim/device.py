@@ -1,17 +1,22 @@
-"""The simulated board: real firmware application, simulated switches, LEDs, clock and pieces.
+"""The simulated board: the real firmware, with simulated switches, LEDs, clock, serial link and flash.
 
-``SimBoard`` is what a person (or a script) handles: 64 squares that may
-hold a piece, a tray of pieces off the board, and a clock. The firmware's
-application object sees only what a Pico would: switch rows at each scan,
-the time, and lines on the serial link; it answers with LED pixels, events
-and lines. The simulator knows *which* piece stands where (to draw it);
-the firmware never does.
+``FirmwareHands`` runs the Pico's own main loop (firmware/main.py and
+scacchiera/runner.py: debounce, move recognition, game, LED frame, serial
+protocol, journal) on a fake hardware layer (host_tools/fakehw/fakehal.py):
+only the raw I/O is simulated. ``SimBoard`` adds what a person handles: which
+piece stands where (to draw it: the firmware never knows), a hand, a tray.
 """
 
+import tempfile
 import threading
 
-from host_tools.hands import Hands, SCAN_MS  # noqa: F401  (SCAN_MS: the firmware's scan period)
-from scacchiera.app import App
+from host_tools import _paths  # noqa: F401  (firmware/ and host_tools/fakehw/ on the path)
+from host_tools.hands import Hands, ScriptError
+
+import main as firmware_main
+from fakehal import FakeHardware
+from memfs import MemFS
+from scacchiera.storage.fs import OsFS
 from scacchiera.leds import frame as led_frame
 from scacchiera.rules import Position
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
@@ -30,13 +35,73 @@ def _piece_letter(code):
     return letter.upper() if code >> 3 == 0 else letter
 
 
-class SimBoard(Hands):
-    """The simulated hands and board, with the pieces' identities, a tray and a lock for the web server."""
+BUTTON_MS = 150       # how long a simulated button press lasts
+
+
+class FirmwareHands(Hands):
+    """Hands (see host_tools/hands.py) on a board that runs the whole firmware loop.
+
+    ``fs`` is the flash: a folder on disk (``OsFS``) or in memory (``MemFS``,
+    the default). A new board boots like a Pico: it resumes the game saved
+    on its flash, or starts one. ``fen``: a game to start, set up on the board.
+    """
+
+    def __init__(self, fen=None, profile="fide", fs=None, chatter=None):
+        self.hw = FakeHardware(fs=fs if fs is not None else MemFS())
+        pos = Position(fen, profile)
+        self.hw.set_squares([sq for sq in range(64) if pos.piece_at(sq)])
+        self.runner = firmware_main.build(self.hw)
+        if fen is not None or profile != "fide":
+            self.runner.app.game.new_game(fen, profile)
+        self.now = self.hw.ticks_ms()
+        self.rows = bytearray(self.hw.occupied)
+        self.app = self.runner.app
+        self.chatter = chatter
+        self.bounces = []
+        self.events = []
+        self.app.listeners.append(self.events.append)
+        self.protocol = []           # lines the board sent on the serial link
+        self._collect()
+
+    def scan(self, end):
+        """One pass of the firmware's main loop, its clock paced by the loop itself."""
+        self.hw.occupied[:] = self.rows
+        firmware_main.serve(self.runner, 1)
+        self.now = self.hw.ticks_ms()
+        self._collect()
+
+    def _collect(self):
+        sent = self.hw.serial.sent
+        if sent:
+            self.protocol.extend(line.rstrip("\n") for line in sent)
+            del sent[:]
+
+    def press(self, name):
+        if name not in self.hw.button_names:
+            raise ScriptError("no button named %r (the board has: %s)" % (name, ", ".join(self.hw.button_names)))
+        self.hw.press(name, True)
+        self.wait(BUTTON_MS)
+        self.hw.press(name, False)
+        self.wait(20)
+
+    def send(self, line):
+        """A line arrives on the serial link, as a host would send it."""
+        self.hw.send(line)
+        self.wait(20)
+
+
+class SimBoard(FirmwareHands):
+    """The simulated hands and board, with the pieces' identities, a tray and a lock for the web server.
+
+    The flash is a temporary folder: a restart of the simulator (``reset``)
+    starts a fresh board, while the board itself can resume what it saved.
+    """
 
     def __init__(self, fen=None, profile="fide"):
         self.lock = threading.RLock()
         self.log_limit = 500
         self.version = 0            # bumped on every visible change (the page polls it)
+        self.flash = None
         self.reset(fen, profile)
 
     # -- set-up -------------------------------------------------------------
@@ -53,7 +118,11 @@ class SimBoard(Hands):
             self.tray = list(SPARES)
             self.hand = ""            # the piece being held
             self.sim_events = []
-            Hands.__init__(self, App(fen, profile, listener=self._event))
+            if self.flash is not None:
+                self.flash.cleanup()
+            self.flash = tempfile.TemporaryDirectory(prefix="scacchiera-flash-")
+            FirmwareHands.__init__(self, fen, profile, fs=OsFS(self.flash.name))
+            self.app.listeners.append(self._event)
             self._changed()
 
     def _event(self, event):
@@ -111,7 +180,7 @@ class SimBoard(Hands):
                     self.tray.append(self.hand)   # the other hand puts it aside
                 self.hand = self.pieces[square]
                 self.pieces[square] = ""
-            Hands.touch(self, square, level)
+            FirmwareHands.touch(self, square, level)
             self._changed()
 
     def lift(self, name):
@@ -137,10 +206,20 @@ class SimBoard(Hands):
 
     def wait(self, ms):
         with self.lock:
-            before = (self.app.game.tracker.state, self.app.game.tracker.seq)
-            Hands.wait(self, ms)
-            if before != (self.app.game.tracker.state, self.app.game.tracker.seq):
+            before = (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol))
+            FirmwareHands.wait(self, ms)
+            if before != (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol)):
                 self._changed()
+
+    def press(self, name):
+        with self.lock:
+            FirmwareHands.press(self, name)
+            self._changed()
+
+    def send(self, line):
+        with self.lock:
+            FirmwareHands.send(self, line)
+            self._changed()
 
     # -- what the board shows ---------------------------------------------------------
 
@@ -151,7 +230,7 @@ class SimBoard(Hands):
             game = app.game
             pos = game.position
             frame = app.compose()
-            pixels = app.render(self.now)
+            pixels = self.hw.pixels      # the strip, as the firmware last wrote it
             events = self.sim_events
             sans_en, sans_it = [], []
             replay = Position(pos.start_fen, pos.profile)

@@ -4,6 +4,13 @@ Steady states: all pieces in place, a piece in the hand, a wrong placement
 shown as an error, out of sync. Each is reached first (events may allocate),
 then 2000 scans and LED renders run with the heap locked: any allocation
 raises MemoryError and fails the script.
+
+Then the firmware's whole main-loop step (runner.Runner.run: hal.py reading
+the pins of the fake ``machine``, debounce, game, LEDs through the fake
+``neopixel``, serial, buttons, watchdog, pacing) in the same way, in game
+mode (idle, a piece in the hand, a blinking error, out of sync, a shown
+move) and in diagnostics (the walking LED). Needs host_tools/fakehw first
+on the path.
 """
 
 import sys
@@ -58,7 +65,82 @@ def main():
     results.append("sync")
     for name in results:
         print("ok   no allocation while %s" % name)
-    print("%d passed, 0 failed" % len(results))
+    return len(results)
 
 
-main()
+def loop_steady(runner, steps=2000):
+    """Run the loop with the heap locked; returns how many times the LED strip was written."""
+    import neopixel
+    writes = neopixel.strips[-1].writes
+    micropython.heap_lock()
+    try:
+        runner.run(steps)
+    finally:
+        micropython.heap_unlock()
+    return neopixel.strips[-1].writes - writes
+
+
+def loop_main():
+    import hal
+    import machine
+    import main as firmware
+    from fakehal import LoopSerial
+    from scacchiera.storage.fs import OsFS
+
+    machine.reset_board()
+    for sq in list(range(16)) + list(range(48, 64)):
+        machine.board.place(sq)
+    hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root="/tmp/no-alloc-games")
+    runner = firmware.build(hw, 5000)
+    hw.start_watchdog(8000)
+    tracker = runner.app.game.tracker
+    results = []
+
+    def settle(ms=800):
+        runner.run(ms // 5)
+        hw.serial.sent = []
+
+    settle()
+    loop_steady(runner)
+    results.append("idle")
+    machine.board.lift(12)                       # e2 in the hand: hints lit
+    settle()
+    loop_steady(runner)
+    results.append("a piece lifted")
+    machine.board.place(44)                      # ...put on e6: a blinking error
+    settle()
+    assert tracker.state == 3, tracker.state
+    assert loop_steady(runner) >= 30, "blinking writes the strip"
+    results.append("a blinking error")
+    machine.board.lift(44)
+    machine.board.place(12)
+    settle()
+    runner.protocol.feed(b"show e2e4\n", 10, machine.clock.ticks_ms())
+    settle()
+    assert tracker.required >= 0
+    assert loop_steady(runner) >= 30
+    results.append("a shown move blinking")
+    machine.board.lift(0)                        # a1's rook gone during a visit to diagnostics:
+    runner.run(2)
+    runner.set_diag(True)                        # ...out of sync when the game looks again
+    runner.set_diag(False)
+    settle()
+    assert tracker.state == 4, tracker.state
+    assert loop_steady(runner) >= 30
+    results.append("out of sync")
+    runner.set_diag(True)
+    settle(1200)
+    # The report (once a second) builds a message; in between, nothing may allocate.
+    last = runner._rate_ms
+    while runner._rate_ms == last:
+        runner.run(1)
+    hw.serial.sent = []
+    assert loop_steady(runner, 180) >= 4, "the walking LED moves"
+    results.append("diagnostics, the walking LED")
+    assert machine.watchdog.feeds > 5 * 2000 + 180
+    for name in results:
+        print("ok   no allocation in the main loop step: %s" % name)
+    return len(results)
+
+
+print("%d passed, 0 failed" % (main() + loop_main()))

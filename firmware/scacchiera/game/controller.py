@@ -13,6 +13,7 @@ Events (``kind`` and fields):
     claim         kinds                         a draw can be claimed ("fifty_moves", ...)
     game_over     result, termination
     new_game      fen
+    resume        fen, ply, result              a saved game was restored (at boot)
     out_of_sync   to_empty, to_fill             squares (names) the hands must fix
     in_sync
     error         message, squares              a wrong placement, shown on the board
@@ -162,7 +163,7 @@ class Game:
         pos = self.position
         if not pos.move_stack:
             return False
-        move = pos.pop()
+        move = pos.take_back()
         self.move_ms.pop()
         self.result = None
         self.tracker.enabled = True
@@ -193,6 +194,31 @@ class Game:
         outcome = pos.outcome()
         if outcome is not None:
             self._end(outcome)
+
+    def restore(self, pos):
+        """Resume a saved game: ``pos``, with its moves, becomes the game.
+
+        The journal (storage/journal.py) replays its records into ``pos``; this
+        adopts it with one ``resume`` event and no event per move. Call it
+        before ``App.boot``, which then compares the switches with the game.
+        """
+        self.position = pos
+        self.tracker.pos = pos
+        self.move_ms = [0] * pos.ply()
+        self.result = None
+        self.claimable = ()
+        self.taps = 0
+        self.tracker.enabled = True
+        self.tracker.required = -1
+        self.tracker.new_position()
+        self._state = self.tracker.state
+        outcome = pos.outcome()
+        if outcome is not None:
+            self.result = outcome
+            self.tracker.enabled = False
+        else:
+            self.claimable = self._claims()
+        self.emit("resume", fen=pos.fen(), ply=pos.ply(), result=outcome[0] if outcome else "*")
 
     def undo(self):
         """Take the last move back from the host: the LEDs then guide the pieces back."""

@@ -522,6 +522,17 @@ class Position:
                 board[rfr] = ROOK | us << 3
         return move
 
+    def take_back(self):
+        """Take back the last move as the players do: a result declared after it goes too.
+
+        (``pop`` is the mechanism and leaves a declared result alone, so that
+        walking back through the game and forward again changes nothing.)
+        """
+        move = self.pop()
+        if self._declared is not None and self._declared[0] > len(self._moves):
+            self._declared = None
+        return move
+
     def perft(self, depth):
         """Number of leaf nodes of the legal move tree ``depth`` plies deep."""
         if depth < 1:

@@ -1,0 +1,193 @@
+"""The hardware layer: the only module that imports ``machine`` and ``neopixel``.
+
+It turns the board's wires (board_config.py) into the small interface the main
+loop uses (scacchiera/runner.py documents it): switch rows as rank bytes, a
+pixel buffer to show, the time, the buttons, the watchdog, the USB serial
+link and the flash filesystem. Tests and the simulator hand the loop another
+object with the same methods; host_tools/fakehw also has fake ``machine``
+and ``neopixel`` modules (an electrical model of the matrix) under which
+this very file runs on a PC.
+
+The matrix scan (docs/firmware.md has the timing budget): for each of the 8
+rows, pull the row LOW (the row pins are open-drain outputs: LOW or
+released, never driven HIGH), wait ``ROW_SETTLE_US`` for the pull-ups to
+settle the wiring, read all 30 GPIO inputs in one load from SIO GPIO_IN
+(``machine.mem32``; the columns are consecutive, so one shift and mask gives
+the row), release the row. A closed reed reads 0. No allocation.
+"""
+
+import sys
+import time
+
+import machine
+import neopixel
+
+import board_config as cfg
+from scacchiera.sensing.wiring import Wiring
+from scacchiera.storage.fs import OsFS
+
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+_GPIO_IN = const(0xD0000004)     # SIO GPIO_IN, the same on the RP2040 and the RP2350
+_WDT_CTRL_RP2040 = const(0x40058000)
+_WDT_CTRL_RP2350 = const(0x400D8000)
+_ATOMIC_CLEAR = const(0x3000)    # write 1s here to clear bits of a peripheral register
+_WDT_MAX_MS = const(8388)        # the RP2040's longest watchdog timeout
+
+
+class UsbSerial:
+    """Non-blocking reads from the USB serial link (stdin), with ``select.poll``."""
+
+    def __init__(self, stdin=None, stdout=None):
+        import select
+        self._in = stdin if stdin is not None else sys.stdin
+        self._out = stdout if stdout is not None else sys.stdout
+        raw = getattr(self._in, "buffer", self._in)
+        self._readinto = getattr(raw, "readinto", None)
+        self._read = raw.read
+        self._poll = select.poll()
+        self._poll.register(self._in, select.POLLIN)
+        self._ipoll = getattr(self._poll, "ipoll", None)   # MicroPython: polls without allocating
+        self._one = bytearray(1)
+
+    def _ready(self):
+        if self._ipoll is not None:
+            for _ready in self._ipoll(0):
+                return True
+            return False
+        return bool(self._poll.poll(0))
+
+    def read(self, buf):
+        n = 0
+        while n < len(buf) and self._ready():
+            if self._readinto is not None:
+                if not self._readinto(self._one):
+                    break
+                buf[n] = self._one[0]
+            else:
+                got = self._read(1)
+                if not got:
+                    break
+                buf[n] = got[0]
+            n += 1
+        return n
+
+    def write(self, text):
+        self._out.write(text)
+
+
+class Hardware:
+    """The Pico, wired as board_config.py says."""
+
+    def __init__(self, clock=None, serial=None, root="/games"):
+        self.clock = clock if clock is not None else time
+        self._sleep_us = self.clock.sleep_us
+        Pin = machine.Pin
+        # Rows: open-drain, released (high impedance) until scanned; no pull (the columns have them).
+        self._rows = tuple(Pin(p, Pin.OPEN_DRAIN, pull=None, value=1) for p in cfg.ROW_PINS)
+        self._cols = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in cfg.COL_PINS)
+        self._buttons = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for _name, p in cfg.BUTTONS)
+        self.button_names = tuple(name for name, _p in cfg.BUTTONS)
+        self._strip = neopixel.NeoPixel(Pin(cfg.LED_PIN, Pin.OUT), cfg.LED_COUNT)
+        self._mem = machine.mem32
+        self._raw = bytearray(8)
+        self._wiring = Wiring(cfg.rc_to_square)
+        self._wdt = None
+        self.fs = OsFS(root)
+        self.serial = serial if serial is not None else UsbSerial()
+
+    # -- the switch matrix ---------------------------------------------------------
+
+    def read_rows(self, out):
+        """Scan the matrix: ``out`` gets 8 rank bytes, bit f of byte r set if square r*8+f is occupied."""
+        raw = self._raw
+        rows = self._rows
+        mem = self._mem
+        sleep_us = self._sleep_us
+        settle = cfg.ROW_SETTLE_US
+        shift = cfg.COL_SHIFT
+        mask = cfg.COL_MASK
+        for r in range(8):
+            pin = rows[r]
+            pin.value(0)
+            sleep_us(settle)
+            raw[r] = ~(mem[_GPIO_IN] >> shift) & mask
+            pin.value(1)
+        return self._wiring.to_squares(raw, out)
+
+    def buttons(self):
+        mask = 0
+        pins = self._buttons
+        for i in range(len(pins)):
+            if not pins[i].value():
+                mask |= 1 << i
+        return mask
+
+    # -- the LEDs ---------------------------------------------------------------------
+
+    def write_pixels(self, buf):
+        """Send ``buf`` (3 bytes per LED, chain order, the strip's channel order) down the chain.
+
+        micropython-lib's NeoPixel keeps its bytes in ``.buf`` and sends them
+        with ``machine.bitstream``; handing it our buffer avoids a copy.
+        """
+        strip = self._strip
+        strip.buf = buf
+        strip.write()
+
+    # -- time -------------------------------------------------------------------------
+
+    def ticks_ms(self):
+        return self.clock.ticks_ms()
+
+    def ticks_us(self):
+        return self.clock.ticks_us()
+
+    def sleep_us(self, us):
+        self._sleep_us(us)
+
+    # -- serial -------------------------------------------------------------------------
+
+    def serial_read(self, buf):
+        return self.serial.read(buf)
+
+    def serial_write(self, text):
+        self.serial.write(text)
+
+    # -- watchdog and reset ----------------------------------------------------------------
+
+    def start_watchdog(self, ms):
+        if self._wdt is None:
+            self._wdt = machine.WDT(timeout=min(ms, _WDT_MAX_MS))
+
+    def feed_watchdog(self):
+        if self._wdt is not None:
+            self._wdt.feed()
+
+    def stop_watchdog(self):
+        """Disarm the watchdog (MicroPython has no call for it: clear CTRL.ENABLE, bit 30).
+
+        Only after Ctrl-C on the serial link: the REPL, mpremote and
+        ``make deploy`` must not be cut off by a reset a few seconds later.
+        """
+        if self._wdt is None:
+            return
+        chip = getattr(sys.implementation, "_machine", "")   # "Raspberry Pi Pico with RP2040"
+        base = _WDT_CTRL_RP2350 if "RP2350" in chip else _WDT_CTRL_RP2040
+        self._mem[base + _ATOMIC_CLEAR] = 1 << 30
+        self._wdt = None
+
+    def reset(self):
+        machine.reset()
+
+    def reset_cause(self):
+        cause = machine.reset_cause()
+        if cause == getattr(machine, "WDT_RESET", -1):
+            return "watchdog"
+        if cause == getattr(machine, "PWRON_RESET", -1):
+            return "power_on"
+        return "other"

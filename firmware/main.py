@@ -1,0 +1,50 @@
+"""Scacchiera firmware: MicroPython runs this file at power-up.
+
+It builds the hardware layer (hal.py), the main loop (scacchiera/runner.py:
+the application with its game controller, the serial protocol and the
+journal beside it) and runs it. Tests and the simulator pass their own
+hardware layer: ``run(hw, steps)``, or ``build(hw)`` then ``serve(runner, steps)``.
+"""
+
+import board_config as cfg
+from scacchiera.runner import Runner, PERIOD_US
+
+WATCHDOG_MS = 8000   # longer than any healthy pause: a flash write, a PGN at the end of a game
+
+
+def build(hw, period_us=PERIOD_US):
+    """The main loop for the hardware layer ``hw``, booted: the saved game resumed."""
+    led_of_square = bytes(cfg.square_to_led(sq) for sq in range(64))
+    runner = Runner(hw, led_of_square, cfg.LED_COLOR_ORDER, cfg.LED_MAX_LEVEL, period_us)
+    runner.boot()
+    return runner
+
+
+def serve(runner, steps=-1):
+    """Run the loop (``steps`` scans, or for ever), fed by a watchdog only the loop feeds.
+
+    A crash says why on the serial link and resets the board, which boots
+    into the saved game; a hang stops feeding the watchdog, which does the same.
+    """
+    hw = runner.hw
+    hw.start_watchdog(WATCHDOG_MS)
+    try:
+        runner.run(steps)
+    except KeyboardInterrupt:
+        hw.stop_watchdog()   # Ctrl-C on the serial link (the REPL, mpremote): stay stopped
+        raise
+    except Exception as e:
+        runner.crash(e)
+        hw.reset()
+    return runner
+
+
+def run(hw=None, steps=-1, period_us=PERIOD_US):
+    if hw is None:
+        import hal
+        hw = hal.Hardware()
+    return serve(build(hw, period_us), steps)
+
+
+if __name__ == "__main__":
+    run()

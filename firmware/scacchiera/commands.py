@@ -1,0 +1,286 @@
+"""The protocol's commands: parsing a line, checking every field, running it, one reply.
+
+Loaded with the first line the host sends (protocol.py). Input is never
+evaluated: JSON goes through ``json.loads``, the text form is split into
+words, and every field is checked against ``COMMANDS`` before anything
+runs. A line that is not printable ASCII, not JSON, not a known command, has
+an unknown or mistyped field, or asks for what the game refuses gets one
+error reply and changes nothing. docs/protocol.md lists every command.
+"""
+
+import json
+
+from .leds import frame as led_frame
+from .protocol import VERSION, FIRMWARE, MAX_LINE
+from .rules.squares import square_name
+
+# Each command's fields, in the text form's word order: name:kind, kind s (string),
+# i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
+# rest of the line in the text form.
+COMMANDS = {
+    "hello": "proto:i", "status": "", "new": "fen:s* profile:s", "show": "uci:s!",
+    "unshow": "", "undo": "", "claim": "", "offer": "", "draw": "", "resign": "side:s",
+    "promote": "piece:s!", "set": "name:s! value:v!", "games": "", "pgn": "game:i",
+    "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
+}
+# Commands that change the game: refused while diagnostics run, and (but
+# new, unshow and undo) once the game is over.
+_GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote")
+_ANY_TIME = ("new", "unshow", "undo")
+_WORDS = {"true": True, "on": True, "false": False, "off": False}
+STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
+
+
+class ProtocolError(Exception):
+    def __init__(self, code, message, rid=None, cmd=None):
+        Exception.__init__(self, message)
+        self.code = code
+        self.rid = rid
+        self.cmd = cmd
+
+
+def _fields(cmd):
+    return [f.split(":") for f in COMMANDS[cmd].split()]
+
+
+def _typed(kind, value):
+    if kind[0] == "b":
+        return value is True or value is False
+    if value is True or value is False:
+        return kind[0] == "v"
+    if kind[0] == "i":
+        return isinstance(value, int)
+    return isinstance(value, str) or (kind[0] == "v" and isinstance(value, int))
+
+
+def _word(word):
+    """A text-form word as a value: on/off/true/false, a whole number, or the word."""
+    value = _WORDS.get(word.lower())
+    if value is not None:
+        return value
+    digits = word[1:] if word[:1] == "-" else word
+    return int(word) if digits.isdigit() and len(digits) < 10 else word
+
+
+def parse(line):
+    """(cmd, args, id) of one line (bytes); None for a blank one; ProtocolError if it is no command."""
+    for b in line:
+        if (b < 32 and b != 9) or b > 126:
+            raise ProtocolError("bad_bytes", "lines are printable ASCII (\\u escapes in JSON)")
+    text = line.decode().strip()
+    if not text:
+        return None
+    if text[0] == "{":
+        try:
+            obj = json.loads(text)
+        except (ValueError, RuntimeError):      # RuntimeError: CPython's nesting limit
+            obj = None
+        if not isinstance(obj, dict):
+            raise ProtocolError("bad_json", "not a JSON object")
+    else:
+        words = text.split()
+        obj = {"cmd": words[0].lower()}
+        rest = words[1:] if obj["cmd"] in COMMANDS else []
+        fields = _fields(obj["cmd"]) if rest else []
+        if len(rest) > len(fields) and not (fields and fields[0][1].endswith("*")):
+            raise ProtocolError("bad_field", "too many words", None, obj["cmd"])
+        for i in range(len(rest)):
+            name, kind = fields[i]
+            if kind.endswith("*"):
+                obj[name] = " ".join(rest[i:])
+                break
+            obj[name] = rest[i] if kind[0] == "s" else _word(rest[i])
+    rid = obj.pop("id", None)
+    if rid is not None and not (isinstance(rid, str) and len(rid) <= 32 or
+                                _typed("i", rid) and -1000000000 < rid < 1000000000):
+        raise ProtocolError("bad_field", "id: a whole number or a string of up to 32 characters")
+    cmd = obj.pop("cmd", None)
+    if not isinstance(cmd, str) or cmd not in COMMANDS:
+        raise ProtocolError("unknown_command", "unknown command (send hello for the list)", rid)
+    fields = _fields(cmd)
+    for key in obj:
+        for name, kind in fields:
+            if name == key:
+                if not _typed(kind, obj[key]):
+                    raise ProtocolError("bad_field", "%s has the wrong type" % name, rid, cmd)
+                break
+        else:
+            raise ProtocolError("bad_field", "no field %s" % json.dumps(key[:32]), rid, cmd)
+    for name, kind in fields:
+        if kind.endswith("!") and name not in obj:
+            raise ProtocolError("bad_field", "%s is missing" % name, rid, cmd)
+    return cmd, obj, rid
+
+
+def handle(proto, line):
+    """Parse and run one line; exactly one reply (none for a blank line)."""
+    cmd = rid = None
+    try:
+        parsed = parse(line)
+        if parsed is None:
+            return
+        cmd, args, rid = parsed
+        board = proto.board
+        game = board.app.game
+        if cmd in _GAME:
+            if board.diag is not None:
+                raise ProtocolError("invalid_state", "diagnostics on (send: diag off)")
+            if game.result is not None and cmd not in _ANY_TIME:
+                raise ProtocolError("invalid_state", "the game is over")
+        reply = _RUN[cmd](proto, board, game, args)
+    except ProtocolError as e:
+        proto.error(e.cmd or cmd, e.rid if e.rid is not None else rid, e.code, str(e))
+        return
+    except ValueError as e:          # the game refused: a bad FEN, an illegal move, a bad option
+        proto.error(cmd, rid, "refused", str(e))
+        return
+    except Exception as e:           # a bug must not take the board down: say so, go on
+        proto.error(cmd, rid, "internal", "%s: %s" % (type(e).__name__, e))
+        return
+    reply["re"] = cmd
+    reply["ok"] = True
+    if rid is not None:
+        reply["id"] = rid
+    board.app.dirty = True
+    proto.send(reply)
+
+
+# -- the commands: (protocol, board, game, args) -> the reply's fields ------------------
+
+def _result(game):
+    return {"result": game.result[0], "termination": game.result[1]}
+
+
+def _hello(p, board, game, a):
+    return {"proto": VERSION, "firmware": FIRMWARE, "max_line": MAX_LINE, "commands": COMMANDS,
+            "options": list(board.OPTIONS)}
+
+
+def _status(p, board, game, a):
+    pos = game.position
+    t = game.tracker
+    j = board.journal
+    o = game.options
+    status = {
+        "fen": pos.fen(), "ply": pos.ply(), "moves": [pos.uci(m) for m in pos.move_stack],
+        "turn": "wb"[pos.turn], "state": STATE_NAMES[t.state],
+        "result": game.result[0] if game.result else "*",
+        "termination": game.result[1] if game.result else None,
+        "in_sync": t.state != 4, "show": pos.uci(t.required) if t.required >= 0 else None,
+        "claimable": list(game.claimable), "offer": p.offer, "diag": board.diag is not None,
+        "options": {"hints": o.hints, "takeback": o.takeback, "settle_ms": o.settle_ms, "lang": o.lang,
+                    "profile": pos.profile, "brightness": board.brightness},
+        "game": j.game_id, "scan_rate": board.scan_rate, "journal_bytes": j.size,
+        "storage_errors": j.errors, "dropped_lines": p.dropped,
+    }
+    try:
+        import gc
+        status["mem_free"] = gc.mem_free()
+    except (ImportError, AttributeError):
+        pass
+    return status
+
+
+def _new(p, board, game, a):
+    game.new_game(a.get("fen"), a.get("profile"))
+    return {"fen": game.position.fen()}
+
+
+def _show(p, board, game, a):
+    move = game.show_move(a["uci"])
+    return {"uci": game.position.uci(move), "san": game.position.san(move, game.options.lang)}
+
+
+def _unshow(p, board, game, a):
+    game.tracker.required = -1
+    return {}
+
+
+def _undo(p, board, game, a):
+    if not game.undo():
+        raise ProtocolError("invalid_state", "no move to take back")
+    return {"fen": game.position.fen(), "ply": game.position.ply()}
+
+
+def _claim(p, board, game, a):
+    if game.claim() is None:
+        raise ProtocolError("refused", "no draw can be claimed now")
+    return _result(game)
+
+
+def _offer(p, board, game, a):
+    p.offer = True
+    return {}
+
+
+def _draw(p, board, game, a):
+    game.agree_draw()
+    return _result(game)
+
+
+def _resign(p, board, game, a):
+    side = a.get("side", "wb"[game.position.turn])
+    if side not in ("w", "b"):
+        raise ProtocolError("bad_field", "side is w or b")
+    game.resign(0 if side == "w" else 1)
+    return _result(game)
+
+
+def _promote(p, board, game, a):
+    game.choose_promotion(a["piece"])
+    return {"piece": a["piece"].lower()}
+
+
+def _set(p, board, game, a):
+    board.set_option(a["name"], a["value"])
+    return {"name": a["name"], "value": a["value"]}
+
+
+def _games(p, board, game, a):
+    return {"games": [{"game": i, "bytes": n} for i, n in board.journal.archive().games()]}
+
+
+def _pgn(p, board, game, a):
+    number = a.get("game", -1)
+    if number < 0:
+        return {"game": board.journal.game_id, "pgn": board.journal.pgn(game.position)}
+    try:
+        return {"game": number, "pgn": board.journal.archive().read(number)}
+    except (OSError, ValueError):
+        raise ProtocolError("not_found", "no archived game %d (send games)" % number)
+
+
+def _diag(p, board, game, a):
+    board.set_diag(a.get("on", True))
+    return {"on": board.diag is not None}
+
+
+def _watch(p, board, game, a):
+    p.watch_leds = a.get("leds", p.watch_leds)
+    p.watch_occupancy = a.get("occupancy", p.watch_occupancy)
+    return {"leds": p.watch_leds, "occupancy": p.watch_occupancy}
+
+
+def _leds(p, board, game, a):
+    return {"frame": frame_names(board)}
+
+
+def _occupancy(p, board, game, a):
+    return {"squares": occupied(board)}
+
+
+def frame_names(board):
+    """The LED frame as {square: meaning} (the game's, also while diagnostics run)."""
+    return led_frame.meanings(board.app.compose())
+
+
+def occupied(board):
+    """Occupied squares' names, as the game sees them (debounced), or the raw switches in diagnostics."""
+    rows = board.rows if board.diag is not None else board.app.debouncer.stable
+    return [square_name(sq) for sq in range(64) if (rows[sq >> 3] >> (sq & 7)) & 1]
+
+
+_RUN = {"hello": _hello, "status": _status, "new": _new, "show": _show, "unshow": _unshow,
+        "undo": _undo, "claim": _claim, "offer": _offer, "draw": _draw, "resign": _resign,
+        "promote": _promote, "set": _set, "games": _games, "pgn": _pgn, "diag": _diag,
+        "watch": _watch, "leds": _leds, "occupancy": _occupancy}

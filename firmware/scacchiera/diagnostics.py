@@ -1,0 +1,102 @@
+"""Diagnostics mode: for the person assembling the board (hardware/README.md, "The diagnostics mode").
+
+While it runs the game is paused and the board shows its wiring directly:
+
+- the LED follows the magnet: every square whose reed is closed is lit white;
+- a walking LED: one LED at a time in chain order (LED 0, 1, 2...), red on
+  the first lap, green on the second, blue on the third, and so on;
+- a report once a second (the serial protocol prints it): the occupancy map,
+  the measured scan rate, and the stuck and dead switches, that is the squares
+  never seen open and never seen closed since diagnostics started.
+
+Nothing allocates per scan or per frame; only the report builds lists.
+"""
+
+from .clock import elapsed
+from .rules.squares import square_name
+
+WALK_MS = 150
+REPORT_MS = 1000
+
+
+class Diagnostics:
+    def __init__(self, led_of_square, order="GRB", level=255):
+        self.led_of_square = bytes(led_of_square)
+        self.offsets = tuple("RGB".index(c) for c in order)   # buffer slot i holds channel offsets[i]
+        self.level = level
+        self.rows = bytearray(8)          # the switches now (rank bytes)
+        self.closed_seen = bytearray(8)   # bit set: that reed has been seen closed
+        self.open_seen = bytearray(8)     # bit set: ...seen open
+        self.started = 0
+        self.changed = True               # the LEDs must be redrawn
+        self.walk = -1                    # the walking LED's index, as last drawn
+
+    def start(self, rows, now):
+        for r in range(8):
+            self.rows[r] = rows[r]
+            self.closed_seen[r] = 0
+            self.open_seen[r] = 0
+        self.started = now
+        self.walk = -1
+        self.changed = True
+        self.scan(rows, now)
+
+    def scan(self, rows, now):
+        """One scan of the matrix: remember what each reed has done."""
+        seen_c = self.closed_seen
+        seen_o = self.open_seen
+        mine = self.rows
+        for r in range(8):
+            b = rows[r]
+            seen_c[r] |= b
+            seen_o[r] |= ~b & 0xFF
+            if mine[r] != b:
+                mine[r] = b
+                self.changed = True
+        if self.walking(now) != self.walk:
+            self.changed = True
+
+    def walking(self, now):
+        return (elapsed(now, self.started) // WALK_MS) % 64
+
+    def render(self, buf, now):
+        """The LED bytes: closed reeds white, the walking LED in its lap's colour."""
+        level = self.level
+        leds = self.led_of_square
+        for i in range(len(buf)):
+            buf[i] = 0
+        rows = self.rows
+        for sq in range(64):
+            if (rows[sq >> 3] >> (sq & 7)) & 1:
+                i = leds[sq] * 3
+                buf[i] = buf[i + 1] = buf[i + 2] = level
+        step = elapsed(now, self.started) // WALK_MS
+        walk = step % 64
+        channel = (step // 64) % 3              # 0 red, 1 green, 2 blue
+        i = walk * 3
+        for slot in range(3):
+            buf[i + slot] = level if self.offsets[slot] == channel else 0
+        self.walk = walk
+        self.changed = False
+        return buf
+
+    def occupancy_map(self):
+        """The board as text, rank 8 first: '#' a closed reed, '.' an open one."""
+        lines = []
+        for rank in range(7, -1, -1):
+            b = self.rows[rank]
+            lines.append("%d %s" % (rank + 1, "".join("#" if b >> f & 1 else "." for f in range(8))))
+        lines.append("  abcdefgh")
+        return lines
+
+    def stuck(self):
+        """Squares whose reed was never seen open (closed all along: stuck, or a piece never lifted)."""
+        return [square_name(sq) for sq in range(64) if not self.open_seen[sq >> 3] >> (sq & 7) & 1]
+
+    def dead(self):
+        """Squares whose reed was never seen closed (no piece yet, or a broken reed, diode or joint)."""
+        return [square_name(sq) for sq in range(64) if not self.closed_seen[sq >> 3] >> (sq & 7) & 1]
+
+    def report(self, scan_rate):
+        return {"map": self.occupancy_map(), "scan_rate": scan_rate,
+                "stuck": self.stuck(), "dead": self.dead()}

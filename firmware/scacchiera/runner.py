@@ -1,0 +1,259 @@
+"""The firmware's main loop: scan -> debounce -> game -> LED frame, with the protocol and the journal beside it.
+
+One cooperative loop, paced at ``period_us`` (2.5 ms: 400 scans/s). Every
+iteration (``step``) reads the switch matrix, hands it to the application
+and feeds the watchdog; every ``SLOW_MS`` it also reads the serial port,
+polls the buttons and redraws the LEDs if the frame changed (or a blink
+phase turned); after a scan that produced events it makes them durable.
+A steady scan allocates nothing (tests/mpy/check_scan_no_alloc.py).
+
+Why not asyncio tasks: each task switch is a pass of the scheduler, and the
+work here is a fixed sequence at fixed periods; one loop is simpler to
+time, and tests drive it step by step on a simulated clock.
+
+The loop sees the hardware only through ``hw`` (hal.py on the Pico;
+host_tools/fakehw for tests and the simulator)::
+
+    read_rows(buf8)        fill 8 rank bytes: bit f of byte r set if square r*8+f holds a piece
+    write_pixels(buf)      show LED bytes (chain order, the strip's channel order)
+    ticks_ms(), ticks_us(), sleep_us(us)
+    buttons()              bit i set while button button_names[i] is held
+    button_names           e.g. ("diag", "undo")
+    serial_read(buf)       copy waiting serial bytes into buf without blocking; return the count
+    serial_write(text)
+    start_watchdog(ms), feed_watchdog(), stop_watchdog(), reset(), reset_cause()
+    fs                     the flash (storage/fs.py's interface)
+"""
+
+from .app import App
+from .clock import elapsed
+from .leds.palette import Palette, BLINK_MS
+from .protocol import Protocol, VERSION, FIRMWARE
+from .rules.squares import const
+from .storage.journal import Journal
+
+PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)
+SLOW_MS = 10              # serial, buttons, LEDs
+RATE_MS = 1000            # the scan rate's window; the diagnostics report
+RETRY_MS = 5000           # after a flash write failed
+_MASK = const(0x3FFFFFFF)
+
+
+class Runner:
+    OPTIONS = ("hints", "takeback", "settle_ms", "lang", "profile", "brightness")
+
+    def __init__(self, hw, led_of_square, led_order="GRB", max_level=255, period_us=PERIOD_US):
+        self.hw = hw
+        self.led_of_square = bytes(led_of_square)
+        self.led_order = led_order
+        self.max_level = max_level     # the power budget's cap (board_config.LED_MAX_LEVEL)
+        self.brightness = 100          # percent of max_level
+        self.period_us = period_us
+        self.app = App(led_of_square=self.led_of_square, led_order=led_order, brightness_cap=max_level)
+        self.journal = Journal(hw.fs)
+        self.protocol = Protocol(self)
+        self.app.listeners.append(self.journal.event)
+        self.app.listeners.append(self.protocol.event)
+        self.diag = None               # a Diagnostics while that mode runs
+        self.rows = bytearray(8)       # the switches at the last scan (rank bytes)
+        self.front = bytearray(3 * len(self.led_of_square))   # what the strip shows
+        self.back = bytearray(len(self.front))                # the next pixels
+        self.rx = bytearray(128)
+        self.scans = 0
+        self.scan_rate = 0             # full scans per second, measured
+        self.cause = ""
+        self._rate_ms = self._rate_scans = self._slow_ms = 0
+        self._blink = -1
+        self._retry_at = -1
+        self._buttons = self._button_sample = 0
+        self._seen_rows = bytearray(8)   # occupancy last sent (watch)
+        self._seen_frame = bytearray(64)  # frame last sent (watch)
+
+    # -- boot -------------------------------------------------------------------------
+
+    def boot(self):
+        """Resume the saved game (or start one), compare the board with it, light the LEDs."""
+        hw = self.hw
+        now = hw.ticks_ms()
+        self.cause = hw.reset_cause()
+        self.protocol.send({"ev": "boot", "proto": VERSION, "firmware": FIRMWARE, "cause": self.cause})
+        hw.read_rows(self.rows)
+        journal = self.journal
+        game = self.app.game
+        restored = False
+        try:
+            pos = journal.load()
+            if pos is not None:
+                game.restore(pos)
+                restored = True
+        except Exception as e:   # flash trouble, or a journal this firmware cannot read
+            journal.quarantine()
+            self.protocol.send({"ev": "storage_error", "message": "saved game set aside: %r" % e})
+            game.new_game()
+            restored = False
+        journal.attach(game, restored)
+        for name in journal.options:
+            try:
+                self.set_option(name, journal.options[name], False)
+            except ValueError:
+                pass
+        if journal.repaired:
+            self.protocol.send({"ev": "storage_repaired", "game": journal.game_id, "ply": game.position.ply()})
+        self.app.boot(self.rows, now)
+        self._flush(now)
+        held = self._buttons = self._button_sample = hw.buttons()
+        names = hw.button_names
+        if "diag" in names and held >> names.index("diag") & 1:
+            self.set_diag(True)      # the diag button held at power-up
+        self._slow_ms = self._rate_ms = now
+        self._show(now)
+        self._write_out()
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def run(self, steps=-1):
+        """Scan every ``period_us`` (``steps`` times, or for ever)."""
+        hw = self.hw
+        period = self.period_us
+        next_us = hw.ticks_us()
+        while steps:
+            self.step()
+            if steps > 0:
+                steps -= 1
+            next_us = (next_us + period) & _MASK
+            wait = elapsed(next_us, hw.ticks_us())
+            if wait > 0:
+                hw.sleep_us(wait)
+            elif wait < -period:
+                next_us = hw.ticks_us()   # fell behind (a flash write): no race to catch up
+
+    def step(self):
+        """One scan and whatever is due. Allocates nothing when nothing happens."""
+        hw = self.hw
+        now = hw.ticks_ms()
+        rows = self.rows
+        hw.read_rows(rows)
+        if self.diag is None:
+            self.app.scan(rows, now)
+        else:
+            self.diag.scan(rows, now)
+        self.scans = (self.scans + 1) & _MASK
+        if elapsed(now, self._slow_ms) >= SLOW_MS:
+            self._slow_ms = now
+            protocol = self.protocol
+            n = hw.serial_read(self.rx)
+            if n:
+                protocol.feed(self.rx, n, now)
+            protocol.tick(now)
+            self._poll_buttons()
+            dt = elapsed(now, self._rate_ms)
+            if dt >= RATE_MS:
+                self.scan_rate = ((self.scans - self._rate_scans) & _MASK) * 1000 // dt
+                self._rate_ms = now
+                self._rate_scans = self.scans
+                if self.diag is not None:
+                    report = self.diag.report(self.scan_rate)
+                    report["ev"] = "diag"
+                    protocol.send(report)
+            if protocol.watch_occupancy and self.diag is None and self.app.debouncer.stable != self._seen_rows:
+                self._seen_rows[:] = self.app.debouncer.stable
+                from .commands import occupied
+                protocol.send({"ev": "occupancy", "squares": occupied(self)})
+            self._show(now)
+        if self.journal.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+            self._flush(now)
+        if self.protocol.out:
+            self._write_out()
+        hw.feed_watchdog()
+
+    def _flush(self, now):
+        if self.journal.flush():
+            self._retry_at = -1
+        else:
+            self._retry_at = (now + RETRY_MS) & _MASK
+            self.protocol.send({"ev": "storage_error", "message": self.journal.last_error})
+
+    def _write_out(self):
+        out = self.protocol.out
+        while out:
+            self.hw.serial_write(out.pop(0))
+
+    def crash(self, e):
+        """The loop failed: say why and save what can be saved (a reset follows)."""
+        try:
+            self.protocol.send({"ev": "crash", "error": "%r" % e})
+            self._write_out()
+            self.journal.flush()
+        except Exception:
+            pass
+
+    def _show(self, now):
+        """Redraw if something changed; write the strip only if the pixels did."""
+        diag = self.diag
+        if diag is not None:
+            if not diag.changed:
+                return
+            diag.render(self.back, now)
+        else:
+            app = self.app
+            blink = (now // BLINK_MS) & 1
+            if not app.dirty and blink == self._blink:
+                return
+            self._blink = blink
+            frame = app.compose()
+            if self.protocol.watch_leds and frame != self._seen_frame:
+                self._seen_frame[:] = frame
+                from .commands import frame_names
+                self.protocol.send({"ev": "leds", "frame": frame_names(self)})
+            app.palette.render(frame, self.back, now)
+        if self.back != self.front:
+            self.front, self.back = self.back, self.front
+            self.hw.write_pixels(self.front)
+
+    def _poll_buttons(self):
+        """A button counts once it reads the same twice, SLOW_MS apart: diag toggles diagnostics, undo takes back."""
+        mask = self.hw.buttons()
+        if mask != self._button_sample:
+            self._button_sample = mask
+            return
+        pressed = mask & ~self._buttons
+        self._buttons = mask
+        if not pressed:
+            return
+        names = self.hw.button_names
+        for i in range(len(names)):
+            if pressed >> i & 1:
+                self.protocol.send({"ev": "button", "name": names[i]})
+                if names[i] == "diag":
+                    self.set_diag(self.diag is None)
+                elif names[i] == "undo" and self.diag is None:
+                    self.app.game.undo()
+
+    # -- what the protocol (and the buttons) ask ------------------------------------------
+
+    def set_diag(self, on):
+        now = self.hw.ticks_ms()
+        if on and self.diag is None:
+            from .diagnostics import Diagnostics     # loaded only when needed (RAM)
+            self.diag = Diagnostics(self.led_of_square, self.led_order,
+                                    max(1, self.max_level * self.brightness // 100))
+            self.diag.start(self.rows, now)
+            self._rate_ms = now
+            self._rate_scans = self.scans
+        elif not on and self.diag is not None:
+            self.diag = None
+            self.app.boot(self.rows, now)      # the game looks at the board afresh
+        self.app.dirty = True
+
+    def set_option(self, name, value, save=True):
+        """Change an option (and save it in the journal); ValueError for a bad name or value."""
+        if name == "brightness":
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 100:
+                raise ValueError("brightness is a whole number from 1 to 100 (percent of the power cap)")
+            self.brightness = value
+            self.app.palette = Palette(self.led_of_square, self.led_order, max(1, self.max_level * value // 100))
+        else:
+            self.app.game.set_option(name, value)
+        self.app.dirty = True
+        if save:
+            self.journal.option(name, value)

@@ -1,0 +1,86 @@
+"""Finished games as PGN files, a bounded archive: the oldest rotate out.
+
+Files are ``archive/NNNNN.pgn`` where NNNNN is the game's number (the
+journal's ``G`` record), so archiving the same game twice (after a crash
+between writing the PGN and starting the next game) overwrites one file.
+Each file is written to ``archive/tmp.pgn`` and renamed into place: a power
+cut leaves the old archive and at most a stray ``tmp.pgn``, never half a game.
+
+Before a new file is written, the oldest games are removed until both caps
+hold with it: at most ``max_games`` files and ``max_bytes`` bytes. The
+defaults (64 games, 192 KiB) keep the archive under a quarter of a Pico W's
+848 KiB filesystem; a 300-ply game is about 2.5 KB of PGN.
+"""
+
+FOLDER = "archive"
+TEMP = "tmp.pgn"
+MAX_GAMES = 64
+MAX_BYTES = 192 * 1024
+
+
+def file_name(game_id):
+    return "%05d.pgn" % game_id
+
+
+def _game_id(name):
+    """The game number of an archive file name, or -1."""
+    if len(name) != 9 or not name.endswith(".pgn") or not name[:5].isdigit():
+        return -1
+    return int(name[:5])
+
+
+class Archive:
+    def __init__(self, fs, max_games=MAX_GAMES, max_bytes=MAX_BYTES, folder=FOLDER):
+        self.fs = fs
+        self.folder = folder
+        self.max_games = max_games
+        self.max_bytes = max_bytes
+
+    def _path(self, name):
+        return self.folder + "/" + name
+
+    def ids(self):
+        """Archived game numbers, oldest first."""
+        ids = [_game_id(n) for n in self.fs.listdir(self.folder)]
+        ids = [i for i in ids if i >= 0]
+        ids.sort()
+        return ids
+
+    def last_id(self):
+        ids = self.ids()
+        return ids[-1] if ids else 0
+
+    def games(self):
+        """[(game number, bytes)], oldest first."""
+        return [(i, self.fs.size(self._path(file_name(i)))) for i in self.ids()]
+
+    def has(self, game_id):
+        return self.fs.size(self._path(file_name(game_id))) >= 0
+
+    def used(self):
+        return sum(size for _i, size in self.games() if size > 0)
+
+    def read(self, game_id):
+        """The PGN text of a game; OSError if it is not archived."""
+        if not isinstance(game_id, int) or _game_id(file_name(game_id)) != game_id:
+            raise OSError(2, "no such game")
+        with self.fs.open(self._path(file_name(game_id)), "rb") as f:
+            return f.read().decode()
+
+    def save(self, game_id, text):
+        """Store a game's PGN (replacing an earlier copy of the same game)."""
+        data = text.encode()
+        self.fs.mkdir(self.folder)
+        self._make_room(len(data), game_id)
+        tmp = self._path(TEMP)
+        with self.fs.open(tmp, "wb") as f:
+            f.write(data)
+        self.fs.rename(tmp, self._path(file_name(game_id)))
+
+    def _make_room(self, need, game_id):
+        games = [(i, s) for i, s in self.games() if i != game_id]
+        used = sum(s for _i, s in games if s > 0)
+        while games and (len(games) + 1 > self.max_games or used + need > self.max_bytes):
+            oldest, size = games.pop(0)
+            self.fs.remove(self._path(file_name(oldest)))
+            used -= max(size, 0)

@@ -1,0 +1,407 @@
+"""The game journal: the game on the board, durable after every move.
+
+``current.log`` holds one record per line, ASCII::
+
+    <payload>|<crc>\\n      crc: CRC-16/CCITT-FALSE of the payload, 4 lowercase hex digits
+
+    G 12                  the game's number (names its archive file)
+    N fide <FEN>          the game starts from FEN under a rule profile
+    O hints false         an option (a JSON value), in force from here on
+    M e2e4                a move
+    A e1g1                the last move, replaced by this one (the tracker amended it)
+    U                     the last move taken back
+    X resign w            how a game the rules did not end was ended:
+    X draw                ...resignation (w or b resigned), agreement,
+    X claim               ...or a draw claimed (50 moves, threefold)
+
+Why a power cut at any instant leaves the game before or after a move, never
+a corrupt or empty one:
+
+- A move is one record, appended and closed. A record counts only when it is
+  whole: payload, ``|``, checksum and newline. Reading stops at the first
+  record that is not, so a torn append (any prefix of the record, erased
+  flash, a flipped bit) leaves the records before it: the state before the
+  move. An amended move is one ``A`` record, never a takeback then a move.
+- Everything else (a new game, compaction past ``MAX_BYTES``, the repair of a
+  torn tail found at boot, recovery from a failed write) rewrites the whole
+  journal into ``current.tmp``, closes it, then renames it over
+  ``current.log``: littlefs renames atomically, so either file is whole.
+  ``load`` deletes a leftover ``current.tmp``, or takes it if
+  ``current.log`` is gone (a filesystem that renames by remove-then-rename).
+- After a torn tail, or after a write failed (flash full), the next write is
+  a rewrite, so later records never follow garbage.
+
+littlefs also commits a file only when it is closed, which makes each append
+all-or-nothing on the Pico; the checks above do not rely on it, and the tests
+cut the power at every byte under both models (host_tools/fakehw/memfs.py).
+
+Flash: about 12 bytes per ply (``M e2e4|3f1c``); past ``MAX_BYTES`` the
+journal is rewritten with only the moves that stand.
+"""
+
+import json
+
+from ..rules import Position
+
+JOURNAL = "current.log"
+TEMP = "current.tmp"
+BAD = "current.bad"            # a journal that made the firmware fail at boot, kept for a bug report
+MAX_BYTES = 16 * 1024
+_DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition")
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of bytes (small ints only)."""
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
+
+
+def encode(payload):
+    """The record line (bytes) for a payload (str, printable ASCII)."""
+    return (payload + "|%04x\n" % crc16(payload.encode())).encode()
+
+
+def decode(line):
+    """The payload (str) of one record line (bytes), or None if it is torn or corrupt."""
+    n = len(line)
+    if n < 7 or line[n - 1] != 10 or line[n - 6] != 124:   # "\n" and "|"
+        return None
+    crc = 0
+    for i in range(n - 5, n - 1):
+        c = line[i]
+        if 48 <= c <= 57:            # 0-9
+            crc = crc << 4 | (c - 48)
+        elif 97 <= c <= 102:         # a-f
+            crc = crc << 4 | (c - 87)
+        else:
+            return None
+    payload = line[:n - 6]
+    for b in payload:
+        if b < 32 or b > 126:
+            return None
+    if crc16(payload) != crc:
+        return None
+    return payload.decode()
+
+
+def read_records(fs, name=JOURNAL):
+    """(payloads, clean, size): the valid records up to the first bad one; clean if there was none."""
+    records = []
+    size = fs.size(name)
+    if size < 0:
+        return records, True, -1
+    good = 0
+    with fs.open(name, "rb") as f:
+        while True:
+            line = f.readline()
+            if not line:
+                break
+            payload = decode(line)
+            if payload is None:
+                break
+            records.append(payload)
+            good += len(line)
+    return records, good == size, size
+
+
+def declare(pos, what):
+    """Apply an ``X`` record: how a game the rules did not end was ended."""
+    if pos.outcome() is not None:
+        return
+    if what == "resign w":
+        pos.resign(0)
+    elif what == "resign b":
+        pos.resign(1)
+    elif what == "draw":
+        pos.agree_draw()
+    elif what == "claim":
+        pos.claim_draw()
+    else:
+        raise ValueError("unknown declaration")
+
+
+def replay(records):
+    """(game number, Position or None, options, records used): the journal's game, record by record.
+
+    Stops at the first record that does not apply (so a journal written by a
+    future version, or a bug, loses its tail rather than the game).
+    """
+    game_id = 0
+    pos = None
+    options = {}
+    used = 0
+    for rec in records:
+        kind = rec[:1]
+        arg = rec[2:]
+        try:
+            if kind == "G":
+                game_id = int(arg)
+            elif kind == "N":
+                profile, fen = arg.split(" ", 1)
+                pos = Position(fen, profile)
+            elif kind == "O":
+                name, value = arg.split(" ", 1)
+                options[name] = json.loads(value)
+            elif pos is None:
+                break
+            elif kind == "M":
+                pos.push(pos.parse_uci(arg))
+            elif kind == "A":
+                last = pos.pop()
+                try:
+                    pos.push(pos.parse_uci(arg))
+                except ValueError:
+                    pos.push(last)
+                    raise
+            elif kind == "U" and not arg:
+                if not pos.move_stack:
+                    break
+                pos.take_back()
+            elif kind == "X":
+                declare(pos, arg)
+            else:
+                break
+        except ValueError:
+            break
+        used += 1
+    return game_id, pos, options, used
+
+
+def _declaration(result, termination):
+    if termination == "resignation":
+        return "X resign " + ("b" if result == "1-0" else "w")
+    if termination == "agreement":
+        return "X draw"
+    return "X claim"
+
+
+class Journal:
+    """Listens to the game's events and keeps ``current.log`` in step; ``flush()`` writes.
+
+    Events only queue records (no flash access on the scan path); the main
+    loop calls ``flush()`` right after the scan that produced them.
+    """
+
+    def __init__(self, fs, archive=None, max_bytes=MAX_BYTES):
+        self.fs = fs
+        self._archive = archive
+        self.max_bytes = max_bytes
+        self.game = None
+        self.position = None          # the Position the journal describes
+        self.game_id = 0
+        self.options = {}             # option name -> value, as the journal says
+        self.size = -1                # bytes in current.log (-1: none yet)
+        self.dirty = False            # something waits for flush()
+        self.errors = 0
+        self.last_error = ""
+        self.repaired = False         # load() found a torn or corrupt tail
+        self._records = []            # records waiting to be appended
+        self._rewrite = False         # the journal must be rewritten whole
+        self._archives = []           # [game number, Position, live, tries, version]
+        self._archived = None         # the version last written to the archive
+        self._changes = 0             # counts the game's changes: (number, changes) is a version
+
+    # -- boot -------------------------------------------------------------------------
+
+    def load(self):
+        """The saved game as a Position (None if there is none); notes what a power cut left to repair."""
+        fs = self.fs
+        if fs.size(TEMP) >= 0:
+            if fs.size(JOURNAL) < 0:
+                fs.rename(TEMP, JOURNAL)     # cut between remove and rename: the new journal is whole
+            else:
+                fs.remove(TEMP)              # cut before the rename: the old journal stands
+        records, clean, size = read_records(fs)
+        game_id, pos, options, used = replay(records)
+        self.size = size
+        self.game_id = game_id
+        self.options = options
+        self.repaired = size >= 0 and (not clean or used < len(records))
+        if pos is None or game_id <= 0 or self.repaired:
+            self._rewrite = True
+            self.dirty = True
+        return pos
+
+    def quarantine(self):
+        """Set the journal aside (it made the boot fail) and start afresh."""
+        try:
+            if self.fs.size(BAD) >= 0:
+                self.fs.remove(BAD)
+            self.fs.rename(JOURNAL, BAD)
+        except OSError:
+            pass
+        self.size = -1
+        self.options = {}
+        self._rewrite = True
+        self.dirty = True
+
+    def attach(self, game, restored):
+        """Follow ``game`` (restored from this journal, or a new one)."""
+        self.game = game
+        self.position = game.position
+        if not restored:
+            self.game_id = self._next_id()
+            self._rewrite = True
+            self.dirty = True
+        elif game.result is not None:       # a finished game: archived already, or now
+            if self.archive().has(self.game_id):
+                self._archived = (self.game_id, self._changes)
+            else:
+                self._queue_archive(self.game_id, game.position, True)
+
+    def archive(self):
+        """The archive of finished games (its code is loaded when first needed: RAM)."""
+        if self._archive is None:
+            from .archive import Archive
+            self._archive = Archive(self.fs)
+        return self._archive
+
+    def _next_id(self):
+        last = 0
+        for name in self.fs.listdir("archive"):    # archive.py's file names: NNNNN.pgn
+            if name[:5].isdigit():
+                last = max(last, int(name[:5]))
+        return max(self.game_id, last) + 1
+
+    def pgn(self, pos, game_id=None):
+        return pos.pgn({"Event": "Scacchiera", "Round": str(self.game_id if game_id is None else game_id)})
+
+    # -- what happens in the game ------------------------------------------------------
+
+    def event(self, ev):
+        """A Game listener."""
+        kind = ev["kind"]
+        if self.game is None:
+            return
+        records = self._records
+        if kind in ("move", "takeback", "game_over"):
+            self._changes += 1
+        if kind == "move":
+            if records and records[-1] == "U":
+                records[-1] = "A " + ev["uci"]
+            else:
+                records.append("M " + ev["uci"])
+        elif kind == "takeback":
+            records.append("U")
+        elif kind == "game_over":
+            if ev["termination"] in _DECLARED:
+                records.append(_declaration(ev["result"], ev["termination"]))
+            self._queue_archive(self.game_id, self.game.position, True)
+        elif kind == "new_game":
+            old = self.position
+            if old is not None and old is not self.game.position and old.ply():
+                self._queue_archive(self.game_id, old, False)
+            self.position = self.game.position
+            self.game_id = self._next_id()
+            self._records = []
+            self._rewrite = True
+        elif kind == "resume":
+            self.position = self.game.position
+        else:
+            return
+        self.dirty = True
+
+    def option(self, name, value):
+        """An option changed (it applies to this game and the next ones)."""
+        self.options[name] = value
+        self._records.append("O %s %s" % (name, json.dumps(value)))
+        self.dirty = True
+
+    def _queue_archive(self, game_id, pos, live):
+        """Archive ``pos`` at the next flush (live: the game on the board, once it is over)."""
+        version = (game_id, self._changes)
+        for entry in self._archives:
+            if entry[4] == version:
+                return
+        self._archives.append([game_id, pos, live, 0, version])
+        self.dirty = True
+
+    # -- writing ----------------------------------------------------------------------
+
+    def flush(self):
+        """Write what waits: archives of games no longer on the board, the journal, then
+        the archive of a finished game. True if everything was written."""
+        ok = self._flush_archives(False)
+        try:
+            if self._rewrite or self.size < 0:
+                self._write_all()
+            elif self._records:
+                self._append()
+                if self.size > self.max_bytes:
+                    self._write_all()
+        except OSError as e:
+            self._failed(e)
+            self._rewrite = True
+            ok = False
+        ok = self._flush_archives(True) and ok
+        self.dirty = bool(self._records or self._rewrite or self._archives)
+        return ok
+
+    def _failed(self, e):
+        self.errors += 1
+        self.last_error = "%s: %s" % (type(e).__name__, e)
+
+    def _append(self):
+        records = self._records
+        with self.fs.open(JOURNAL, "ab") as f:
+            f.write(b"".join([encode(r) for r in records]))
+            # The size counts only once the file is closed (littlefs commits then).
+        self.size += sum([len(r) + 6 for r in records])
+        self._records = []
+
+    def _write_all(self):
+        """The whole journal from the live game, written aside then renamed into place."""
+        game = self.game
+        pos = game.position
+        fs = self.fs
+        size = 0
+        with fs.open(TEMP, "wb") as f:
+            lines = ["G %d" % self.game_id, "N %s %s" % (pos.profile, pos.start_fen)]
+            for name in sorted(self.options):
+                lines.append("O %s %s" % (name, json.dumps(self.options[name])))
+            for line in lines:
+                data = encode(line)
+                f.write(data)
+                size += len(data)
+            for m in pos.move_stack:
+                data = encode("M " + pos.uci(m))
+                f.write(data)
+                size += len(data)
+            if game.result is not None and game.result[1] in _DECLARED:
+                data = encode(_declaration(game.result[0], game.result[1]))
+                f.write(data)
+                size += len(data)
+        fs.rename(TEMP, JOURNAL)
+        self.size = size
+        self._records = []
+        self._rewrite = False
+
+    def _flush_archives(self, live):
+        ok = True
+        keep = []
+        for entry in self._archives:
+            game_id, pos, is_live, tries, version = entry
+            if is_live != live:
+                keep.append(entry)
+                continue
+            if live and (self.game.position is not pos or self.game.result is None):
+                continue       # taken back since, or replaced: archived when it ends or is replaced
+            if self._archived == version:
+                continue       # this very game is archived already (a game over, then a new game)
+            try:
+                self.archive().save(game_id, self.pgn(pos, game_id))
+                self._archived = version
+            except OSError as e:
+                self._failed(e)
+                ok = False
+                entry[3] = tries + 1
+                if entry[3] < 3:
+                    keep.append(entry)
+        self._archives = keep
+        return ok

@@ -1,0 +1,161 @@
+"""A hardware layer made of plain data, for tests and the simulator.
+
+``FakeHardware`` has the interface the firmware's main loop uses
+(firmware/scacchiera/runner.py documents it) without any pins: the switches
+are 8 rank bytes the hands set, the strip is a byte buffer, the clock is
+simulated (simclock.Clock), the serial link is a ``LoopSerial``, the flash
+is a MemFS. Tests that want the pins themselves run hal.py on the fake
+``machine`` module instead. Plain Python that also runs on MicroPython.
+"""
+
+import json
+
+from simclock import Clock, Reset
+
+
+class LoopSerial:
+    """The USB serial link seen from both ends: the host sends lines, the board writes lines.
+
+    hal.Hardware takes it as ``serial`` (instead of USB stdin/stdout).
+    Reading an empty queue allocates nothing.
+    """
+
+    def __init__(self):
+        self.sent = []                    # lines the board wrote, not yet taken
+        self._rx = bytearray()
+        self._pos = 0
+
+    def read(self, buf):
+        rx = self._rx
+        pos = self._pos
+        n = len(rx) - pos
+        if n <= 0:
+            return 0
+        if n > len(buf):
+            n = len(buf)
+        for i in range(n):
+            buf[i] = rx[pos + i]
+        self._pos = pos + n
+        if self._pos >= len(rx):
+            self._rx = bytearray()
+            self._pos = 0
+        return n
+
+    def write(self, text):
+        self.sent.append(text)
+
+    def send_bytes(self, data):
+        self._rx = self._rx[self._pos:] + bytearray(data)
+        self._pos = 0
+
+    def send(self, line):
+        """A line from the host (a dict is sent as JSON)."""
+        if not isinstance(line, str):
+            line = json.dumps(line)
+        self.send_bytes((line + "\n").encode())
+
+    def take(self):
+        """The lines the board wrote since the last take, parsed."""
+        lines = [json.loads(text) for text in self.sent]
+        self.sent = []
+        return lines
+
+
+class FakeHardware:
+    button_names = ("diag", "undo")
+
+    def __init__(self, fs=None, clock=None, leds=64):
+        self.clock = clock if clock is not None else Clock()
+        if fs is None:
+            from memfs import MemFS
+            fs = MemFS()
+        self.fs = fs
+        self.serial = LoopSerial()
+        self.occupied = bytearray(8)      # rank bytes: bit f of byte r = square r*8+f holds a magnet
+        self.held = 0                     # buttons held (bit i = button_names[i])
+        self.pixels = bytearray(3 * leds)  # what the strip shows
+        self.pixel_writes = 0
+        self.scans = 0
+        self.watchdog_ms = 0
+        self.feeds = 0
+        self.resets = 0
+        self.cause = "power_on"
+
+    # -- the interface the firmware uses -------------------------------------------------
+
+    def read_rows(self, out):
+        occupied = self.occupied
+        for r in range(8):
+            out[r] = occupied[r]
+        self.scans += 1
+        return out
+
+    def write_pixels(self, buf):
+        pixels = self.pixels
+        for i in range(len(pixels)):
+            pixels[i] = buf[i]
+        self.pixel_writes += 1
+
+    def ticks_ms(self):
+        return self.clock.ticks_ms()
+
+    def ticks_us(self):
+        return self.clock.ticks_us()
+
+    def sleep_us(self, us):
+        self.clock.sleep_us(us)
+
+    def buttons(self):
+        return self.held
+
+    def serial_read(self, buf):
+        return self.serial.read(buf)
+
+    def serial_write(self, text):
+        self.serial.write(text)
+
+    def start_watchdog(self, ms):
+        self.watchdog_ms = ms
+
+    def feed_watchdog(self):
+        self.feeds += 1
+
+    def stop_watchdog(self):
+        self.watchdog_ms = 0
+
+    def reset(self):
+        self.resets += 1
+        raise Reset()
+
+    def reset_cause(self):
+        return self.cause
+
+    # -- the hands and the host ------------------------------------------------------------
+
+    def present(self, square):
+        return (self.occupied[square >> 3] >> (square & 7)) & 1
+
+    def place(self, square):
+        self.occupied[square >> 3] |= 1 << (square & 7)
+
+    def lift(self, square):
+        self.occupied[square >> 3] &= ~(1 << (square & 7)) & 0xFF
+
+    def set_squares(self, squares):
+        for r in range(8):
+            self.occupied[r] = 0
+        for sq in squares:
+            self.place(sq)
+
+    def press(self, name, down=True):
+        bit = 1 << self.button_names.index(name)
+        self.held = self.held | bit if down else self.held & ~bit
+
+    def send(self, line):
+        self.serial.send(line)
+
+    def send_bytes(self, data):
+        self.serial.send_bytes(data)
+
+    def take(self):
+        return self.serial.take()

@@ -1,0 +1,204 @@
+"""A fake ``machine`` module: the Pico's pins wired to an electrical model of the board.
+
+Put host_tools/fakehw FIRST on sys.path (before firmware/) and the firmware's
+hal.py imports this instead of MicroPython's. Pins become levels in the reed
+matrix of matrix.py, built from firmware/board_config.py: a row pulled LOW
+pulls down the columns of its closed reeds, through the diodes, and
+``mem32[SIO GPIO_IN]`` reads every pad at once. A firmware that forgets a
+pull-up reads a floating 0 here, as it would misread on the board.
+
+Module state, one board per process (``reset_board()`` starts afresh):
+
+    board      the ReedMatrix: tests place and lift magnets, press buttons on it
+    clock      the simulated clock (simclock.Clock) to hand to hal.Hardware
+    watchdog   the WDT the firmware started, if any
+    resets     how many times the firmware called reset() (which raises simclock.Reset)
+    cause      what reset_cause() answers
+    writes     (address, value) of every mem32 store (the watchdog disarm)
+
+Reads allocate nothing once a given set of driven pins has been solved for the
+current board (the solution is cached until a reed, button or pull changes),
+so the firmware's scan can run under micropython.heap_lock() here too.
+Plain Python that also runs on MicroPython.
+"""
+
+import simclock
+from matrix import ReedMatrix
+
+PWRON_RESET = 1
+WDT_RESET = 3
+_GPIO_IN = 0xD0000004
+_NUM_GPIOS = 30
+
+board = None
+clock = None
+watchdog = None
+resets = 0
+cause = PWRON_RESET
+writes = []
+_low = 0          # pins driven LOW (bit n = GPIO n)
+_high = 0         # pins driven HIGH
+_memo = {}        # _high -> {_low -> GPIO_IN word}
+_memo_rev = -1
+
+
+def reset_board(diodes=True):
+    """A new board: no magnets, nothing driven, no pulls, a clock at 0."""
+    global board, clock, watchdog, resets, cause, writes, _low, _high, _memo, _memo_rev
+    board = ReedMatrix(diodes=diodes, pull_ups=False)
+    clock = simclock.Clock()
+    watchdog = None
+    resets = 0
+    cause = PWRON_RESET
+    writes = []
+    _low = _high = 0
+    _memo = {}
+    _memo_rev = -1
+
+
+def reboot(reason=WDT_RESET):
+    """The chip restarts with the same board (magnets stay where they are): pins float again."""
+    global watchdog, cause, _low, _high
+    watchdog = None
+    cause = reason
+    _low = _high = 0
+    for pin in range(_NUM_GPIOS):
+        board.pull(pin, None)
+
+
+def _word():
+    global _memo_rev
+    if board.revision != _memo_rev:
+        _memo.clear()
+        _memo_rev = board.revision
+    by_low = _memo.get(_high)
+    if by_low is None:
+        by_low = _memo[_high] = {}
+    word = by_low.get(_low)
+    if word is None:
+        for pin in range(_NUM_GPIOS):
+            bit = 1 << pin
+            if _low & bit:
+                board.drive(pin, 0)
+            elif _high & bit:
+                board.drive(pin, 1)
+            else:
+                board.release(pin)
+        word = by_low[_low] = board.gpio_in()
+    return word
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    ALT = 3
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        if not isinstance(id, int) or not 0 <= id < _NUM_GPIOS:
+            raise ValueError("invalid pin")
+        self.id = id
+        self._mode = Pin.IN
+        self._out = 0
+        self.init(mode, pull, value=value)
+
+    def init(self, mode=-1, pull=-1, value=None):
+        if mode != -1:
+            self._mode = mode
+        if pull != -1:
+            board.pull(self.id, None if pull is None else (1 if pull == Pin.PULL_UP else 0))
+        if value is not None:
+            self._out = 1 if value else 0
+        self._apply()
+
+    def _apply(self):
+        global _low, _high
+        bit = 1 << self.id
+        _low &= ~bit
+        _high &= ~bit
+        if self._mode == Pin.OUT:
+            if self._out:
+                _high |= bit
+            else:
+                _low |= bit
+        elif self._mode == Pin.OPEN_DRAIN and not self._out:
+            _low |= bit
+
+    def value(self, v=None):
+        if v is None:
+            return (_word() >> self.id) & 1
+        self._out = 1 if v else 0
+        self._apply()
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    high = on
+    low = off
+
+
+class _Mem32:
+    def __getitem__(self, addr):
+        if addr == _GPIO_IN:
+            return _word()
+        raise ValueError("fake mem32: no register at 0x%08x" % addr)
+
+    def __setitem__(self, addr, value):
+        writes.append((addr, value))
+
+
+mem32 = _Mem32()
+
+
+class WDT:
+    MAX_MS = 8388
+
+    def __init__(self, id=0, timeout=5000):
+        global watchdog
+        if not 1 <= timeout <= WDT.MAX_MS:
+            raise ValueError("timeout out of range")
+        self.timeout = timeout
+        self.feeds = 0
+        self.fed_ms = clock.ticks_ms()
+        watchdog = self
+
+    def feed(self):
+        self.feeds += 1
+        self.fed_ms = clock.ticks_ms()
+
+    def starved(self):
+        """Would the real watchdog have reset the chip by now?"""
+        return clock.ticks_diff(clock.ticks_ms(), self.fed_ms) > self.timeout
+
+
+def reset():
+    global resets
+    resets += 1
+    raise simclock.Reset()
+
+
+def reset_cause():
+    return cause
+
+
+def freq():
+    return 125000000
+
+
+def unique_id():
+    return b"\xe6\x61\x00\x00\x00\x00\x00\x01"
+
+
+def idle():
+    pass
+
+
+reset_board()

@@ -1,0 +1,83 @@
+"""Shared by the firmware tests: the fake hardware on the path, a board booted on it, its state."""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAKEHW = os.path.join(ROOT, "host_tools", "fakehw")
+if FAKEHW not in sys.path:
+    # Appended, not first: the CPython tests use fakehal/memfs/player/simclock from
+    # here; only the subprocess and MicroPython runs need the fake `machine` first.
+    sys.path.append(FAKEHW)
+
+import main  # noqa: E402  (firmware/main.py: conftest puts firmware/ on the path)
+from fakehal import FakeHardware  # noqa: E402
+from memfs import MemFS, PowerCut  # noqa: E402
+from player import Player  # noqa: E402
+from simclock import Reset  # noqa: E402
+
+from scacchiera.rules import Position  # noqa: E402
+
+PERIOD_US = 5000
+START_SQUARES = list(range(16)) + list(range(48, 64))
+
+
+class Board:
+    """A board booted on FakeHardware: its runner, its hands, the lines it sent."""
+
+    def __init__(self, fs=None, rows=None, squares=START_SQUARES, cause="power_on", held=()):
+        self.hw = FakeHardware(fs=fs)
+        self.hw.cause = cause
+        if rows is not None:
+            self.hw.occupied[:] = rows
+        else:
+            self.hw.set_squares(squares)
+        for name in held:
+            self.hw.press(name)
+        self.runner = main.build(self.hw, PERIOD_US)
+        self.hands = Player(self.hw, self.run, PERIOD_US)
+
+    @property
+    def game(self):
+        return self.runner.app.game
+
+    def run(self, steps):
+        main.serve(self.runner, steps)
+
+    def wait(self, ms):
+        self.hands.wait(ms)
+
+    def play(self, *ucis):
+        for uci in ucis:
+            self.hands.play_uci(self.game, uci)
+
+    def send(self, line, steps=4):
+        self.hw.send(line)
+        self.run(steps)
+
+    def lines(self):
+        return self.hw.take()
+
+    def replies(self, cmd=None):
+        return [l for l in self.hw.take() if "re" in l and (cmd is None or l["re"] == cmd)]
+
+    def state(self):
+        """What must survive a power cut: the game, its number and the options."""
+        game = self.game
+        pos = game.position
+        o = game.options
+        return {"game": self.runner.journal.game_id, "start": pos.start_fen,
+                "moves": [pos.uci(m) for m in pos.move_stack], "result": game.result,
+                "options": (o.hints, o.takeback, o.settle_ms, o.lang, pos.profile, self.runner.brightness)}
+
+
+def rows_of(fen):
+    """The switch rows of a position's pieces."""
+    return Position(fen).occupancy()
+
+
+def copy_fs(fs):
+    new = MemFS(fs.mode)
+    new.files = dict((name, bytearray(data)) for name, data in fs.files.items())
+    new.dirs = list(fs.dirs)
+    return new

@@ -1,0 +1,101 @@
+"""Heap in use after the firmware boots and plays a long game through its main loop (MicroPython).
+
+The real main loop (main.build / main.serve, the runner, protocol, journal)
+on a FakeHardware: hands play PLIES plies, each lift and place scanned at
+5 ms in simulated time, every move journalled on the (in-memory) flash.
+Then, after a real collection (run.mjs calls ``__after_gc__``), the live
+heap. The fake flash's bytes live in the heap here but not on the Pico, so
+they are reported apart and subtracted.
+
+Usage: firmware_heap.py PLIES LIMIT_BYTES [BUILD]. BUILD is the firmware as
+deployed (``python -m host_tools.deploy BUILD``: .mpy files, loaded as on the
+Pico); without it the sources on the path are used. The flash is the
+in-memory filesystem under /flash (outside the Python heap, as on the Pico).
+Prints the figures; exits 1 over the limit. Also prints the cost of one quiet
+scan of the loop (us), for ``make bench``.
+"""
+
+import gc
+import sys
+import time
+
+if len(sys.argv) > 3:
+    sys.path.insert(0, sys.argv[3])
+
+import main
+from fakehal import FakeHardware
+from player import Player
+from scacchiera.storage.fs import OsFS
+
+PERIOD_US = 5000
+plies = int(sys.argv[1])
+limit = int(sys.argv[2])
+
+
+def choose(pos, seed):
+    """A reproducible move that keeps the game going (queen promotions only)."""
+    moves = pos.legal_moves()
+    start = seed % len(moves)
+    for i in range(len(moves)):
+        m = moves[(start + i) % len(moves)]
+        if (m >> 14) & 7 not in (0, 5):
+            continue
+        pos.push(m)
+        over = pos.outcome() is not None
+        pos.pop()
+        if not over:
+            return m
+    raise SystemExit("no move keeps the game going at ply %d" % pos.ply())
+
+
+class Quiet(FakeHardware):
+    """Keeps no copy of what the board sends (the host would read it)."""
+
+    def serial_write(self, text):
+        self.lines_sent = getattr(self, "lines_sent", 0) + 1
+
+
+hw = Quiet(fs=OsFS("/flash/games"))
+hw.set_squares(list(range(16)) + list(range(48, 64)))
+runner = main.build(hw, PERIOD_US)
+hands = Player(hw, lambda n: main.serve(runner, n), PERIOD_US)
+game = runner.app.game
+seed = 12345
+while game.position.ply() < plies:
+    seed = (seed * 1103 + 12345) & 0xFFFF
+    before = game.position.ply()
+    hands.play(game.position, choose(game.position, seed))
+    if game.position.ply() != before + 1:
+        raise SystemExit("the board did not take move %d (state %d)" % (before + 1, game.tracker.state))
+hands.wait(2000)
+if runner.journal.dirty or runner.journal.errors:
+    raise SystemExit("journal not flushed")
+
+# A quiet scan, timed: the whole step (scan, debounce, tracker tick, slices, watchdog).
+t0 = time.ticks_us()
+n = 2000
+for _ in range(n):
+    runner.step()
+quiet_us = time.ticks_diff(time.ticks_us(), t0) / n
+
+
+def report(used):
+    print("plies %d" % game.position.ply())
+    print("loop_step_us %.1f us (one quiet scan of the main loop, fake hardware)" % quiet_us)
+    print("journal_bytes %d bytes" % runner.journal.size)
+    print("heap_after_game %d bytes (%s; the test's fake hardware included)" % (
+        used, "the deployed .mpy build" if len(sys.argv) > 3 else "compiled from source"))
+    if used > limit:
+        print("heap over limit: %d > %d" % (used, limit))
+        sys.exit(1)
+    print("heap ok: %d <= %d" % (used, limit))
+
+
+def __after_gc__():
+    gc.collect()
+    report(gc.mem_alloc())
+
+
+if sys.platform != "webassembly":
+    gc.collect()
+    report(gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0)

@@ -1,0 +1,240 @@
+"""The Pico firmware: main.py, hal.py and the main loop, on fake hardware, under CPython and MicroPython.
+
+- The real main.py and hal.py on the fake ``machine``/``neopixel`` modules
+  (the electrical model of the reed matrix): a whole scripted game through
+  raw pin levels, with its protocol lines, LED pixels, journal, watchdog
+  reset and resume (tests/mpy/check_firmware_game.py), under CPython and
+  under MicroPython.
+- The heap after boot and a 300-ply game, on the build ``make deploy`` copies.
+- The loop's policies on FakeHardware: crash -> reset -> resume, the watchdog
+  fed only by a healthy loop, the buttons, diagnostics, the power cap.
+- The wiring: every board orientation reads the right squares.
+"""
+
+import os
+import random
+import select
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from firmware_support import Board, FAKEHW, ROOT, Reset, MemFS
+from mpy_runner import run_micropython
+from host_tools import deploy
+from host_tools.fakehw.matrix import ReedMatrix
+from scacchiera.sensing.wiring import Wiring
+
+import board_config
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+GAME_CHECKS = 12
+
+
+# -- the real firmware on the pins --------------------------------------------------------------
+
+def test_main_and_hal_play_a_game_through_pin_levels_under_cpython(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FAKEHW, os.path.join(ROOT, "firmware")]))
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", "check_firmware_game.py"),
+                          str(tmp_path / "flash")], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % GAME_CHECKS
+
+
+@needs_node
+def test_main_and_hal_play_a_game_through_pin_levels_under_micropython():
+    out = run_micropython("tests/mpy/check_firmware_game.py", "/tmp/flash", paths=("host_tools/fakehw", "firmware"),
+                          data=())
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % GAME_CHECKS
+
+
+@needs_node
+def test_heap_after_boot_and_a_300_ply_game_is_under_100_kb(tmp_path):
+    build = str(tmp_path / "build")
+    deploy.build(build)
+    out = run_micropython("tests/mpy/firmware_heap.py", 300, 100000, build, paths=("host_tools/fakehw",),
+                          data=(build,))
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "plies 300" in out.stdout and "heap ok" in out.stdout and "deployed .mpy build" in out.stdout
+
+
+def test_the_deploy_build_precompiles_all_but_main(tmp_path):
+    files = deploy.build(str(tmp_path / "fw"))
+    sources = [f for f in files if f.endswith(".py")]
+    assert sources == ["main.py"]
+    assert "hal.mpy" in files and "board_config.mpy" in files and "scacchiera/runner.mpy" in files
+    with open(tmp_path / "fw" / "hal.mpy", "rb") as f:
+        header = f.read(4)
+    assert header[0] == ord("M"), "an .mpy file"
+
+
+# -- the loop's policies ------------------------------------------------------------------------------
+
+def test_a_crash_reports_resets_and_the_board_resumes_the_game(monkeypatch):
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("e2e4", "e7e5")
+    feeds = board.hw.feeds
+    board.run(20)
+    assert board.hw.feeds == feeds + 20, "fed once per healthy scan"
+
+    def broken(now):
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setattr(board.runner.app.game, "tick", broken)
+    with pytest.raises(Reset):
+        board.run(5)
+    assert board.hw.resets == 1
+    assert board.hw.feeds == feeds + 20, "a failing loop never feeds the watchdog"
+    crash = [l for l in board.lines() if l.get("ev") == "crash"]
+    assert crash and "ZeroDivisionError" in crash[0]["error"]
+    again = Board(fs=fs, rows=bytes(board.hw.occupied), cause="watchdog")
+    lines = again.lines()
+    assert lines[0] == {"ev": "boot", "proto": 1, "firmware": "scacchiera 0.1.0", "cause": "watchdog"}
+    assert [l["ply"] for l in lines if l.get("ev") == "resume"] == [2]
+    again.play("g1f3")
+    assert again.state()["moves"] == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_ctrl_c_stops_the_loop_and_disarms_the_watchdog(monkeypatch):
+    board = Board()
+    import main
+    main.serve(board.runner, 1)
+    assert board.hw.watchdog_ms == main.WATCHDOG_MS
+
+    def interrupted():
+        raise KeyboardInterrupt()
+    monkeypatch.setattr(board.runner, "step", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        board.run(1)
+    assert board.hw.watchdog_ms == 0 and board.hw.resets == 0
+
+
+def test_diag_button_held_at_power_up_enters_diagnostics_and_a_press_leaves():
+    board = Board(held=("diag",))
+    assert board.runner.diag is not None
+    board.hw.press("diag", False)
+    board.wait(50)
+    assert board.runner.diag is not None, "letting go does not leave"
+    board.hw.press("diag")
+    board.wait(50)
+    board.hw.press("diag", False)
+    board.wait(50)
+    assert board.runner.diag is None
+    assert [l["name"] for l in board.lines() if l.get("ev") == "button"] == ["diag"]
+
+
+def test_the_undo_button_takes_the_last_move_back():
+    board = Board()
+    board.play("d2d4")
+    board.hw.press("undo")
+    board.wait(5)                      # a 5 ms blip is not a press
+    board.hw.press("undo", False)
+    board.wait(50)
+    assert board.game.position.ply() == 1
+    board.hw.press("undo")
+    board.wait(40)
+    board.hw.press("undo", False)
+    board.wait(40)
+    assert board.game.position.ply() == 0 and board.game.tracker.state == 4
+
+
+def test_diagnostics_lights_closed_reeds_walks_an_led_and_reports_stuck_and_dead():
+    board = Board(squares=range(64))
+    board.send("diag")
+    board.hw.lift(27)                  # d4 opens once: neither stuck nor dead
+    board.wait(200)
+    board.hw.place(27)
+    board.wait(900)
+    report = [l for l in board.lines() if l.get("ev") == "diag"][-1]
+    assert report["map"][:8] == ["%d ########" % r for r in range(8, 0, -1)]
+    assert report["dead"] == [] and "d4" not in report["stuck"] and len(report["stuck"]) == 63
+    level = board_config.LED_MAX_LEVEL
+    walk = board.runner.diag.walk
+    for led in range(64):
+        pixel = tuple(board.hw.pixels[3 * led:3 * led + 3])
+        if led != walk:
+            assert pixel == (level, level, level), "all 64 reeds closed: every LED white at the cap"
+    # The worst frame the firmware can show stays inside the power budget.
+    assert max(board.hw.pixels) <= level
+    assert board_config.worst_case_ma(max(board.hw.pixels)) <= board_config.POWER_TARGET_MA
+
+
+def test_the_walking_led_runs_in_chain_order_cycling_red_green_blue():
+    board = Board(squares=())              # no reed closed: only the walking LED is lit
+    board.send("diag")
+    seen = []
+    for _ in range(64 * 3):
+        board.wait(150)
+        lit = [i for i in range(192) if board.hw.pixels[i]]
+        assert len(lit) == 1, lit
+        seen.append((lit[0] // 3, board_config.LED_COLOR_ORDER[lit[0] % 3]))
+    for (led, colour), (next_led, next_colour) in zip(seen, seen[1:]):
+        assert next_led == (led + 1) % 64, "one LED on, in chain order"
+        if next_led:
+            assert next_colour == colour
+        else:
+            assert "RGB".index(next_colour) == ("RGB".index(colour) + 1) % 3, "a new lap, the next colour"
+    assert set(c for _l, c in seen) == {"R", "G", "B"}
+
+
+def test_no_frame_is_brighter_than_the_power_cap():
+    board = Board()
+    for table in (board.runner.app.palette.table,):
+        for colour, _blink in table:
+            assert max(colour) <= board_config.LED_MAX_LEVEL
+
+
+# -- the hardware layer's pieces ---------------------------------------------------------------
+
+@pytest.mark.parametrize("corner", ["near-left", "near-right", "far-right", "far-left"])
+def test_every_board_orientation_reads_the_right_squares(corner):
+    import types
+    cfg = types.ModuleType("cfg")
+    for name in dir(board_config):
+        setattr(cfg, name, getattr(board_config, name))
+    cfg.square_to_rc = lambda s: board_config.square_to_rc(s, corner)
+    cfg.rc_to_square = lambda r, c: board_config.rc_to_square(r, c, corner)
+    wiring = Wiring(cfg.rc_to_square)
+    rng = random.Random(corner)
+    for _ in range(20):
+        squares = rng.sample(range(64), rng.randint(0, 32))
+        matrix = ReedMatrix(cfg)
+        matrix.set_squares(squares)
+        raw = bytearray(8)
+        for row, pin in enumerate(cfg.ROW_PINS):          # what hal.read_rows does
+            matrix.drive(pin, 0)
+            raw[row] = ~(matrix.gpio_in() >> cfg.COL_SHIFT) & cfg.COL_MASK
+            matrix.release(pin)
+        rows = wiring.to_squares(raw, bytearray(8))
+        assert sorted(sq for sq in range(64) if rows[sq >> 3] >> (sq & 7) & 1) == sorted(squares)
+
+
+@pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")
+def test_usb_serial_reads_without_blocking():
+    sys.path.insert(0, FAKEHW)
+    try:
+        import hal
+    finally:
+        sys.path.remove(FAKEHW)
+        for name in ("hal", "machine", "neopixel", "matrix", "simclock"):
+            sys.modules.pop(name, None)
+    r, w = os.pipe()
+    stdin = os.fdopen(r, "rb", buffering=0)
+    out = []
+
+    class Out:
+        def write(self, text):
+            out.append(text)
+    serial = hal.UsbSerial(stdin, Out())
+    buf = bytearray(8)
+    assert serial.read(buf) == 0, "nothing waiting: returns at once"
+    os.write(w, b"status\nhello")
+    assert serial.read(buf) == 8 and bytes(buf) == b"status\nh"
+    assert serial.read(buf) == 4 and bytes(buf[:4]) == b"ello"
+    assert serial.read(buf) == 0
+    serial.write("x\n")
+    assert out == ["x\n"]
+    os.close(w)
+    stdin.close()

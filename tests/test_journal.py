@@ -1,0 +1,327 @@
+"""Crash-safe game storage: a power cut at every byte of every write leaves the game before or after.
+
+Each case sets a game up on a board (FakeHardware, the real firmware loop),
+saves the flash, then replays one durable step (a move, an amended move, a
+takeback, an option, a resignation, a new game) with the power cut at every
+tick of what it writes: every byte of every write, every close, rename and
+remove. After each cut the board boots again on what reached the flash and
+must resume exactly the state before the step or after it, under both models
+of the flash (host_tools/fakehw/memfs.py: "torn" writes and littlefs commits).
+The same with a write that *fails* (flash full) at every tick while the
+board keeps running: it must say so, keep playing, and save on its retry.
+"""
+
+import pytest
+
+from firmware_support import Board, PowerCut, Reset, copy_fs, rows_of, MemFS
+from scacchiera.storage import journal as jr
+from scacchiera.storage.archive import Archive
+
+CASTLING_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+MODES = ("torn", "littlefs")
+
+
+# -- the durable steps: each takes a Board and does one thing through the real paths -------
+
+def move(board):
+    board.play("g1f3")
+
+
+def rook_first(board):
+    """The rook goes first and settles alone: a rook move, saved."""
+    board.hands.lift(7)
+    board.hands.place(5)
+    board.wait(1600)
+
+
+def amended_castling(board):
+    """...then the king follows: the rook move is amended into castling, one record."""
+    board.hands.lift(4)
+    board.hands.place(6)
+    board.wait(500)
+
+
+def takeback(board):
+    board.send('{"cmd": "undo"}', 10)
+
+
+def option(board):
+    board.send("set hints off")
+
+
+def brightness(board):
+    board.send({"cmd": "set", "name": "brightness", "value": 40})
+
+
+def resign(board):
+    board.send("resign")
+
+
+def new_game(board):
+    board.send({"cmd": "new", "fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 1"})
+
+
+def set_up(fen, moves, then=None):
+    def make(fs):
+        board = Board(fs=fs)
+        if fen != START:
+            board.send({"cmd": "new", "fen": fen})
+            board.hw.occupied[:] = rows_of(fen)
+            board.wait(200)
+        board.play(*moves)
+        if then is not None:
+            then(board)
+        board.wait(300)
+        board.lines()
+        return board
+    return make
+
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+CASES = {
+    "move": (START, ("e2e4", "e7e5"), None, move),
+    "move_first": (START, (), None, move),
+    "amended_castling": (CASTLING_FEN, ("a1b1", "a8b8", "b1a1", "b8a8"), rook_first, amended_castling),
+    "takeback": (START, ("e2e4", "e7e5", "d2d4"), None, takeback),
+    "option": (START, ("e2e4",), None, option),
+    "brightness": (START, ("e2e4",), None, brightness),
+    "resign": (START, ("e2e4", "e7e5"), None, resign),
+    "new_game": (START, ("f2f3", "e7e5", "g2g4", "d8h4"), None, new_game),
+    "new_game_unfinished": (START, ("e2e4", "c7c5"), None, new_game),
+}
+
+
+def prepared(case, mode):
+    """(flash before the step, state before, state after, ticks the step writes)."""
+    fen, moves, then, step = CASES[case]
+    fs = MemFS(mode)
+    board = set_up(fen, moves, then)(fs)
+    before = board.state()
+    saved = copy_fs(fs)
+    rows = bytes(board.hw.occupied)
+    t0 = fs.ticks
+    step(board)
+    board.wait(100)
+    after = board.state()
+    assert after != before, "the step must change the game"
+    assert not board.runner.journal.dirty
+    return saved, rows, before, after, fs.ticks - t0, step
+
+
+def boot(fs, rows):
+    fs.reboot()
+    return Board(fs=fs, rows=rows)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_power_cut_at_every_tick_leaves_before_or_after(case, mode):
+    saved, rows, before, after, ticks, step = prepared(case, mode)
+    assert ticks > 0
+    seen = set()
+    for k in range(ticks + 1):
+        fs = copy_fs(saved)
+        board = boot(fs, rows)
+        assert board.state() == before, "the saved flash resumes the state before"
+        fs.cut_at = fs.ticks + k
+        try:
+            step(board)
+            board.wait(100)
+        except (PowerCut, Reset):
+            pass
+        cut = fs.dead
+        resumed = boot(fs, bytes(board.hw.occupied))
+        state = resumed.state()
+        assert state in (before, after), "cut at tick %d of %d: %r" % (k, ticks, state)
+        archive = resumed.runner.journal.archive()
+        for number in archive.ids():      # an archived game is whole, or not there
+            text = archive.read(number)
+            assert text.startswith("[Event ") and text.endswith(("1-0\n", "0-1\n", "1/2-1/2\n", "*\n")), text
+        if not cut:
+            assert state == after, "no cut: the step is saved"
+        seen.add("after" if state == after else "before")
+        # The board the cut left keeps working: one more move is saved too.
+        if state["result"] is None:
+            resumed.hw.occupied[:] = rows_of(resumed.game.position.fen())
+            resumed.runner.app.boot(resumed.hw.occupied, 0)
+            legal = resumed.game.position.legal_moves()
+            resumed.hands.play(resumed.game.position, legal[0])
+            resumed.wait(1400)
+            again = boot(fs, bytes(resumed.hw.occupied)).state()
+            assert again["moves"] == state["moves"] + [resumed.game.position.uci(legal[0])]
+    assert seen == {"before", "after"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", ["move", "takeback", "new_game", "resign"])
+def test_a_failed_write_at_every_tick_is_reported_and_retried(case, mode):
+    saved, rows, before, after, ticks, step = prepared(case, mode)
+    reported = 0
+    for k in range(ticks):
+        fs = copy_fs(saved)
+        board = boot(fs, rows)
+        fs.fail_at = fs.ticks + k
+        step(board)
+        board.wait(100)
+        assert board.state() == after, "the game goes on in RAM"
+        errors = [l for l in board.lines() if l.get("ev") == "storage_error"]
+        # Power lost right after the failure: before or after, never worse.
+        early = boot(copy_fs(fs), bytes(board.hw.occupied)).state()
+        assert early in (before, after), (k, early)
+        if errors:
+            reported += 1
+            board.wait(6000)          # the retry (RETRY_MS) rewrites the journal
+        assert not board.runner.journal.dirty
+        assert boot(fs, bytes(board.hw.occupied)).state() == after, k
+    assert reported == ticks, "every failed write is reported"
+
+
+@pytest.mark.parametrize("tail", [b"\xff" * 40, b"M e2e4|0000\n", b"M e7e5|", b"garbage without an end",
+                                  b"X resign w|ffff\n"])
+def test_a_corrupt_tail_is_cut_off_and_repaired(tail):
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("e2e4", "e7e5")
+    before = board.state()
+    good = fs.read(jr.JOURNAL)
+    fs.files[jr.JOURNAL] = bytearray(good + tail)
+    again = Board(fs=fs, rows=bytes(board.hw.occupied))
+    assert again.state() == before
+    assert [l for l in again.lines() if l.get("ev") == "storage_repaired"]
+    assert fs.read(jr.JOURNAL) == good, "the journal is rewritten without the tail"
+
+
+def test_a_flipped_bit_in_the_last_record_loses_only_that_move():
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("e2e4", "e7e5", "g1f3")
+    data = bytearray(fs.read(jr.JOURNAL))
+    data[-8] ^= 0x04                      # inside "M g1f3|xxxx": a different, still printable, move
+    fs.files[jr.JOURNAL] = data
+    assert Board(fs=fs, rows=bytes(board.hw.occupied)).state()["moves"] == ["e2e4", "e7e5"]
+
+
+def test_records_round_trip_and_reject_damage():
+    for payload in ("G 1", "N fide " + START, "M e7e8q", "O lang \"it\"", "U", "X resign b"):
+        line = jr.encode(payload)
+        assert jr.decode(line) == payload
+        for i in range(len(line)):
+            assert jr.decode(line[:i]) is None, "a torn record never decodes"
+        for i in range(len(line) - 1):
+            for bit in range(8):
+                damaged = bytearray(line)
+                damaged[i] ^= 1 << bit
+                assert jr.decode(bytes(damaged)) in (None,), (payload, i, bit)
+
+
+def test_a_leftover_temp_file_is_ignored_or_taken():
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("e2e4")
+    state = board.state()
+    fs.files[jr.TEMP] = bytearray(b"G 9|")          # a rewrite that never finished
+    assert Board(fs=fs, rows=bytes(board.hw.occupied)).state() == state
+    assert jr.TEMP not in fs.files
+    # A filesystem that renames by remove-then-rename, cut between the two: only the temp file is left.
+    fs.files[jr.TEMP] = fs.files.pop(jr.JOURNAL)
+    assert Board(fs=fs, rows=bytes(board.hw.occupied)).state() == state
+
+
+def test_the_journal_is_compacted_past_its_cap():
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.runner.journal.max_bytes = 200
+    for i in range(3):                               # knights out and back (a fifth time would draw)
+        board.play("g1f3", "g8f6", "f3g1", "f6g8")
+        assert board.runner.journal.size <= 200 + 80
+    board.play("e2e4", "e7e5", "d2d4")
+    state = board.state()
+    assert len(state["moves"]) == 15
+    assert Board(fs=fs, rows=bytes(board.hw.occupied)).state() == state
+
+
+def test_an_unreadable_journal_is_set_aside_and_a_new_game_starts(monkeypatch):
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("e2e4")
+
+    def broken(self, pos):
+        raise RuntimeError("a bug in restore")
+    monkeypatch.setattr("scacchiera.game.controller.Game.restore", broken)
+    again = Board(fs=fs, rows=bytes(board.hw.occupied))
+    assert again.state()["moves"] == []
+    assert jr.BAD in fs.files
+    assert [l for l in again.lines() if l.get("ev") == "storage_error"]
+
+
+def test_finished_games_are_archived_and_rotated():
+    fs = MemFS()
+    board = Board(fs=fs)
+    archive = board.runner.journal.archive()
+    archive.max_games = 3
+    for number in range(1, 6):
+        board.play("f2f3", "e7e5", "g2g4", "d8h4")     # fool's mate
+        board.wait(200)
+        assert board.game.result == ("0-1", "checkmate")
+        board.send("new")
+        board.hw.set_squares(list(range(16)) + list(range(48, 64)))
+        board.wait(300)
+    assert archive.ids() == [3, 4, 5]
+    text = archive.read(5)
+    assert text.startswith('[Event "Scacchiera"]') and "2. g4 Qh4# 0-1" in text
+    assert board.runner.journal.game_id == 6
+
+
+def test_the_archive_keeps_within_its_byte_cap():
+    fs = MemFS()
+    fs.mkdir("archive")
+    archive = Archive(fs, max_games=100, max_bytes=1000)
+    for number in range(1, 20):
+        archive.save(number, "x" * 300)
+        assert archive.used() <= 1000
+    assert archive.ids() == [17, 18, 19]
+
+
+def test_an_unfinished_game_is_archived_when_a_new_one_starts():
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("e2e4", "c7c5")
+    board.send({"cmd": "new"})
+    assert board.runner.journal.archive().read(1).rstrip().endswith("1. e4 c5 *")
+
+
+def test_a_finished_game_is_archived_once_and_again_if_taken_back_and_replayed():
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("f2f3", "e7e5", "g2g4", "d8h4")
+    board.wait(200)
+    name = "archive/00001.pgn"
+    first = fs.read(name)
+    ticks = fs.ticks
+    board.hw.set_squares(list(range(16)) + list(range(48, 64)))   # pieces back: a new game
+    board.wait(300)
+    assert board.runner.journal.game_id == 2
+    assert fs.read(name) == first
+    assert not [n for n in fs.files if n.startswith("archive/") and n != name]
+    written = fs.ticks - ticks
+    assert written < len(first), "the finished game is not written again"
+    # Game 2 ends, is taken back, and ends differently: the archive follows.
+    board.play("f2f3", "e7e5", "g2g4", "d8h4")
+    board.wait(200)
+    board.send("undo", 10)
+    board.hw.set_squares(list(range(16)) + list(range(48, 64)))
+    board.wait(100)
+    board.send({"cmd": "new", "fen": "7k/8/8/8/8/8/8/K5R1 w - - 0 1"})
+    assert board.runner.journal.archive().read(2).rstrip().endswith("2. g4 *")
+
+
+def test_booting_a_finished_game_does_not_rewrite_its_archive():
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.send("resign")
+    board.wait(100)
+    ticks = fs.ticks
+    again = Board(fs=fs, rows=bytes(board.hw.occupied))
+    assert again.game.result == ("0-1", "resignation")
+    assert fs.ticks == ticks, "nothing written at boot"
