@@ -38,9 +38,9 @@ class ScriptError(ValueError):
 class Hands:
     """The physical board: which squares hold a magnet, a clock, and the app scanning it."""
 
-    def __init__(self, app=None, fen=None, profile="fide", setup=True, chatter=None):
+    def __init__(self, app=None, fen=None, profile="fide", setup=True, chatter=None, variant=None, seed=None):
         self.events = []
-        self.app = app or App(fen, profile, listener=self.events.append)
+        self.app = app or App(fen, profile, listener=self.events.append, variant=variant, seed=seed)
         self.now = 0
         self.rows = bytearray(8)
         self.chatter = chatter       # optional: f(square, present) -> list of (ms, level) bounces

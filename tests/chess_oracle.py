@@ -1,6 +1,5 @@
 """python-chess as the oracle for our rules module (host tests only)."""
 
-import random
 
 import chess
 

@@ -2,7 +2,6 @@
 
 import collections
 
-import chess
 import pytest
 
 from hands_fuzz import play_random_game

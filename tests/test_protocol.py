@@ -59,7 +59,8 @@ def test_new_with_a_fen_guides_the_set_up():
     reply = ask(board, {"cmd": "new", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"})
     assert reply["ok"] and reply["fen"] == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     board.send("status")
-    sync = [l for l in board.lines() if l.get("ev") == "out_of_sync"]
+    status = [l for l in board.lines() if l.get("re") == "status"]
+    assert status and status[0]["in_sync"] is False
     assert board.game.tracker.state == 4
     board.hw.occupied[:] = rows_of("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     board.wait(100)
@@ -106,7 +107,6 @@ def test_resign_and_draw_end_the_game(line, result):
     board = Board()
     reply = ask(board, line)
     assert reply["ok"] and reply["result"] == result
-    over = [l for l in board.lines()]
     assert board.game.result[0] == result
     board.wait(300)
     pgn = board.runner.journal.archive().read(1)

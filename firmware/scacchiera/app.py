@@ -21,10 +21,11 @@ def rows_to_occupancy(rows, out):
 
 class App:
     def __init__(self, fen=None, profile="fide", debounce_ms=DEFAULT_DELAY_MS,
-                 led_of_square=None, led_order="GRB", brightness_cap=255, listener=None):
+                 led_of_square=None, led_order="GRB", brightness_cap=255, listener=None,
+                 variant=None, seed=None):
         self.listener = listener
         self.listeners = []          # more listeners beside ``listener``: the serial protocol, the journal
-        self.game = Game(fen, profile, listener=self._event)
+        self.game = Game(fen, profile, listener=self._event, variant=variant, seed=seed)
         self.debouncer = Debouncer(self._change, debounce_ms)
         self.frame = bytearray(64)
         self.pixels = bytearray(3 * 64)

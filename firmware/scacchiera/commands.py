@@ -18,7 +18,7 @@ from .rules.squares import square_name
 # i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
 # rest of the line in the text form.
 COMMANDS = {
-    "hello": "proto:i", "status": "", "new": "fen:s* profile:s", "show": "uci:s!",
+    "hello": "proto:i", "status": "", "new": "fen:s* profile:s variant:s seed:i", "show": "uci:s!",
     "unshow": "", "undo": "", "claim": "", "offer": "", "draw": "", "resign": "side:s",
     "promote": "piece:s!", "set": "name:s! value:v!", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
@@ -182,7 +182,7 @@ def _status(p, board, game, a):
 
 
 def _new(p, board, game, a):
-    game.new_game(a.get("fen"), a.get("profile"))
+    game.new_game(a.get("fen"), a.get("profile"), variant=a.get("variant"), seed=a.get("seed"))
     return {"fen": game.position.fen()}
 
 

@@ -40,7 +40,7 @@ _MASK = const(0x3FFFFFFF)
 
 
 class Runner:
-    OPTIONS = ("hints", "takeback", "settle_ms", "lang", "profile", "brightness")
+    OPTIONS = ("hints", "takeback", "settle_ms", "lang", "profile", "brightness", "move_time_ms")
 
     def __init__(self, hw, led_of_square, led_order="GRB", max_level=255, period_us=PERIOD_US):
         self.hw = hw

@@ -19,6 +19,7 @@ from memfs import MemFS
 from scacchiera.storage.fs import OsFS
 from scacchiera.leds import frame as led_frame
 from scacchiera.rules import Position
+from scacchiera.rules.variants import new_position, variant_of, CHESS
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
 
 PIECE_LETTERS = "KQRBNPkqrbnp"
@@ -46,13 +47,13 @@ class FirmwareHands(Hands):
     on its flash, or starts one. ``fen``: a game to start, set up on the board.
     """
 
-    def __init__(self, fen=None, profile="fide", fs=None, chatter=None):
+    def __init__(self, fen=None, profile="fide", fs=None, chatter=None, variant=None, seed=None):
         self.hw = FakeHardware(fs=fs if fs is not None else MemFS())
-        pos = Position(fen, profile)
+        pos = new_position(fen, profile, variant, seed)
         self.hw.set_squares([sq for sq in range(64) if pos.piece_at(sq)])
         self.runner = firmware_main.build(self.hw)
-        if fen is not None or profile != "fide":
-            self.runner.app.game.new_game(fen, profile)
+        if fen is not None or profile != "fide" or variant_of(pos) != CHESS:
+            self.runner.app.game.new_game(fen, profile, variant=variant, seed=seed)
         self.now = self.hw.ticks_ms()
         self.rows = bytearray(self.hw.occupied)
         self.app = self.runner.app

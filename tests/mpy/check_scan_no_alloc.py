@@ -13,7 +13,6 @@ move) and in diagnostics (the walking LED). Needs host_tools/fakehw first
 on the path.
 """
 
-import sys
 
 import micropython
 
@@ -85,7 +84,6 @@ def loop_main():
     import machine
     import main as firmware
     from fakehal import LoopSerial
-    from scacchiera.storage.fs import OsFS
 
     machine.reset_board()
     for sq in list(range(16)) + list(range(48, 64)):

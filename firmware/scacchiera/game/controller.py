@@ -21,7 +21,8 @@ Events (``kind`` and fields):
 """
 
 from ..clock import elapsed
-from ..rules import Position, square_name, WHITE
+from ..rules import square_name, WHITE
+from ..rules.variants import new_position, variant_of, CHESS
 from ..rules.squares import PIECE_SYMBOLS
 from ..tracking import tracker as tr
 
@@ -41,19 +42,21 @@ class Options:
         self.takeback = True         # restore the previous position to take a move back
         self.settle_ms = tr.DEFAULT_SETTLE_MS
         self.lang = "en"             # SAN letters in events: "en" or "it"
+        self.move_time_ms = 0        # seed 003's time per move (0: none); when it runs out the board moves
 
 
 class Game:
-    def __init__(self, fen=None, profile="fide", options=None, listener=None):
+    def __init__(self, fen=None, profile="fide", options=None, listener=None, variant=None, seed=None):
         self.options = options or Options()
         self.listener = listener
-        self.position = Position(fen, profile)
+        self.position = new_position(fen, profile, variant, seed)
         self.tracker = tr.Tracker(self.position, self._tracker_says, self.options.settle_ms)
         self.move_ms = []            # when each move of the game was played
         self.result = None           # (result, termination) once the game is over
         self.claimable = ()
         self.taps = 0
         self.tap_ms = 0
+        self.turn_ms = 0             # when the side to move's turn began (for move_time_ms)
         self._state = self.tracker.state
         self._apply_options()
 
@@ -75,13 +78,16 @@ class Game:
 
     def tick(self, now):
         self.tracker.tick(now)
-        self._watch_state()
         if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
             taps, self.taps = self.taps, 0
             if taps == CLAIM_TAPS:
                 self.claim(now)
             elif taps == RESIGN_TAPS:
                 self.resign(self.position.turn, now)
+        if self.options.move_time_ms and self.result is None and self.tracker.state != tr.SYNC \
+                and elapsed(now, self.turn_ms) >= self.options.move_time_ms:
+            self._time_out(now)
+        self._watch_state()
 
     def _tracker_says(self, kind, value, now):
         pos = self.position
@@ -101,6 +107,7 @@ class Game:
         elif kind == tr.KINGS_OFF:
             self.agree_draw(now)
         elif kind == tr.IN_SYNC:
+            self.turn_ms = now      # a turn begins when the board is ready for it
             self.emit("in_sync")
 
     def _watch_state(self):
@@ -120,16 +127,39 @@ class Game:
         k = self.position.kings[color]
         return (k + (k & 7)) >> 1
 
+    def _time_out(self, now):
+        """The time for the move ran out: the board plays one for the player (seed 003).
+
+        The hands then follow the LEDs (out of sync) to make it on the board.
+        A piece on the board is moved when one can be (seed 003: "il sistema
+        muoverà un pezzo"); the choice is a uniform one from the sorted legal
+        moves, fixed by the game and the ply so that every replay agrees.
+        """
+        pos = self.position
+        if variant_of(pos) == CHESS:
+            moves = sorted(pos.legal_moves())
+            move = moves[(pos.ply() * 7919 + 13) % len(moves)]
+        else:
+            from ..rules.sprint import auto_move
+            move = auto_move(pos)
+        self.emit("time_out", side="white" if pos.turn == WHITE else "black")
+        self._play(move, now, 0)
+        self.tracker.new_position(sync=True)
+        self._state = self.tracker.state
+        self._report_sync()
+
     def _play(self, move, now, kind=tr.MOVE):
         pos = self.position
         san = pos.san(move, self.options.lang)
         uci = pos.uci(move)
         pos.push(move)
         self.move_ms.append(now)
+        self.turn_ms = now
         self.tracker.required = -1
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
         self._after_move(now)
-        self.tracker.moved(kind)
+        if kind:
+            self.tracker.moved(kind)
 
     def _after_move(self, now):
         pos = self.position
@@ -176,19 +206,26 @@ class Game:
 
     # -- what the host (or a gesture) asks ----------------------------------------
 
-    def new_game(self, fen=None, profile=None, now=0):
-        """Start a game (the standard one unless ``fen``); the hands set the board up if needed."""
-        pos = Position(fen, profile or self.position.profile)  # ValueError on a bad FEN
+    def new_game(self, fen=None, profile=None, now=0, variant=None, seed=None):
+        """Start a game (the standard one unless ``fen``); the hands set the board up if needed.
+
+        ``variant``: "chess" or "sprint" (Scacchi Sprint, with ``seed`` for its
+        decks); by default the current game's, or what ``fen`` is.
+        """
+        if variant is None and fen is None:
+            variant = variant_of(self.position)
+        pos = new_position(fen, profile or self.position.profile, variant, seed)  # ValueError if bad
         self.position = pos
         self.tracker.pos = pos
         self.move_ms = []
+        self.turn_ms = now
         self.result = None
         self.claimable = ()
         self.taps = 0
         self.tracker.enabled = True
         self.tracker.required = -1
         self.tracker.new_position()
-        self.emit("new_game", fen=pos.fen())
+        self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
         self._state = self.tracker.state
         self._report_sync()
         outcome = pos.outcome()
@@ -255,11 +292,13 @@ class Game:
             self._end(self.position.outcome())
 
     def choose_promotion(self, piece_letter):
-        """'q', 'r', 'b' or 'n' for the promotion the board is showing (or the next one)."""
-        t = PIECE_SYMBOLS.find(piece_letter.lower()) if piece_letter else -1
-        if t not in tr.PROMOTION_CYCLE:
-            raise ValueError("promotion piece must be q, r, b or n")
-        self.tracker.choose_promotion(t)
+        """The piece for the promotion the board is showing (or the next one): 'q', 'r', 'b', 'n';
+        in Scacchi Sprint also the tile a placement is ('p' too)."""
+        t = PIECE_SYMBOLS.find(piece_letter.lower()) if isinstance(piece_letter, str) and len(piece_letter) == 1 else -1
+        allowed = tr.PROMOTION_CYCLE if variant_of(self.position) == CHESS else tr.DROP_CYCLE
+        if t not in allowed:
+            raise ValueError("piece must be one of %s" % ", ".join(PIECE_SYMBOLS[x] for x in allowed))
+        self.tracker.choose(t)
         self.emit("promotion", piece=PIECE_SYMBOLS[t])
 
     def set_option(self, name, value):
@@ -274,6 +313,9 @@ class Game:
         elif name == "lang":
             if value not in ("en", "it"):
                 raise ValueError("lang must be 'en' or 'it'")
+        elif name == "move_time_ms":
+            if not isinstance(value, int) or isinstance(value, bool) or not (value == 0 or 3000 <= value <= 3600000):
+                raise ValueError("move_time_ms must be 0 (no limit) or from 3000 to 3600000")
         elif name == "profile":
             if value not in ("fide", "casual"):
                 raise ValueError("profile must be 'fide' or 'casual'")

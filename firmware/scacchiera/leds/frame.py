@@ -6,7 +6,7 @@ tests all read the same thing. ``NAMES`` are the documented names (the
 simulator's JSON and the serial protocol use them).
 """
 
-from ..rules.squares import KNIGHT, BISHOP, ROOK, QUEEN, const
+from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, DROP, const
 from ..tracking import tracker as tr
 from ..tracking.signatures import changed_squares
 
@@ -30,12 +30,20 @@ PROMOTE_BISHOP = const(16)
 WINNER = const(17)         # game over: the winner's king
 LOSER = const(18)          # ...the loser's king
 DRAW = const(19)           # ...both kings of a drawn game
+DROP_TARGET = const(20)    # Scacchi Sprint: where the tile just drawn may be placed
+DROP_PAWN = const(21)      # Scacchi Sprint: the tile a placement will be (tap to change)
+DROP_KNIGHT = const(22)
+DROP_BISHOP = const(23)
+DROP_ROOK = const(24)
+DROP_QUEEN = const(25)
 
 NAMES = ("", "last-move", "check", "claim", "lifted", "legal", "legal-capture", "show-from",
          "show-to", "error", "fix", "to-empty", "to-fill", "promote-queen", "promote-knight",
-         "promote-rook", "promote-bishop", "winner", "loser", "draw")
+         "promote-rook", "promote-bishop", "winner", "loser", "draw", "drop-target",
+         "drop-pawn", "drop-knight", "drop-bishop", "drop-rook", "drop-queen")
 
 _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BISHOP: PROMOTE_BISHOP}
+_DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
 
 
 def _sq(sq88):
@@ -67,11 +75,14 @@ def compose(game, frame):
     if t.required >= 0 and state == tr.IDLE:
         frame[_sq(t.required & 127)] = SHOW_FROM
         frame[_sq((t.required >> 7) & 127)] = SHOW_TO
+    if state == tr.IDLE and game.options.hints and game.result is None:
+        _drop_targets(game, frame)
     if state == tr.LIFTED:
         _lifted(game, frame)
     elif state == tr.PENDING:
-        if t.pending_kind == tr.MOVE and tr.is_promotion(t.pending):
-            frame[_sq((t.pending >> 7) & 127)] = _PROMOTE[t.promotion_choice()]
+        if t.pending_kind == tr.MOVE and t.choices:
+            kinds = _DROP if t.pending & DROP else _PROMOTE
+            frame[_sq((t.pending >> 7) & 127)] = kinds[t.chosen_type()]
     elif state == tr.ERROR:
         for sq in t.diff:
             frame[sq] = ERROR if t.physical[sq] else FIX
@@ -103,6 +114,19 @@ def _lifted(game, frame):
                 to = _sq((m >> 7) & 127)
                 if frame[to] in (NONE, LAST_MOVE):
                     frame[to] = LEGAL_CAPTURE if m in t.table.captured else LEGAL
+
+
+def _drop_targets(game, frame):
+    """Scacchi Sprint, with visual assistance: where the tile just drawn may go."""
+    pos = game.position
+    drawn = pos.drawn_tile() if hasattr(pos, "drawn_tile") else 0
+    if not drawn:
+        return
+    for m in game.tracker.table.moves:
+        if m & DROP and (m >> 14) & 7 == drawn:
+            to = _sq((m >> 7) & 127)
+            if frame[to] == NONE:
+                frame[to] = DROP_TARGET
 
 
 def _game_over(game, frame):

@@ -29,6 +29,12 @@ DEFAULT = {
     f.WINNER: (0, 255, 0, False),
     f.LOSER: (255, 0, 0, False),
     f.DRAW: (255, 160, 0, False),
+    f.DROP_TARGET: (0, 90, 90, False),
+    f.DROP_PAWN: (255, 255, 255, True),
+    f.DROP_KNIGHT: (0, 200, 0, True),
+    f.DROP_BISHOP: (200, 0, 200, True),
+    f.DROP_ROOK: (0, 0, 255, True),
+    f.DROP_QUEEN: (255, 160, 0, True),
 }
 
 BLINK_MS = 250

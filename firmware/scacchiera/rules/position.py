@@ -46,9 +46,10 @@ def _zobrist_keys(n):
     return keys
 
 
-# Piece p on square s (0..63) has key _Z[p << 6 | s]; pieces are 1..14.
-_Z = _zobrist_keys(15 * 64 + 16 + 8 + 1)
-_ZC = 15 * 64          # + castling rights (0..15)
+# Piece p (1..6 white, 9..14 black: 12 kinds) on square s (0..63) has key
+# _Z[(p - 1 - 2 * (p >> 3)) << 6 | s]: 768 keys, no slot wasted (RAM).
+_Z = _zobrist_keys(12 * 64 + 16 + 8 + 1)
+_ZC = 12 * 64          # + castling rights (0..15)
 _ZEP = _ZC + 16        # + en passant file
 _ZSIDE = _Z[_ZEP + 8]  # black to move
 
@@ -58,7 +59,7 @@ PROFILES = (FIDE, CASUAL)
 
 
 def _zkey(piece, sq):
-    return _Z[piece << 6 | (sq + (sq & 7)) >> 1]
+    return _Z[(piece - 1 - ((piece >> 3) << 1)) << 6 | (sq + (sq & 7)) >> 1]
 
 
 class Position:
@@ -70,6 +71,7 @@ class Position:
     """
 
     STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    variant = "chess"
 
     def __init__(self, fen=None, profile=FIDE):
         if profile not in PROFILES:
@@ -110,7 +112,8 @@ class Position:
         return notation.san(self, move, lang)
 
     def parse_san(self, text, lang="en"):
-        return notation.parse_san(self, text, lang)
+        from .pgn import parse_san
+        return parse_san(self, text, lang)
 
     def push_san(self, text, lang="en"):
         move = self.parse_san(text, lang)
@@ -118,7 +121,8 @@ class Position:
         return move
 
     def pgn(self, tags=None):
-        return notation.pgn(self, tags)
+        from .pgn import pgn
+        return pgn(self, tags)
 
     # -- state ------------------------------------------------------------
 

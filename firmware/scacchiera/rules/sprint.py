@@ -555,7 +555,8 @@ class SprintPosition(Position):
         if tags:
             for key in tags:
                 given[key] = tags[key]
-        return notation.pgn(self, given)
+        from .pgn import pgn
+        return pgn(self, given)
 
 
 def auto_move(pos, rng=None):

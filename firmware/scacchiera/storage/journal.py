@@ -41,7 +41,7 @@ journal is rewritten with only the moves that stand.
 
 import json
 
-from ..rules import Position
+from ..rules.variants import new_position
 
 JOURNAL = "current.log"
 TEMP = "current.tmp"
@@ -144,7 +144,7 @@ def replay(records):
                 game_id = int(arg)
             elif kind == "N":
                 profile, fen = arg.split(" ", 1)
-                pos = Position(fen, profile)
+                pos = new_position(fen, profile)   # chess, or a Sprint string
             elif kind == "O":
                 name, value = arg.split(" ", 1)
                 options[name] = json.loads(value)

@@ -65,7 +65,12 @@ def capture_square(pos, move):
 
 
 class MoveTable:
-    """The legal moves of one position, indexed by signature."""
+    """The legal moves of one position, indexed by signature.
+
+    A signature maps to its move, or to a list when several moves share it
+    (promotions, captures by one piece): most have one, and a bare int costs
+    no heap on the Pico.
+    """
 
     def __init__(self, pos):
         self.moves = pos.legal_moves()
@@ -75,7 +80,9 @@ class MoveTable:
             key = pack(changed_squares(pos, m))
             same = self.by_signature.get(key)
             if same is None:
-                self.by_signature[key] = [m]
+                self.by_signature[key] = m
+            elif isinstance(same, int):
+                self.by_signature[key] = [same, m]
             else:
                 same.append(m)
             c = capture_square(pos, m)
@@ -83,4 +90,5 @@ class MoveTable:
                 self.captured[m] = c
 
     def matching(self, signature):
-        return self.by_signature.get(signature, ())
+        same = self.by_signature.get(signature, ())
+        return (same,) if isinstance(same, int) else same

@@ -25,13 +25,18 @@ From those it decides:
 - an **error** when a piece stands on a square no move in progress explains
   and the board has been still for ``settle_ms``: the LEDs show it with its fix.
 
+When one occupancy stands for several moves that differ only in the piece
+(a promotion, or in Scacchi Sprint a tile placed that could be of several
+types), the board plays its current *choice* and shows it; tapping the piece
+cycles the choice, the host can set it too.
+
 It also recognises the board gestures (docs/gestures.md): a *tap* is a piece
-lifted and put back on its own square; tapping a new promoted piece cycles
-the promotion; both kings off the board together is the draw gesture.
+lifted and put back on its own square; both kings off the board together is
+the draw gesture.
 """
 
 from ..clock import elapsed
-from ..rules.squares import QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const
+from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const
 from .signatures import MoveTable, pack, changed_squares
 
 # What the tracker asks of the game (the ``notify(kind, value, now)`` callback).
@@ -50,17 +55,20 @@ ERROR = const(3)         # a piece on a wrong square, still for settle_ms
 SYNC = const(4)          # out of sync: no moves recognised until the board matches
 
 PROMOTION_CYCLE = (QUEEN, KNIGHT, ROOK, BISHOP)
+DROP_CYCLE = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN)   # after the tile just drawn, which comes first
 
 DEFAULT_SETTLE_MS = 250
 # A move that is also the start of another (a rook move that may begin a
 # castling) settles more slowly, so the king has time to follow.
 DEFAULT_PREFIX_SETTLE_MS = 1200
-# A promotion waits this long for taps that choose another piece.
+# A move with a choice of piece (a promotion, an ambiguous drop) waits this
+# long for taps that choose another piece.
 DEFAULT_PROMOTION_MS = 1500
 TAP_MS = 900             # the longest lift that still counts as a tap
 KINGS_OFF_MS = 1000      # both kings off this long: the draw gesture
 
 _SQUARES_MASK = const(0x3FFF)  # a move's from and to bits
+_GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in the piece
 
 
 def _to_square(move):
@@ -71,10 +79,6 @@ def _to_square(move):
 def _from_square(move):
     fr = move & 127
     return (fr + (fr & 7)) >> 1
-
-
-def is_promotion(move):
-    return not move & DROP and (move >> 14) & 7 != 0
 
 
 class Tracker:
@@ -106,7 +110,9 @@ class Tracker:
         self.matched = -1            # the last move (or amendment) the board showed, and when
         self.matched_kind = MOVE
         self.matched_seq = 0
-        self.promotion_index = 0
+        self.choices = ()            # piece types the matched move may have, in tap order
+        self.choice_index = 0
+        self.preferred = 0           # a piece type the host asked for in advance
         self.in_progress = -1        # a legal move the state is part of, or -1
         self.syncing = False
         self.lift_square = -1        # tap detection
@@ -147,8 +153,10 @@ class Tracker:
         else:
             self.previous[:] = self.logical
         self.table = MoveTable(pos)
+        self.drops = pos.variant != "chess"   # tiles can arrive from the hand (Scacchi Sprint)
         self.pending = -1
         self.matched = -1
+        self.choices = ()
 
     def _occupancy(self, out):
         board = self.pos.board
@@ -178,13 +186,18 @@ class Tracker:
             if piece and piece >> 3 == replier:
                 self._commit(self.matched_kind, self.matched, self.matched_seq, now)
                 return
+        if present and self.drops and self.matched >= 0 and self.matched_kind == MOVE and not self.syncing \
+                and square != _to_square(self.matched) and square not in changed_squares(self.pos, self.matched):
+            # Scacchi Sprint: a tile put on another square is the reply, placed from the hand.
+            self._commit(MOVE, self.matched, self.matched_seq, now)
+            return
         self._refresh(now)
 
     def tick(self, now):
         """Time passes: commit what has settled, notice held gestures and errors."""
         if self.pending >= 0 and self.state == PENDING:
             wait = self.prefix_settle_ms if self.pending_prefix else self.settle_ms
-            if self.pending_kind == MOVE and is_promotion(self.pending):
+            if self.pending_kind == MOVE and self.choices:
                 wait = max(wait, self.promotion_ms)
             if elapsed(now, self.last_event_ms) >= wait:
                 self._commit(self.pending_kind, self.pending, self.seq, now)
@@ -212,14 +225,15 @@ class Tracker:
                 self.notify(IN_SYNC, 0, now)
         elif not diff:
             self.base_seq = self.seq     # all back in place: a fresh start of the turn
-            self.matched = -1
+            if not (self.choices and self.lift_square == _to_square(self.matched)):
+                self.matched = -1        # (a placed tile lifted to be tapped keeps its choice)
         elif not self.enabled:
             self._check_takeback()
         else:
             move = self._match(self.table, diff, self.base_seq)
             if move >= 0:
-                if self.matched < 0 or (self.matched & _SQUARES_MASK) != (move & _SQUARES_MASK):
-                    self.promotion_index = 0
+                if self.matched < 0 or (self.matched & _GROUP_MASK) != (move & _GROUP_MASK):
+                    self._offer_choices(diff, move)
                 self.matched = move
                 self.matched_kind = MOVE
                 self.matched_seq = self.seq
@@ -243,18 +257,41 @@ class Tracker:
         """The legal move of ``table`` that the occupancy and the log since ``since`` show, or -1."""
         best = -1
         best_landed = -1
-        choice = PROMOTION_CYCLE[self.promotion_index]
         for m in table.matching(pack(diff)):
             if self.required >= 0 and (m & _SQUARES_MASK) != (self.required & _SQUARES_MASK):
                 continue
             captured = table.captured.get(m, -1)
             if captured >= 0 and self.emptied[captured] <= since:
                 continue       # the captured piece never left: the mover may still be in the hand
-            # Two captures by one piece leave the same occupancy: the last square filled wins.
             landed = self.filled[_to_square(m)]
-            if landed > best_landed or (landed == best_landed and (m >> 14) & 7 == choice):
+            if not m & (DROP | 7 << 14) and self.emptied[_from_square(m)] > landed:
+                continue       # a piece lands after it leaves: this one came from elsewhere
+                               # (a promotion may bring its new piece first)
+            # Two captures by one piece leave the same occupancy: the last square filled wins.
+            if landed > best_landed:
                 best, best_landed = m, landed
         return best
+
+    def _offer_choices(self, diff, move):
+        """The piece types ``move`` could have (promotion or drop), in the order taps cycle them."""
+        types = [(m >> 14) & 7 for m in self.table.matching(pack(diff))
+                 if (m & _GROUP_MASK) == (move & _GROUP_MASK)]
+        self.choice_index = 0
+        if len(types) < 2:
+            self.choices = ()
+            return
+        if move & DROP:
+            drawn = self.pos.drawn_tile() if hasattr(self.pos, "drawn_tile") else 0
+            order = ((drawn,) if drawn else ()) + DROP_CYCLE
+        else:
+            order = PROMOTION_CYCLE
+        choices = []
+        for t in order:
+            if t in types and t not in choices:
+                choices.append(t)
+        self.choices = tuple(choices)
+        if self.preferred in self.choices:
+            self.choice_index = self.choices.index(self.preferred)
 
     def _is_prefix(self, diff, move):
         """Is ``move``'s change also the first half of a castling (the rook moved first)?"""
@@ -332,9 +369,11 @@ class Tracker:
     # -- committing ---------------------------------------------------------------
 
     def _commit(self, kind, move, at_seq, now):
-        if kind == MOVE and is_promotion(move):
-            move = (move & ~(7 << 14)) | PROMOTION_CYCLE[self.promotion_index] << 14
-        self.promotion_index = 0
+        if kind == MOVE and self.choices:
+            move = (move & ~(7 << 14)) | self.choices[self.choice_index] << 14
+        self.choices = ()
+        self.choice_index = 0
+        self.preferred = 0
         if kind != AMEND:   # an amended move keeps the turn it replaces
             self.prev_base_seq = self.base_seq
         self.base_seq = at_seq
@@ -342,15 +381,19 @@ class Tracker:
         self.matched = -1
         self.notify(kind, move, now)   # the game applies it, then calls moved()
 
-    # -- promotion choice ---------------------------------------------------------
+    # -- the choice of piece --------------------------------------------------------
 
-    def promotion_choice(self):
-        """The piece type a pending promotion will become."""
-        return PROMOTION_CYCLE[self.promotion_index]
+    def chosen_type(self):
+        """The piece type the pending move will have (its promotion, or its dropped tile)."""
+        if self.choices:
+            return self.choices[self.choice_index]
+        return (self.pending >> 14) & 7 if self.pending >= 0 else 0
 
-    def choose_promotion(self, piece_type):
-        if piece_type in PROMOTION_CYCLE:
-            self.promotion_index = PROMOTION_CYCLE.index(piece_type)
+    def choose(self, piece_type):
+        """The host's choice for the move being made, or the next one that has a choice."""
+        self.preferred = piece_type
+        if piece_type in self.choices:
+            self.choice_index = self.choices.index(piece_type)
 
     # -- gestures -------------------------------------------------------------------
 
@@ -363,10 +406,10 @@ class Tracker:
             return
         self.lift_square = -1
         matched = self.matched
-        if matched >= 0 and is_promotion(matched) and _to_square(matched) == square \
+        if matched >= 0 and self.choices and _to_square(matched) == square \
                 and self.seq == self.matched_seq + 2:
             # The new piece tapped: the next piece of the cycle.
-            self.promotion_index = (self.promotion_index + 1) % len(PROMOTION_CYCLE)
+            self.choice_index = (self.choice_index + 1) % len(self.choices)
             return
         if self.physical == self.logical:
             self.notify(TAP, square, now)

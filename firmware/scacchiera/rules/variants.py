@@ -1,0 +1,36 @@
+"""Which game a position is: chess, or Scacchi Sprint (seed 004).
+
+The Sprint module is imported only when a Sprint game is asked for, so a
+chess board never spends RAM on it.
+"""
+
+CHESS = "chess"
+SPRINT = "sprint"
+VARIANTS = (CHESS, SPRINT)
+
+
+def is_sprint_text(fen):
+    """A Sprint position string has the hands in brackets after the placement; a FEN never does."""
+    return isinstance(fen, str) and "[" in fen.split(" ", 1)[0]
+
+
+def new_position(fen=None, profile="fide", variant=None, seed=None):
+    """A Position (chess) or a SprintPosition; ``variant`` None: read it from ``fen``.
+
+    ValueError for an unknown variant, a bad FEN or Sprint string, or a seed given for chess.
+    """
+    if variant is None:
+        variant = SPRINT if is_sprint_text(fen) else CHESS
+    if variant == SPRINT:
+        from .sprint import SprintPosition
+        return SprintPosition(fen, profile, seed) if fen is None else SprintPosition(fen, profile)
+    if variant != CHESS:
+        raise ValueError("unknown variant: %r (use %s)" % (variant, " or ".join(VARIANTS)))
+    if seed is not None:
+        raise ValueError("a seed is for Scacchi Sprint's decks, not for chess")
+    from .position import Position
+    return Position(fen, profile)
+
+
+def variant_of(pos):
+    return CHESS if pos.variant == CHESS else SPRINT
