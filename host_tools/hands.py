@@ -1,6 +1,7 @@
 """Simulated hands and switches driving the real application, in simulated time.
 
-A script is one step per line (``#`` starts a comment)::
+A script is one step per line (``#`` starts a comment; its first comment
+lines may set it up: ``# fen: FEN``, ``# variant: sprint``, ``# seed: 42``)::
 
     lift e2        # the reed switch under e2 opens
     place e4       # the reed switch under e4 closes
@@ -33,6 +34,23 @@ STATE_NAMES = {tr.IDLE: "idle", tr.LIFTED: "lifted", tr.PENDING: "pending", tr.E
 
 class ScriptError(ValueError):
     pass
+
+
+def script_setup(text):
+    """The set-up a script asks for in its first comment lines: ``# fen: ...``, ``# variant: sprint``,
+    ``# seed: 42`` (all optional), as keyword arguments for Hands."""
+    setup = {}
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line.startswith("#"):
+            break
+        key, _, value = line[1:].partition(":")
+        key = key.strip()
+        if key in ("fen", "variant") and value.strip():
+            setup[key] = value.strip()
+        elif key == "seed" and value.strip().isdigit():
+            setup["seed"] = int(value.strip())
+    return setup
 
 
 class Hands:

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from host_tools.hands import Hands, ScriptError
+from host_tools.hands import Hands, ScriptError, script_setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = sorted(glob.glob(os.path.join(HERE, "scenarios", "*.txt")))
@@ -18,11 +18,7 @@ SCRIPTS = sorted(glob.glob(os.path.join(HERE, "scenarios", "*.txt")))
 
 def run_script(path):
     text = open(path).read()
-    fen = None
-    first = text.split("\n", 1)[0]
-    if first.startswith("# fen:"):
-        fen = first[len("# fen:"):].strip()
-    hands = Hands(fen=fen)
+    hands = Hands(**script_setup(text))
     hands.run(text)
     return hands
 

@@ -143,3 +143,23 @@ def test_a_piece_cannot_be_put_on_an_occupied_square(page):
     page.mouse.up()
     page.wait_for_selector(".sq[data-square='e2'] .piece")
     assert page.locator("#error").text_content() == ""
+
+
+def test_scacchi_sprint_tiles_are_dragged_from_the_hand(page):
+    page.locator("summary:text('Options')").click()
+    page.select_option("#variant", "sprint")
+    page.fill("#seed-in", "1")
+    page.locator("#reset").click()
+    page.wait_for_selector("#sprint:not([hidden])")
+    assert page.locator("#hand-white .piece").count() == 2      # a pawn and the rook just drawn
+    rook = page.locator("#hand-white .piece[data-piece='R']")
+    box = rook.bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 10)
+    page.mouse.down()
+    target = cell(page, "a1").bounding_box()
+    page.mouse.move(target["x"] + 32, target["y"] + 32, steps=4)
+    page.mouse.up()
+    moves_are(page, ["R@a1"])
+    assert page.locator(".sq[data-square='a1'] .piece").get_attribute("data-piece") == "R"
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, "simulator-sprint.png"), full_page=True)

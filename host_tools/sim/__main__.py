@@ -6,22 +6,25 @@ import sys
 import webbrowser
 
 from host_tools import _paths  # noqa: F401
-from host_tools.hands import ScriptError
+from host_tools.hands import ScriptError, script_setup
 from host_tools.sim.device import SimBoard, SimError
 
 
 def run_script(args):
     try:
-        board = SimBoard(args.fen, args.profile)
-    except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
-    try:
         with open(args.script) as f:
-            lines = f.read().split("\n")
+            text = f.read()
     except OSError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
+    setup = script_setup(text)       # the script's own set-up; the command line's wins
+    try:
+        board = SimBoard(args.fen or setup.get("fen"), args.profile, args.variant or setup.get("variant"),
+                         args.seed if args.seed is not None else setup.get("seed"))
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    lines = text.split("\n")
     for number, line in enumerate(lines, 1):
         try:
             seen = len(board.sim_events)
@@ -39,6 +42,8 @@ def run_script(args):
     state = board.snapshot()
     if args.json:
         keys = ("fen", "moves", "san", "result", "termination", "in_sync", "leds", "protocol")
+        if state["sprint"]:
+            keys += ("variant", "sprint")
         print(json.dumps(dict((k, state[k]) for k in keys)))
     else:
         print("result: %s%s" % (state["result"], " (%s)" % state["termination"] if state["termination"] else ""))
@@ -55,7 +60,7 @@ def _describe(event):
 def serve(args):
     from host_tools.sim.server import Simulator, make_server
     try:
-        sim = Simulator(args.fen, args.profile)
+        sim = Simulator(args.fen, args.profile, variant=args.variant, seed=args.seed)
     except ValueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
@@ -88,7 +93,9 @@ def main(argv=None):
     parser.add_argument("--script", metavar="FILE", help="run a script of steps (lift/place/wait/press/send) and exit")
     parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
     parser.add_argument("--profile", default="fide", choices=("fide", "casual"))
-    parser.add_argument("--fen", help="start from this position (set up on the board)")
+    parser.add_argument("--fen", help="start from this position (set up on the board); a Sprint string starts Sprint")
+    parser.add_argument("--variant", choices=("chess", "sprint"), help="chess (default) or Scacchi Sprint")
+    parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     args = parser.parse_args(argv)

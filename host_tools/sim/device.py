@@ -18,7 +18,6 @@ from fakehal import FakeHardware
 from memfs import MemFS
 from scacchiera.storage.fs import OsFS
 from scacchiera.leds import frame as led_frame
-from scacchiera.rules import Position
 from scacchiera.rules.variants import new_position, variant_of, CHESS
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
 
@@ -98,19 +97,19 @@ class SimBoard(FirmwareHands):
     starts a fresh board, while the board itself can resume what it saved.
     """
 
-    def __init__(self, fen=None, profile="fide"):
+    def __init__(self, fen=None, profile="fide", variant=None, seed=None):
         self.lock = threading.RLock()
         self.log_limit = 500
         self.version = 0            # bumped on every visible change (the page polls it)
         self.flash = None
-        self.reset(fen, profile)
+        self.reset(fen, profile, variant, seed)
 
     # -- set-up -------------------------------------------------------------
 
-    def reset(self, fen=None, profile="fide"):
-        """A new simulator: the firmware boots with the pieces of ``fen`` set up on the board."""
+    def reset(self, fen=None, profile="fide", variant=None, seed=None):
+        """A new simulator: the firmware boots with the pieces of ``fen`` (or the variant's start) set up."""
         with self.lock:
-            pos = Position(fen, profile)          # ValueError on a bad FEN, before anything changes
+            pos = new_position(fen, profile, variant, seed)   # ValueError if bad, before anything changes
             self.pieces = [""] * 64
             for sq in range(64):
                 code = pos.piece_at(sq)
@@ -122,7 +121,7 @@ class SimBoard(FirmwareHands):
             if self.flash is not None:
                 self.flash.cleanup()
             self.flash = tempfile.TemporaryDirectory(prefix="scacchiera-flash-")
-            FirmwareHands.__init__(self, fen, profile, fs=OsFS(self.flash.name))
+            FirmwareHands.__init__(self, fen, profile, fs=OsFS(self.flash.name), variant=variant, seed=seed)
             self.app.listeners.append(self._event)
             self._changed()
 
@@ -130,17 +129,23 @@ class SimBoard(FirmwareHands):
         self.sim_events.append(event)
         if len(self.sim_events) > self.log_limit:
             del self.sim_events[0]
-        if event["kind"] in ("move", "takeback"):
-            self._show_promoted()
+        if event["kind"] == "move":
+            self._show_played(event["uci"])
         self._changed()
 
-    def _show_promoted(self):
-        """Draw the piece the game has where a pawn was put on the last rank (the hands swap it)."""
-        pos = self.app.game.position
-        for sq in list(range(8)) + list(range(56, 64)):
-            code = pos.piece_at(sq)
-            if code and self.pieces[sq] in ("P", "p"):
-                self.pieces[sq] = _piece_letter(code)
+    def _show_played(self, uci):
+        """Draw the piece the game has on a move's square: the hands swap a promoted pawn,
+        and a Sprint tile is the one the board chose."""
+        if uci[1] != "@" and len(uci) < 5:
+            return
+        sq = parse_square(uci[-3:-1] if len(uci) == 5 else uci[2:4])
+        code = self.app.game.position.piece_at(sq)
+        letter = _piece_letter(code) if code else ""
+        if letter and self.pieces[sq] and self.pieces[sq] != letter:
+            self.tray.append(self.pieces[sq])
+            if letter in self.tray:
+                self.tray.remove(letter)
+            self.pieces[sq] = letter
 
     def _changed(self):
         self.version += 1
@@ -169,6 +174,8 @@ class SimBoard(FirmwareHands):
                     raise SimError("not a piece: %r (use one of %s)" % (piece, PIECE_LETTERS))
                 if piece == self.hand:
                     self.hand = ""
+                elif piece in self._tiles(self.app.game.position.turn):
+                    pass              # a Sprint tile from the player's hand (the game counts them)
                 elif piece in self.tray:
                     self.tray.remove(piece)
                 else:
@@ -191,11 +198,29 @@ class SimBoard(FirmwareHands):
         self.touch(self.square(name), 1, piece)
 
     def _tray_default(self, sq):
-        """A script's place with an empty hand: a queen on a promotion square, else the last piece put aside."""
+        """A script's place with an empty hand: in Scacchi Sprint a tile of the player's
+        (the one just drawn first), else a queen on a promotion square, else the last piece put aside."""
+        tiles = self._tiles(self.app.game.position.turn)
+        if tiles:
+            drawn = self.app.game.position.drawn_tile()
+            letter = PIECE_SYMBOLS[drawn] if drawn else ""
+            return letter.upper() if letter.upper() in tiles else letter if letter in tiles else tiles[0]
         want = "Q" if sq >> 3 == 7 else "q" if sq >> 3 == 0 else ""
         if want and want in self.tray:
             return want
         return self.tray[-1] if self.tray else ""
+
+    def _tiles(self, color=None):
+        """Scacchi Sprint: the letters of the tiles in the players' hands (the game's), '' for chess."""
+        pos = self.app.game.position
+        if variant_of(pos) == CHESS:
+            return ""
+        out = ""
+        for c in (0, 1) if color is None else (color,):
+            for t in (5, 4, 3, 2, 1):
+                letter = PIECE_SYMBOLS[t].upper() if c == 0 else PIECE_SYMBOLS[t]
+                out += letter * pos.hand_count(c, t)
+        return out
 
     def to_tray(self):
         """The piece in the hand goes to the tray (a captured piece leaves the board)."""
@@ -234,7 +259,7 @@ class SimBoard(FirmwareHands):
             pixels = self.hw.pixels      # the strip, as the firmware last wrote it
             events = self.sim_events
             sans_en, sans_it = [], []
-            replay = Position(pos.start_fen, pos.profile)
+            replay = new_position(pos.start_fen, pos.profile)
             for m in pos.move_stack:
                 sans_en.append(replay.san(m, "en"))
                 sans_it.append(replay.san(m, "it"))
@@ -243,7 +268,15 @@ class SimBoard(FirmwareHands):
             for sq in range(64):
                 r, g, b, blink = app.palette.rgb(frame[sq])
                 leds.append({"meaning": led_frame.NAMES[frame[sq]], "rgb": [r, g, b], "blink": blink})
+            sprint = None
+            if variant_of(pos) != CHESS:
+                drawn = pos.drawn_tile()
+                sprint = {"hands": {"white": self._tiles(0), "black": self._tiles(1)},
+                          "decks": {"white": pos.deck_left(0), "black": pos.deck_left(1)},
+                          "drawn": PIECE_SYMBOLS[drawn] if drawn else "", "seed": pos.seed}
             return {
+                "variant": variant_of(pos),
+                "sprint": sprint,
                 "fen": pos.fen(),
                 "moves": [pos.uci(m) for m in pos.move_stack],
                 "san": sans_en,
@@ -261,7 +294,7 @@ class SimBoard(FirmwareHands):
                 "turn": "white" if pos.turn == 0 else "black",
                 "options": {"hints": game.options.hints, "takeback": game.options.takeback,
                             "settle_ms": game.options.settle_ms, "lang": game.options.lang,
-                            "profile": pos.profile},
+                            "profile": pos.profile, "move_time_ms": game.options.move_time_ms},
                 "pgn": pos.pgn(),
                 "events": events[-50:],
                 "protocol": self.protocol[-200:],

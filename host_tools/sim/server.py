@@ -53,8 +53,8 @@ class Clock(threading.Thread):
 class Simulator:
     """The board, its clock, and what the HTTP API can ask of them."""
 
-    def __init__(self, fen=None, profile="fide", speed=1.0):
-        self.board = SimBoard(fen, profile)
+    def __init__(self, fen=None, profile="fide", speed=1.0, variant=None, seed=None):
+        self.board = SimBoard(fen, profile, variant, seed)
         self.changed = threading.Condition()
         self.clock = Clock(self.board, speed)
         self.watcher = threading.Thread(target=self._watch, daemon=True)
@@ -118,11 +118,17 @@ class Simulator:
         elif action == "reset":
             fen = body.get("fen") or None
             profile = body.get("profile") or "fide"
+            variant = body.get("variant") or None
+            seed = body.get("seed")
             if fen is not None and not isinstance(fen, str):
                 raise ValueError("'fen' must be a string")
             if profile not in ("fide", "casual"):
                 raise ValueError("'profile' must be 'fide' or 'casual'")
-            b.reset(fen, profile)
+            if variant not in (None, "chess", "sprint"):
+                raise ValueError("'variant' must be 'chess' or 'sprint'")
+            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+                raise ValueError("'seed' must be a whole number")
+            b.reset(fen, profile, variant, seed if variant == "sprint" and fen is None else None)
         elif action == "clock":
             if "speed" in body:
                 speed = body["speed"]

@@ -5,14 +5,14 @@ Usage: check_scenarios.py SCRIPT... ; prints one line per script, "N passed, N f
 
 import sys
 
-from host_tools.hands import Hands
+from host_tools.hands import Hands, script_setup
 
 passed = failed = 0
 for path in sys.argv[1:]:
     with open(path) as f:
         text = f.read()
     try:
-        Hands().run(text)
+        Hands(**script_setup(text)).run(text)
         passed += 1
         print("ok   " + path)
     except Exception as e:  # report and go on: every script gets its line

@@ -92,13 +92,30 @@ function render(s) {
   $("takeback").checked = o.takeback;
   $("profile").value = o.profile;
   $("speed").value = String(s.speed);
+  renderSprint(s);
   $("stepper").hidden = s.speed !== 0;
+}
+
+function renderSprint(s) {
+  $("sprint").hidden = !s.sprint;
+  if (document.activeElement !== $("variant")) $("variant").value = s.variant;
+  if (document.activeElement !== $("move_time")) $("move_time").value = Math.round(s.options.move_time_ms / 1000);
+  if (!s.sprint) return;
+  for (const side of ["white", "black"]) {
+    const box = $("hand-" + side);
+    box.innerHTML = "";
+    for (const t of s.sprint.hands[side]) box.appendChild(pieceEl(t));
+    $("deck-" + side).textContent = s.sprint.decks[side];
+  }
+  $("drawn").innerHTML = "";
+  if (s.sprint.drawn) $("drawn").appendChild(pieceEl(s.turn === "white" ? s.sprint.drawn.toUpperCase() : s.sprint.drawn));
+  $("seed").textContent = s.sprint.seed;
 }
 
 function renderLogical(fen) {
   const mini = $("logical");
   mini.innerHTML = "";
-  const rows = fen.split(" ")[0].split("/");
+  const rows = fen.split(" ")[0].replace(/\[.*\]/, "").split("/");   // (a Sprint string has the hands in [])
   rows.forEach((row, i) => {
     let file = 0;
     for (const ch of row) {
@@ -157,6 +174,12 @@ $("tray").addEventListener("pointerdown", (ev) => {
   const piece = ev.target.closest(".piece");
   if (piece) startDrag(ev, piece.dataset.piece, "tray");
 });
+for (const side of ["white", "black"]) {
+  $("hand-" + side).addEventListener("pointerdown", (ev) => {
+    const piece = ev.target.closest(".piece");
+    if (piece) startDrag(ev, piece.dataset.piece, "tray");   // a tile from the hand: placed with its letter
+  });
+}
 $("hand").addEventListener("pointerdown", (ev) => {
   const piece = ev.target.closest(".piece");
   if (piece) startDrag(ev, piece.dataset.piece, "hand");
@@ -179,7 +202,11 @@ for (const id of ["hints", "takeback"]) {
 $("settle_ms").addEventListener("change", () => post("option", { name: "settle_ms", value: Number($("settle_ms").value) }));
 $("profile").addEventListener("change", () => post("option", { name: "profile", value: $("profile").value }));
 $("lang").addEventListener("change", () => { post("option", { name: "lang", value: $("lang").value }); });
-$("reset").addEventListener("click", () => post("reset", { fen: $("fen-in").value.trim() || null, profile: $("profile").value }));
+$("reset").addEventListener("click", () => post("reset", {
+  fen: $("fen-in").value.trim() || null, profile: $("profile").value,
+  variant: $("variant").value, seed: Number($("seed-in").value) || 0,
+}));
+$("move_time").addEventListener("change", () => post("option", { name: "move_time_ms", value: Math.round(Number($("move_time").value) * 1000) }));
 $("send-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   post("send", { line: $("send").value }).then((ok) => { if (ok) $("send").value = ""; });
