@@ -129,12 +129,12 @@ def play_by_hand(hands, pos, move, rng):
     hands.wait(rng.choice([0, 200, SETTLED]))
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_a_sprint_game_played_by_hand(seed):
+def play_sprint_game(seed, plies):
+    """A seeded random Sprint game, half its moves placements, played by hand; the board must follow."""
     rng = random.Random(seed)
     hands = Hands(variant="sprint", seed=100 + seed)
     pos = SprintPosition(seed=100 + seed)
-    for _ in range(40):
+    for _ in range(plies):
         if pos.outcome() is not None:
             break
         moves = pos.legal_moves()
@@ -145,6 +145,11 @@ def test_a_sprint_game_played_by_hand(seed):
     hands.wait(SETTLED)
     assert hands.moves() == [pos.uci(m) for m in pos.move_stack]
     assert hands.app.game.position.fen() == pos.fen()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sprint_game_played_by_hand(seed):
+    play_sprint_game(seed, 40)
 
 
 def test_a_sprint_game_is_saved_and_resumed_after_a_power_cut():
@@ -165,17 +170,4 @@ def test_a_sprint_game_is_saved_and_resumed_after_a_power_cut():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6, 60))
 def test_long_sprint_games_played_by_hand(seed):
-    rng = random.Random(seed)
-    hands = Hands(variant="sprint", seed=100 + seed)
-    pos = SprintPosition(seed=100 + seed)
-    for _ in range(150):
-        if pos.outcome() is not None:
-            break
-        moves = pos.legal_moves()
-        drops = [m for m in moves if m & DROP]
-        move = rng.choice(drops if drops and rng.random() < 0.5 else moves)
-        play_by_hand(hands, pos, move, rng)
-        pos.push(move)
-    hands.wait(SETTLED)
-    assert hands.moves() == [pos.uci(m) for m in pos.move_stack]
-    assert hands.app.game.position.fen() == pos.fen()
+    play_sprint_game(seed, 150)

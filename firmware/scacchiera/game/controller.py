@@ -215,9 +215,19 @@ class Game:
         if variant is None and fen is None:
             variant = variant_of(self.position)
         pos = new_position(fen, profile or self.position.profile, variant, seed)  # ValueError if bad
+        self._adopt(pos, now)
+        self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
+        self._state = self.tracker.state
+        self._report_sync()
+        outcome = pos.outcome()
+        if outcome is not None:
+            self._end(outcome)
+
+    def _adopt(self, pos, now):
+        """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
         self.position = pos
         self.tracker.pos = pos
-        self.move_ms = []
+        self.move_ms = [0] * pos.ply()
         self.turn_ms = now
         self.result = None
         self.claimable = ()
@@ -225,12 +235,6 @@ class Game:
         self.tracker.enabled = True
         self.tracker.required = -1
         self.tracker.new_position()
-        self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
-        self._state = self.tracker.state
-        self._report_sync()
-        outcome = pos.outcome()
-        if outcome is not None:
-            self._end(outcome)
 
     def restore(self, pos):
         """Resume a saved game: ``pos``, with its moves, becomes the game.
@@ -239,15 +243,7 @@ class Game:
         adopts it with one ``resume`` event and no event per move. Call it
         before ``App.boot``, which then compares the switches with the game.
         """
-        self.position = pos
-        self.tracker.pos = pos
-        self.move_ms = [0] * pos.ply()
-        self.result = None
-        self.claimable = ()
-        self.taps = 0
-        self.tracker.enabled = True
-        self.tracker.required = -1
-        self.tracker.new_position()
+        self._adopt(pos, 0)
         self._state = self.tracker.state
         outcome = pos.outcome()
         if outcome is not None:

@@ -561,31 +561,26 @@ class Position:
 
     def is_insufficient_material(self):
         """A dead position by material alone (the profile decides which ones)."""
+        found = self._board_minors()
+        return found is not None and dead_material(found[0][0], found[0][1], found[1], 0, self.profile)
+
+    def _board_minors(self):
+        """(["NB", "B"], bishop square colours) of the board's minor pieces, or None if a pawn,
+        rook or queen stands anywhere. Colours: bit 0 dark squares, bit 1 light."""
         board = self.board
         minors = ["", ""]
-        bishop_colours = 0
+        colours = 0
         for sq in _SQUARES:
             p = board[sq]
             t = p & 7
             if not p or t == KING:
                 continue
             if t != KNIGHT and t != BISHOP:
-                return False
+                return None
             minors[p >> 3] += "N" if t == KNIGHT else "B"
             if t == BISHOP:
-                bishop_colours |= 1 << ((sq + (sq >> 4)) & 1)
-        w, b = minors
-        if not w and not b:
-            return True
-        # FIDE: a lone minor piece against a bare king, or bishops all on one colour.
-        if "N" not in w + b and bishop_colours != 3:
-            return True
-        if (w == "N" and not b) or (b == "N" and not w):
-            return True
-        if self.profile == CASUAL:
-            pair = "".join(sorted(w)) + "/" + "".join(sorted(b))
-            return pair in _CASUAL_DEAD
-        return False
+                colours |= 1 << ((sq + (sq >> 4)) & 1)
+        return minors, colours
 
     def repetitions(self):
         """How many times the current position has stood since the last pawn move or capture."""
@@ -696,3 +691,22 @@ class Position:
 
 # Seed 003's room also calls these minor-piece endings drawn (sorted letters, white/black).
 _CASUAL_DEAD = ("N/N", "B/N", "N/B", "B/B", "NN/", "/NN")
+
+
+def dead_material(white, black, colours, free, profile):
+    """Can nobody ever mate with these minor pieces? ``white``/``black``: their letters ("NB");
+    ``colours``: the bishops' square colours (bit 0 dark, bit 1 light); ``free``: bishops
+    whose colour is still open (Scacchi Sprint's tiles to come).
+
+    FIDE: bare kings, a lone minor piece against a bare king, or bishops all on
+    one colour; the casual profile (seed 003) adds the pairs in _CASUAL_DEAD.
+    """
+    if not white and not black:
+        return True
+    if "N" not in white + black and (len(white) + len(black) <= 1 or (not free and colours != 3)):
+        return True
+    if (white == "N" and not black) or (black == "N" and not white):
+        return True
+    if profile == CASUAL:
+        return "".join(sorted(white)) + "/" + "".join(sorted(black)) in _CASUAL_DEAD
+    return False

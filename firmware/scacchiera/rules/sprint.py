@@ -23,8 +23,8 @@ small int per ply.
 
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, PIECE_SYMBOLS, const)
-from .position import (Position, FIDE, CASUAL, _SQUARES, _ROOK_DIRS, _BISHOP_DIRS,
-                       _KNIGHT_STEPS, _Z, _ZC, _CASUAL_DEAD)
+from .position import (Position, FIDE, _SQUARES, _ROOK_DIRS, _BISHOP_DIRS,
+                       _KNIGHT_STEPS, _Z, _ZC, dead_material)
 from . import notation
 from .deck import (Rng, shuffled_deck, check_seed, DECK_SIZE, SALT_HOURGLASS)
 
@@ -471,20 +471,11 @@ class SprintPosition(Position):
         the colour it must take (the other one, once one bishop was placed) or,
         if its side placed none yet, on either colour.
         """
-        board = self.board
-        minors = ["", ""]
-        colours = 0     # square colours of bishops that are (or must go) there
+        found = self._board_minors()
+        if found is None:
+            return False
+        minors, colours = found
         free = 0        # bishops still to come whose colour is the player's choice
-        for sq in _SQUARES:
-            p = board[sq]
-            t = p & 7
-            if not p or t == KING:
-                continue
-            if t != KNIGHT and t != BISHOP:
-                return False
-            minors[p >> 3] += "N" if t == KNIGHT else "B"
-            if t == BISHOP:
-                colours |= 1 << ((sq + (sq >> 4)) & 1)
         hands = self.hands
         for c in (WHITE, BLACK):
             base = c << 3
@@ -513,20 +504,7 @@ class SprintPosition(Position):
                 elif can:
                     colours |= can
                     minors[c] += "B"
-        w, b = minors
-        if not w and not b:
-            return True
-        if "N" not in w + b:
-            if len(w) + len(b) <= 1:
-                return True
-            if not free and colours != 3:
-                return True
-        if (w == "N" and not b) or (b == "N" and not w):
-            return True
-        if self.profile == CASUAL:
-            pair = "".join(sorted(w)) + "/" + "".join(sorted(b))
-            return pair in _CASUAL_DEAD
-        return False
+        return dead_material(minors[0], minors[1], colours, free, self.profile)
 
     def _snapshot(self):
         return (bytes(self.board), self.turn, self.castling, self.ep,
