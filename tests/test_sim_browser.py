@@ -163,3 +163,40 @@ def test_scacchi_sprint_tiles_are_dragged_from_the_hand(page):
     assert page.locator(".sq[data-square='a1'] .piece").get_attribute("data-piece") == "R"
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "simulator-sprint.png"), full_page=True)
+
+
+def test_the_page_reconnects_after_a_server_restart():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def start():
+        sim = Simulator()
+        server = make_server(sim, port=port)
+        sim.start()
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return sim, server
+
+    def stop(sim, server):
+        server.shutdown()
+        server.server_close()
+        sim.stop()
+
+    sim, server = start()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % port)
+        page.wait_for_selector("#conn:text('connected')")
+        stop(sim, server)
+        page.wait_for_selector("#conn.down", timeout=30000)
+        sim, server = start()
+        sim.board.lift("e2")
+        sim.board.place("e4")
+        page.wait_for_selector("#conn:not(.down)", timeout=30000)
+        page.wait_for_selector(".sq[data-square='e4'] .piece", timeout=10000)
+        browser.close()
+    stop(sim, server)
