@@ -118,6 +118,7 @@ def firmware_micropython():
     print("== MicroPython: the firmware's scan, its budget on the RP2040, the heap after a 300-ply game")
     runner = os.path.join(ROOT, "tools", "micropython", "run.mjs")
     out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "firmware"),
+                          "--path", os.path.join(ROOT, "tests", "mpy"),
                           os.path.join(ROOT, "tests", "mpy", "bench_firmware.py")], capture_output=True, text=True)
     for line in (out.stdout + out.stderr).splitlines():
         print("  " + line)
@@ -135,7 +136,8 @@ def firmware_micropython():
     with tempfile.TemporaryDirectory() as tmp:
         build = os.path.join(tmp, "build")
         deploy.build(build)
-        out = subprocess.run(["node", runner, "--path", FAKEHW, "--data", build,
+        out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
+                              "--data", build,
                               os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"), "300", "100000", build],
                              capture_output=True, text=True)
     for line in (out.stdout + out.stderr).splitlines():

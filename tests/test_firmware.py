@@ -54,7 +54,7 @@ def test_main_and_hal_play_a_game_through_pin_levels_under_micropython():
 def test_heap_after_boot_and_a_300_ply_game_is_under_100_kb(tmp_path):
     build = str(tmp_path / "build")
     deploy.build(build)
-    out = run_micropython("tests/mpy/firmware_heap.py", 300, 100000, build, paths=("host_tools/fakehw",),
+    out = run_micropython("tests/mpy/firmware_heap.py", 300, 100000, build, paths=("host_tools/fakehw", "tests/mpy"),
                           data=(build,))
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "plies 300" in out.stdout and "heap ok" in out.stdout and "deployed .mpy build" in out.stdout

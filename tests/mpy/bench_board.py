@@ -6,20 +6,11 @@ each presence change held for the debounce time; scans that carry an event
 are timed apart from quiet ones. Prints "name value unit" lines.
 """
 
-import time
 
+from measure import ticks_us, ticks_diff
 from scacchiera.app import App
 from scacchiera.leds import frame as led_frame
 
-try:
-    _ticks_us = time.ticks_us
-    _diff = time.ticks_diff
-except AttributeError:  # CPython
-    def _ticks_us():
-        return time.perf_counter_ns() // 1000
-
-    def _diff(a, b):
-        return a - b
 
 GAME = ("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 d4b3 d8d1 "
         "f1d1 c8g4 f2f3 g4e6 b1c3 e6b3 a2b3 g8e7").split()
@@ -66,18 +57,18 @@ def main():
             for _ in range(60):          # 300 ms of scans
                 now += 5
                 before = app.game.tracker.seq
-                t0 = _ticks_us()
+                t0 = ticks_us()
                 app.scan(rows, now)
-                t1 = _ticks_us()
+                t1 = ticks_us()
                 app.dirty = True         # time a full composition, not the cached frame
                 f = app.compose()
-                t2 = _ticks_us()
-                frame_us += _diff(t2, t1)
+                t2 = ticks_us()
+                frame_us += ticks_diff(t2, t1)
                 frames += 1
                 if app.game.tracker.seq != before:
-                    event_us.append(_diff(t1, t0))
+                    event_us.append(ticks_diff(t1, t0))
                 else:
-                    quiet_us += _diff(t1, t0)
+                    quiet_us += ticks_diff(t1, t0)
                     quiet_scans += 1
                 if not seen and not level and f[square] == led_frame.LIFTED:
                     latency.append(now - touched)

@@ -11,22 +11,13 @@ Needs host_tools/fakehw first on the path (hal.py imports the fake machine).
   electrical model (the model's own cost included: not a device figure).
 """
 
-import time
 
 import hal
 import machine
 import main
 from fakehal import FakeHardware, LoopSerial
+from measure import ticks_us, ticks_diff
 
-try:
-    ticks_us = time.ticks_us
-    ticks_diff = time.ticks_diff
-except AttributeError:      # CPython
-    def ticks_us():
-        return time.perf_counter_ns() // 1000
-
-    def ticks_diff(a, b):
-        return a - b
 
 START = list(range(16)) + list(range(48, 64))
 N = 3000

@@ -15,7 +15,6 @@ Prints the figures; exits 1 over the limit. Also prints the cost of one quiet
 scan of the loop (us), for ``make bench``.
 """
 
-import gc
 import sys
 import time
 
@@ -25,6 +24,7 @@ if len(sys.argv) > 3:
 import main
 from fakehal import FakeHardware
 from player import Player
+from measure import heap_verdict, measure_heap
 from scacchiera.storage.fs import OsFS
 
 PERIOD_US = 5000
@@ -85,17 +85,7 @@ def report(used):
     print("journal_bytes %d bytes" % runner.journal.size)
     print("heap_after_game %d bytes (%s; the test's fake hardware included)" % (
         used, "the deployed .mpy build" if len(sys.argv) > 3 else "compiled from source"))
-    if used > limit:
-        print("heap over limit: %d > %d" % (used, limit))
-        sys.exit(1)
-    print("heap ok: %d <= %d" % (used, limit))
+    heap_verdict(used, limit)
 
 
-def __after_gc__():
-    gc.collect()
-    report(gc.mem_alloc())
-
-
-if sys.platform != "webassembly":
-    gc.collect()
-    report(gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0)
+__after_gc__ = measure_heap(report)

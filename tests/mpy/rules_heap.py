@@ -1,5 +1,8 @@
 """Heap in use after importing the rules and playing a long game (MicroPython).
 
+Self-contained on purpose (no helper module, not even tests/mpy/measure.py):
+whatever it imports is counted in the figure.
+
 Usage: rules_heap.py PLIES LIMIT_BYTES. Prints the figures; exits 1 over the limit.
 """
 
