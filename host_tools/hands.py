@@ -57,15 +57,20 @@ class Hands:
     """The physical board: which squares hold a magnet, a clock, and the app scanning it."""
 
     def __init__(self, app=None, fen=None, profile="fide", setup=True, chatter=None, variant=None, seed=None):
-        self.events = []
-        self.app = app or App(fen, profile, listener=self.events.append, variant=variant, seed=seed)
-        self.now = 0
-        self.rows = bytearray(8)
+        events = []
+        app = app or App(fen, profile, listener=events.append, variant=variant, seed=seed)
+        rows = self._rows_of(app.game.tracker.logical) if setup else bytearray(8)
+        self._start(app, rows, 0, chatter, events)
+        app.boot(self.rows, self.now)
+
+    def _start(self, app, rows, now, chatter, events):
+        """The state every kind of hands has: the board it drives, the magnets, the clock."""
+        self.app = app
+        self.rows = rows
+        self.now = now
         self.chatter = chatter       # optional: f(square, present) -> list of (ms, level) bounces
         self.bounces = []            # (time, square, level) contacts still to happen
-        if setup:
-            self.rows = self._rows_of(self.app.game.tracker.logical)
-        self.app.boot(self.rows, self.now)
+        self.events = events         # the game's events
         self.protocol = []           # lines the board sent on the serial link
 
     @staticmethod

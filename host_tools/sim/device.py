@@ -53,14 +53,9 @@ class FirmwareHands(Hands):
         self.runner = firmware_main.build(self.hw)
         if fen is not None or profile != "fide" or variant_of(pos) != CHESS:
             self.runner.app.game.new_game(fen, profile, variant=variant, seed=seed)
-        self.now = self.hw.ticks_ms()
-        self.rows = bytearray(self.hw.occupied)
-        self.app = self.runner.app
-        self.chatter = chatter
-        self.bounces = []
-        self.events = []
-        self.app.listeners.append(self.events.append)
-        self.protocol = []           # lines the board sent on the serial link
+        events = []
+        self.runner.app.listeners.append(events.append)
+        self._start(self.runner.app, bytearray(self.hw.occupied), self.hw.ticks_ms(), chatter, events)
         self._collect()
 
     def scan(self, end):

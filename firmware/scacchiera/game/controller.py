@@ -22,7 +22,7 @@ Events (``kind`` and fields):
 
 from ..clock import elapsed
 from ..rules import square_name, WHITE
-from ..rules.variants import new_position, variant_of, CHESS
+from ..rules.variants import new_position, variant_of, time_out_move, CHESS
 from ..rules.squares import PIECE_SYMBOLS
 from ..tracking import tracker as tr
 
@@ -128,22 +128,11 @@ class Game:
         return (k + (k & 7)) >> 1
 
     def _time_out(self, now):
-        """The time for the move ran out: the board plays one for the player (seed 003).
-
-        The hands then follow the LEDs (out of sync) to make it on the board.
-        A piece on the board is moved when one can be (seed 003: "il sistema
-        muoverà un pezzo"); the choice is a uniform one from the sorted legal
-        moves, fixed by the game and the ply so that every replay agrees.
-        """
+        """The time for the move ran out: the board plays one for the player (seed 003,
+        rules/variants.time_out_move). The hands then follow the LEDs (out of sync)."""
         pos = self.position
-        if variant_of(pos) == CHESS:
-            moves = sorted(pos.legal_moves())
-            move = moves[(pos.ply() * 7919 + 13) % len(moves)]
-        else:
-            from ..rules.sprint import auto_move
-            move = auto_move(pos)
         self.emit("time_out", side="white" if pos.turn == WHITE else "black")
-        self._play(move, now, 0)
+        self._play(time_out_move(pos), now)
         self.tracker.new_position(sync=True)
         self._state = self.tracker.state
         self._report_sync()
@@ -158,8 +147,7 @@ class Game:
         self.tracker.required = -1
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
         self._after_move(now)
-        if kind:
-            self.tracker.moved(kind)
+        self.tracker.moved(kind)
 
     def _after_move(self, now):
         pos = self.position

@@ -119,7 +119,7 @@ def _lifted(game, frame):
 def _drop_targets(game, frame):
     """Scacchi Sprint, with visual assistance: where the tile just drawn may go."""
     pos = game.position
-    drawn = pos.drawn_tile() if hasattr(pos, "drawn_tile") else 0
+    drawn = pos.drawn_tile()
     if not drawn:
         return
     for m in game.tracker.table.moves:

@@ -159,6 +159,10 @@ class Position:
     def ply(self):
         return len(self._moves)
 
+    def drawn_tile(self):
+        """The tile the side to move has just drawn: none in chess (Scacchi Sprint has them)."""
+        return 0
+
     def is_check(self):
         return self._attacked(self.kings[self.turn], self.turn ^ 1)
 

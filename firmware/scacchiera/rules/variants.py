@@ -34,3 +34,17 @@ def new_position(fen=None, profile="fide", variant=None, seed=None):
 
 def variant_of(pos):
     return CHESS if pos.variant == CHESS else SPRINT
+
+
+def time_out_move(pos):
+    """The move the board plays for a player whose time ran out (seed 003), or None.
+
+    Seed 003: "il sistema muoverà un pezzo per il giocatore". Chess: a uniform
+    choice from the sorted legal moves, fixed by the ply, so a replay agrees.
+    Scacchi Sprint: sprint.auto_move (a board move before a placement).
+    """
+    if variant_of(pos) == SPRINT:
+        from .sprint import auto_move
+        return auto_move(pos)
+    moves = sorted(pos.legal_moves())
+    return moves[(pos.ply() * 7919 + 13) % len(moves)] if moves else None

@@ -177,21 +177,28 @@ class Tracker:
             self.emptied[square] = self.seq
         self.last_event_ms = now
         self._gesture(square, present, now)
-        if not present and not self.syncing and self.matched >= 0 and square != _to_square(self.matched):
-            # The other side lifting one of its own pieces starts its reply:
-            # the move the board showed last is played, now. (Lifting the
-            # mover again is ambiguous, adjusting or being captured, and waits.)
-            piece = self.pos.board[square + (square & 0x38)]
-            replier = self.pos.turn ^ 1 if self.matched_kind == MOVE else self.pos.turn
-            if piece and piece >> 3 == replier:
-                self._commit(self.matched_kind, self.matched, self.matched_seq, now)
-                return
-        if present and self.drops and self.matched >= 0 and self.matched_kind == MOVE and not self.syncing \
-                and square != _to_square(self.matched) and square not in changed_squares(self.pos, self.matched):
-            # Scacchi Sprint: a tile put on another square is the reply, placed from the hand.
-            self._commit(MOVE, self.matched, self.matched_seq, now)
+        if self._reply_begins(square, present):
+            # The move the board showed last is played, now: what the hands
+            # did after it belongs to the reply, judged in the new position.
+            self._commit(self.matched_kind, self.matched, self.matched_seq, now)
             return
         self._refresh(now)
+
+    def _reply_begins(self, square, present):
+        """Does this change start the other side's reply to the move the board showed last?
+
+        Yes for a lift of one of the replier's own pieces, and in Scacchi Sprint
+        for a tile put on a square the move does not touch. Lifting the mover
+        again is ambiguous (adjusting it, or the victim of a capture) and waits.
+        """
+        matched = self.matched
+        if matched < 0 or self.syncing or square == _to_square(matched):
+            return False
+        if present:
+            return self.drops and self.matched_kind == MOVE and square not in changed_squares(self.pos, matched)
+        piece = self.pos.board[square + (square & 0x38)]
+        replier = self.pos.turn ^ 1 if self.matched_kind == MOVE else self.pos.turn
+        return piece != 0 and piece >> 3 == replier
 
     def tick(self, now):
         """Time passes: commit what has settled, notice held gestures and errors."""
@@ -281,7 +288,7 @@ class Tracker:
             self.choices = ()
             return
         if move & DROP:
-            drawn = self.pos.drawn_tile() if hasattr(self.pos, "drawn_tile") else 0
+            drawn = self.pos.drawn_tile()
             order = ((drawn,) if drawn else ()) + DROP_CYCLE
         else:
             order = PROMOTION_CYCLE
@@ -384,10 +391,8 @@ class Tracker:
     # -- the choice of piece --------------------------------------------------------
 
     def chosen_type(self):
-        """The piece type the pending move will have (its promotion, or its dropped tile)."""
-        if self.choices:
-            return self.choices[self.choice_index]
-        return (self.pending >> 14) & 7 if self.pending >= 0 else 0
+        """The piece type a move with a choice will have (its promotion, or its tile)."""
+        return self.choices[self.choice_index]
 
     def choose(self, piece_type):
         """The host's choice for the move being made, or the next one that has a choice."""
