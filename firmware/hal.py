@@ -40,30 +40,45 @@ _WDT_MAX_MS = const(8388)        # the RP2040's longest watchdog timeout
 
 
 class UsbSerial:
-    """Non-blocking reads from the USB serial link (stdin), with ``select.poll``."""
+    """The USB serial link (stdin, stdout) without ever waiting for the host, with ``select.poll``.
+
+    Writing: MicroPython's USB CDC write waits, up to 500 ms, until the TX
+    buffer has room for the whole chunk, then drops what does not fit; poll
+    only says that one byte fits. So ``write`` sends one byte at a time while
+    the link says it is writable, at most ``WRITE_MAX`` a call, on the raw
+    byte stream (``sys.stdout.buffer``: no LF -> CR LF), and returns how many
+    went: a host that stops reading costs the loop nothing.
+    """
+
+    WRITE_MAX = 32          # bytes a call (a loop step): about 1 ms of the RP2040's time
 
     def __init__(self, stdin=None, stdout=None):
         import select
         self._in = stdin if stdin is not None else sys.stdin
-        self._out = stdout if stdout is not None else sys.stdout
+        out = stdout if stdout is not None else sys.stdout
         raw = getattr(self._in, "buffer", self._in)
         self._readinto = getattr(raw, "readinto", None)
         self._read = raw.read
+        self._write = getattr(out, "buffer", out).write
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
-        self._ipoll = getattr(self._poll, "ipoll", None)   # MicroPython: polls without allocating
+        self._opoll = select.poll()
+        self._opoll.register(out, select.POLLOUT)
         self._one = bytearray(1)
+        self._byte = bytearray(1)
 
-    def _ready(self):
-        if self._ipoll is not None:
-            for _ready in self._ipoll(0):
+    @staticmethod
+    def _ready(poll):
+        ipoll = getattr(poll, "ipoll", None)    # MicroPython: polls without allocating
+        if ipoll is not None:
+            for _ready in ipoll(0):
                 return True
             return False
-        return bool(self._poll.poll(0))
+        return bool(poll.poll(0))
 
     def read(self, buf):
         n = 0
-        while n < len(buf) and self._ready():
+        while n < len(buf) and self._ready(self._poll):
             if self._readinto is not None:
                 if not self._readinto(self._one):
                     break
@@ -76,8 +91,17 @@ class UsbSerial:
             n += 1
         return n
 
-    def write(self, text):
-        self._out.write(text)
+    def write(self, data, start=0):
+        """Write bytes of ``data`` from ``start`` as far as the link takes them now; the count written."""
+        end = min(len(data), start + self.WRITE_MAX)
+        one = self._byte
+        i = start
+        while i < end and self._ready(self._opoll):
+            one[0] = data[i]
+            if not self._write(one):
+                break
+            i += 1
+        return i - start
 
 
 class Hardware:
@@ -155,8 +179,8 @@ class Hardware:
     def serial_read(self, buf):
         return self.serial.read(buf)
 
-    def serial_write(self, text):
-        self.serial.write(text)
+    def serial_write(self, data, start=0):
+        return self.serial.write(data, start)
 
     # -- watchdog and reset ----------------------------------------------------------------
 

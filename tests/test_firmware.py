@@ -211,8 +211,7 @@ def test_every_board_orientation_reads_the_right_squares(corner):
         assert sorted(sq for sq in range(64) if rows[sq >> 3] >> (sq & 7) & 1) == sorted(squares)
 
 
-@pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")
-def test_usb_serial_reads_without_blocking():
+def _hal():
     sys.path.insert(0, FAKEHW)
     try:
         import hal
@@ -220,21 +219,61 @@ def test_usb_serial_reads_without_blocking():
         sys.path.remove(FAKEHW)
         for name in ("hal", "machine", "neopixel", "matrix", "simclock"):
             sys.modules.pop(name, None)
+    return hal
+
+
+@pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")
+def test_usb_serial_reads_without_blocking():
+    hal = _hal()
     r, w = os.pipe()
     stdin = os.fdopen(r, "rb", buffering=0)
-    out = []
-
-    class Out:
-        def write(self, text):
-            out.append(text)
-    serial = hal.UsbSerial(stdin, Out())
+    out_r, out_w = os.pipe()
+    stdout = os.fdopen(out_w, "wb", buffering=0)
+    serial = hal.UsbSerial(stdin, stdout)
     buf = bytearray(8)
     assert serial.read(buf) == 0, "nothing waiting: returns at once"
     os.write(w, b"status\nhello")
     assert serial.read(buf) == 8 and bytes(buf) == b"status\nh"
     assert serial.read(buf) == 4 and bytes(buf[:4]) == b"ello"
     assert serial.read(buf) == 0
-    serial.write("x\n")
-    assert out == ["x\n"]
+    assert serial.write(b"x\n") == 2
+    assert os.read(out_r, 100) == b"x\n"
+    for f in (stdin, stdout):
+        f.close()
     os.close(w)
-    stdin.close()
+    os.close(out_r)
+
+
+@pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")
+def test_usb_serial_writes_only_what_fits_when_the_host_stops_reading():
+    """A pipe nobody reads stands for the USB TX buffer of a host that stopped reading: no write may wait."""
+    fcntl = pytest.importorskip("fcntl")
+    import time
+    hal = _hal()
+    r, w = os.pipe()
+    size = fcntl.fcntl(w, getattr(fcntl, "F_GETPIPE_SZ", 1032))   # Linux: 64 KiB
+    stdin_r, stdin_w = os.pipe()
+    stdin = os.fdopen(stdin_r, "rb", buffering=0)
+    stdout = os.fdopen(w, "wb", buffering=0)
+    serial = hal.UsbSerial(stdin, stdout)
+    line = b'{"ev": "move", "uci": "e2e4"}\n'
+    written = 0
+    started = time.monotonic()
+    calls = 0
+    while calls < 100000:
+        n = serial.write(line, written % len(line))
+        calls += 1
+        assert 0 <= n <= hal.UsbSerial.WRITE_MAX
+        if n == 0:
+            break
+        written += n
+    assert time.monotonic() - started < 30 and calls < 100000
+    # poll says a pipe is writable while PIPE_BUF (4096) bytes fit
+    assert size - 4096 - hal.UsbSerial.WRITE_MAX <= written <= size, "it stopped when the pipe was full"
+    assert serial.write(line, 0) == 0, "full: nothing written, nothing waited for"
+    got = os.read(r, 1 << 20)
+    assert got == (line * (written // len(line) + 1))[:written], "bytes in order, none lost or doubled"
+    for f in (stdin, stdout):
+        f.close()
+    os.close(stdin_w)
+    os.close(r)

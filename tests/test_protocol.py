@@ -271,14 +271,70 @@ def test_a_line_over_512_bytes_gets_one_error_then_the_link_works():
     assert [r["error"] for r in board.replies()] == ["unknown_command"]
 
 
-def test_a_half_line_is_dropped_after_the_timeout():
+def test_a_long_line_is_discarded_to_its_end_however_slow_and_nothing_of_it_runs():
+    board = Board()
+    board.hw.send_bytes(b"x" * 600)
+    board.wait(2100)
+    board.hw.send_bytes(b" resign\n")
+    board.wait(100)
+    assert [r["error"] for r in board.replies()] == ["too_long"]
+    assert board.game.result is None, "the tail of a discarded line is not a command"
+    assert ask(board, "status")["result"] == "*"
+
+
+def test_a_one_mib_line_gets_exactly_one_error():
+    board = Board()
+    chunk = b"y" * 4096
+    for _ in range(256):                          # 1 MiB, arriving over about 80 s of simulated time
+        board.hw.send_bytes(chunk)
+        board.run(64)
+    board.hw.send_bytes(b"\nstatus\n")
+    board.run(10)
+    replies = board.replies()
+    assert [r.get("error") for r in replies] == ["too_long", None] and replies[1]["re"] == "status"
+
+
+def test_a_half_line_is_dropped_after_30_s_without_a_byte():
     board = Board()
     board.hw.send_bytes(b'{"cmd": "undo"')
-    board.wait(2100)
+    board.wait(29000)
+    assert board.replies() == [], "29 s of silence: still waiting for the line's end"
+    board.wait(1100)
     assert [r["error"] for r in board.replies()] == ["half_line"]
     board.hw.send_bytes(b"status\r")              # a terminal's Enter
     board.run(4)
     assert board.replies()[0]["re"] == "status"
+
+
+def test_a_person_typing_one_character_a_second_is_understood():
+    board = Board()
+    board.play("e2e4")
+    for ch in b"set hints off":
+        board.hw.send_bytes(bytes([ch]))
+        board.wait(1000)
+    board.wait(5000)                              # a pause before Enter
+    board.hw.send_bytes(b"\r")
+    board.run(4)
+    replies = board.replies()
+    assert [(r["re"], r["ok"]) for r in replies] == [("set", True)], replies
+    assert board.game.options.hints is False
+
+
+@pytest.mark.parametrize("dead_host_left", [b'{"cmd": "resign"', b"resign", b"x" * 600])
+def test_a_half_line_of_a_host_that_died_never_glues_onto_the_next_hosts_first_line(dead_host_left):
+    """The next host's JSON line (a "{" after a silence) or Ctrl-U starts afresh; nothing of the old line runs."""
+    for first in (b'{"cmd": "status", "id": 1}\n', b"\x15status\n"):
+        board = Board()
+        board.hw.send_bytes(dead_host_left)
+        board.wait(1500)                          # the host died; a new one opens the port
+        board.lines()
+        board.hw.send_bytes(first)
+        board.run(6)
+        replies = board.replies()
+        assert [r["re"] for r in replies if r["ok"]] == ["status"], (first, replies)
+        assert [r["error"] for r in replies if not r["ok"]] == (["half_line"] if first[:1] == b"{" and
+                                                                len(dead_host_left) <= 512 else []), replies
+        assert board.game.result is None
 
 
 def test_blank_lines_and_crlf_get_no_extra_reply():
@@ -329,7 +385,8 @@ def mutate(rng, line):
 def check_fuzz(board, lines):
     """Feed lines; each non-blank one gets exactly one reply, and a refused one changes nothing."""
     for data in lines:
-        data = data.replace(b"\n", b" ").replace(b"\r", b" ").replace(b"\x03", b" ")
+        for framing in (b"\n", b"\r", b"\x03", b"\x15"):     # line ends, Ctrl-C, Ctrl-U
+            data = data.replace(framing, b" ")
         before = snapshot(board)
         board.lines()
         board.hw.send_bytes(data + b"\n")

@@ -33,7 +33,7 @@ STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
 
 class ProtocolError(Exception):
     def __init__(self, code, message, rid=None, cmd=None):
-        Exception.__init__(self, message)
+        super().__init__(message)
         self.code = code
         self.rid = rid
         self.cmd = cmd
@@ -142,7 +142,7 @@ def handle(proto, line):
     if rid is not None:
         reply["id"] = rid
     board.app.dirty = True
-    proto.send(reply)
+    proto.send(reply, True)
 
 
 # -- the commands: (protocol, board, game, args) -> the reply's fields ------------------

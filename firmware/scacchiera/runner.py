@@ -20,7 +20,8 @@ host_tools/fakehw for tests and the simulator)::
     buttons()              bit i set while button button_names[i] is held
     button_names           e.g. ("diag", "undo")
     serial_read(buf)       copy waiting serial bytes into buf without blocking; return the count
-    serial_write(text)
+    serial_write(data, start)  write bytes data[start:], or as much as the link takes now
+                           without waiting (maybe nothing); return the count written
     start_watchdog(ms), feed_watchdog(), stop_watchdog(), reset(), reset_cause()
     fs                     the flash (storage/fs.py's interface)
 """
@@ -36,6 +37,7 @@ PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md
 SLOW_MS = 10              # serial, buttons, LEDs
 RATE_MS = 1000            # the scan rate's window; the diagnostics report
 RETRY_MS = 5000           # after a flash write failed
+CRASH_WRITE_MS = 200      # how long a crash waits for the host to take its last lines
 _MASK = const(0x3FFFFFFF)
 
 
@@ -59,6 +61,7 @@ class Runner:
         self.front = bytearray(3 * len(self.led_of_square))   # what the strip shows
         self.back = bytearray(len(self.front))                # the next pixels
         self.rx = bytearray(128)
+        self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
         self.scans = 0
         self.scan_rate = 0             # full scans per second, measured
         self.cause = ""
@@ -141,9 +144,12 @@ class Runner:
         if elapsed(now, self._slow_ms) >= SLOW_MS:
             self._slow_ms = now
             protocol = self.protocol
-            n = hw.serial_read(self.rx)
-            if n:
-                protocol.feed(self.rx, n, now)
+            if not protocol.busy():        # back-pressure: commands wait while replies do
+                if self._rx_at >= self._rx_n:
+                    self._rx_at = 0
+                    self._rx_n = hw.serial_read(self.rx)
+                if self._rx_n:
+                    self._rx_at = protocol.feed(self.rx, self._rx_n, now, self._rx_at)
             protocol.tick(now)
             self._poll_buttons()
             dt = elapsed(now, self._rate_ms)
@@ -174,15 +180,17 @@ class Runner:
             self.protocol.send({"ev": "storage_error", "message": self.journal.last_error})
 
     def _write_out(self):
-        out = self.protocol.out
-        while out:
-            self.hw.serial_write(out.pop(0))
+        self.protocol.write(self.hw.serial_write)
 
     def crash(self, e):
         """The loop failed: say why and save what can be saved (a reset follows)."""
         try:
             self.protocol.send({"ev": "crash", "error": "%r" % e})
-            self._write_out()
+            hw = self.hw
+            start = hw.ticks_ms()
+            while self.protocol.out and elapsed(hw.ticks_ms(), start) < CRASH_WRITE_MS:
+                self._write_out()
+                hw.sleep_us(1000)
             self.journal.flush()
         except Exception:
             pass

@@ -17,11 +17,19 @@ class LoopSerial:
     """The USB serial link seen from both ends: the host sends lines, the board writes lines.
 
     hal.Hardware takes it as ``serial`` (instead of USB stdin/stdout).
-    Reading an empty queue allocates nothing.
+    Reading an empty queue allocates nothing. A host may stop reading
+    (``pause``): the board's writes then fill a TX buffer of ``tx_size``
+    bytes and take no more, as MicroPython's USB CDC buffer does; ``resume``
+    reads it all. ``sent`` holds the whole lines the host has read.
     """
 
-    def __init__(self):
-        self.sent = []                    # lines the board wrote, not yet taken
+    def __init__(self, tx_size=256):
+        self.sent = []                    # lines the host read (str, ending in LF), not yet taken
+        self.reading = True               # False: the host keeps the port open but reads nothing
+        self.tx_size = tx_size
+        self.refused = 0                  # write calls that found the TX buffer full
+        self._tx = bytearray()            # written by the board, not read by the host yet
+        self._half = b""                  # the host's half line
         self._rx = bytearray()
         self._pos = 0
 
@@ -41,8 +49,32 @@ class LoopSerial:
             self._pos = 0
         return n
 
-    def write(self, text):
-        self.sent.append(text)
+    def write(self, data, start=0):
+        """The board writes ``data[start:]`` (bytes): returns how many bytes the link took."""
+        n = len(data) - start
+        if not self.reading:
+            n = min(n, self.tx_size - len(self._tx))
+            if n <= 0:
+                self.refused += 1
+                return 0
+        self._tx.extend(data[start:start + n])
+        if self.reading:
+            self._deliver()
+        return n
+
+    def _deliver(self):
+        lines = (self._half + bytes(self._tx)).split(b"\n")
+        self._tx = bytearray()
+        self._half = lines.pop()
+        for line in lines:
+            self.sent.append(line.decode() + "\n")
+
+    def pause(self):
+        self.reading = False
+
+    def resume(self):
+        self.reading = True
+        self._deliver()
 
     def send_bytes(self, data):
         self._rx = self._rx[self._pos:] + bytearray(data)
@@ -111,8 +143,8 @@ class FakeHardware:
     def serial_read(self, buf):
         return self.serial.read(buf)
 
-    def serial_write(self, text):
-        self.serial.write(text)
+    def serial_write(self, data, start=0):
+        return self.serial.write(data, start)
 
     def start_watchdog(self, ms):
         self.watchdog_ms = ms
