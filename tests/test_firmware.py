@@ -70,6 +70,65 @@ def test_the_deploy_build_precompiles_all_but_main(tmp_path):
     assert header[0] == ord("M"), "an .mpy file"
 
 
+# -- what MicroPython for the Pico lacks ---------------------------------------------------------
+
+# Methods of MicroPython's built-in types on the rp2 port (ROM level "extra features"): str and
+# bytes, bytearray and array, int, list, dict, set, tuple. A CPython method outside this set
+# raises AttributeError on the Pico (the WebAssembly port, built with more, may hide it).
+MICROPYTHON_METHODS = set("""
+    center count decode encode endswith find format fromhex hex index isalpha isdigit islower isspace
+    isupper join lower lstrip partition replace rfind rindex rpartition rsplit rstrip split splitlines
+    startswith strip upper append extend from_bytes to_bytes clear copy insert pop remove reverse sort
+    fromkeys get items keys popitem setdefault update values add difference difference_update discard
+    intersection intersection_update isdisjoint issubset issuperset symmetric_difference
+    symmetric_difference_update union""".split())
+BUILTIN_TYPES = (str, bytes, bytearray, int, float, list, dict, set, frozenset, tuple, memoryview, range)
+
+
+def firmware_sources():
+    import glob
+    for path in sorted(glob.glob(os.path.join(ROOT, "firmware", "**", "*.py"), recursive=True)):
+        with open(path) as f:
+            yield os.path.relpath(path, ROOT), f.read()
+
+
+def micropython_misses(source):
+    """(line, what) of the constructs in ``source`` that the rp2 port lacks."""
+    import ast
+    import builtins
+    tree = ast.parse(source)
+    builtin_names = set(name for name in dir(builtins) if isinstance(getattr(builtins, name), type))
+    cpython_only = set(name for t in BUILTIN_TYPES for name in dir(t)
+                       if not name.startswith("_") and callable(getattr(t, name)))
+    cpython_only -= MICROPYTHON_METHODS
+    defined = set(node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef)))
+    misses = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        attr = node.func.attr
+        owner = node.func.value
+        if isinstance(owner, ast.Name) and owner.id in builtin_names and attr.startswith("__"):
+            # Exception.__init__(self, ...): built-in types have no such attribute on the Pico
+            misses.append((node.lineno, node.col_offset, "%s.%s()" % (owner.id, attr)))
+        elif attr in cpython_only and attr not in defined:
+            misses.append((node.lineno, node.col_offset, ".%s()" % attr))
+    return [(line, what) for line, _col, what in sorted(misses)]
+
+
+def test_the_scan_for_what_the_pico_lacks_finds_it():
+    found = micropython_misses("class E(Exception):\n    def __init__(self, m):\n        Exception.__init__(self, m)\n"
+                               "x = 'a'.zfill(3) + 'b'.casefold()\ny = (5).bit_length()\nz = 'c'.upper()\n")
+    assert found == [(3, "Exception.__init__()"), (4, ".zfill()"), (4, ".casefold()"), (5, ".bit_length()")]
+
+
+def test_firmware_uses_nothing_the_pico_lacks():
+    """The rp2 port has no Exception.__init__ and fewer str methods than CPython (issue 10)."""
+    misses = ["%s:%d %s" % (path, line, what) for path, text in firmware_sources()
+              for line, what in micropython_misses(text)]
+    assert misses == []
+
+
 # -- the loop's policies ------------------------------------------------------------------------------
 
 def test_a_crash_reports_resets_and_the_board_resumes_the_game(monkeypatch):

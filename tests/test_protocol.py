@@ -344,6 +344,91 @@ def test_blank_lines_and_crlf_get_no_extra_reply():
     assert [r["re"] for r in board.replies()] == ["hello"]
 
 
+# -- bursts and a host that stops reading: every reply, whole lines ------------------------------
+
+def run_until_quiet(board, limit=20000):
+    """Run until the board has read every byte sent and written every line."""
+    runner = board.runner
+    for _ in range(limit):
+        board.run(10)
+        if not runner.protocol.out and runner._rx_at >= runner._rx_n and not board.hw.serial.read(bytearray(0)):
+            if not board.hw.serial._rx[board.hw.serial._pos:]:
+                return
+    raise AssertionError("the board never went quiet")
+
+
+def test_32_commands_in_one_burst_get_32_replies():
+    board = Board()
+    board.lines()
+    board.hw.send_bytes(b"".join(b'{"cmd": "status", "id": %d}\n' % i for i in range(32)))
+    run_until_quiet(board)
+    replies = board.replies()
+    assert [r["id"] for r in replies] == list(range(32)) and all(r["ok"] for r in replies)
+    assert ask(board, "status")["dropped_lines"] == 0
+
+
+def test_1000_new_in_one_burst_get_1000_replies_and_nothing_is_dropped():
+    board = Board()
+    board.lines()
+    board.hw.send_bytes(b"new\n" * 1000)
+    run_until_quiet(board)
+    lines = board.lines()
+    assert [l["re"] for l in lines if "re" in l] == ["new"] * 1000
+    assert all(l["ok"] for l in lines if "re" in l)
+    assert [l["ev"] for l in lines if "ev" in l] == ["new_game"] * 1000
+    assert ask(board, "status")["dropped_lines"] == 0
+
+
+def some_game(plies, seed=3):
+    """The moves of a repeatable random game (quiet moves, so no game ends early)."""
+    from scacchiera.rules import Position
+    rng = random.Random(seed)
+    pos = Position()
+    moves = []
+    while len(moves) < plies:
+        choices = sorted(pos.uci(m) for m in pos.legal_moves() if not (m >> 14) & 7)
+        move = pos.parse_uci(rng.choice(choices))
+        pos.push(move)
+        if pos.outcome() is not None:
+            pos.pop()
+            continue
+        moves.append(pos.uci(move))
+    return moves
+
+
+def test_a_host_that_stops_reading_gets_whole_lines_and_a_true_count_of_the_dropped_events():
+    boards = []
+    for pause in (False, True):
+        board = Board()
+        ask(board, "watch on on")                 # many events: LED frames and occupancy
+        if pause:
+            board.hw.serial.pause()
+        board.play(*some_game(40))
+        status_line = b'{"cmd": "status", "id": "s"}\n'
+        board.hw.send_bytes(status_line)
+        board.wait(500)
+        rate = board.runner.scan_rate
+        if pause:
+            assert board.hw.serial.refused > 0, "the TX buffer filled"
+            assert board.runner.protocol.out, "the rest waits in the queue"
+            board.hw.serial.resume()
+        run_until_quiet(board)
+        boards.append((board, board.lines(), rate))
+    (_b, everything, rate_read), (board, got, rate_paused) = boards
+    assert 195 <= rate_paused <= 205 and rate_paused == rate_read, "the loop kept its scan rate"
+    # Every line arrived whole (take() parsed each as JSON), in order, nothing spliced or doubled:
+    # the paused host's lines are the reading host's, less some events, never a reply.
+    status = [l for l in got if l.get("re") == "status"]
+    assert len(status) == 1 and status[0]["id"] == "s"
+    events = [l for l in everything if "ev" in l]
+    kept = [l for l in got if "ev" in l]
+    it = iter(events)
+    assert all(any(e == k for e in it) for k in kept), "a subsequence of what a reading host got"
+    dropped = len(events) - len(kept)
+    assert dropped > 0 and status[0]["dropped_lines"] == dropped
+    assert ask(board, "status")["dropped_lines"] == dropped
+
+
 # -- valid commands in invalid states -----------------------------------------------------------
 
 @pytest.mark.parametrize("line", ["show e7e5", "claim", "offer", "draw", "resign", "promote q"])
