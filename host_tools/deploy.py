@@ -6,7 +6,8 @@
 
 ``build``: each ``firmware/**/*.py`` but ``main.py`` becomes a ``.mpy``
 compiled by ``mpy-cross -march=armv6m`` (the RP2040's Cortex-M0+; the RP2350
-runs it too); ``main.py`` stays source, because MicroPython runs ``main.py``
+runs it too), named by its path in the firmware (``-s scacchiera/runner.py``:
+a traceback on the board names no folder of the builder's computer); ``main.py`` stays source, because MicroPython runs ``main.py``
 at power-up. The MicroPython heap figures (``make bench``,
 tests/test_firmware.py) load this same build, so they measure what the board runs.
 
@@ -74,7 +75,9 @@ def build(dest=DEFAULT, march="armv6m"):
                 written.append(rel)
                 continue
             out = os.path.join(dest, rel[:-3] + ".mpy")
-            result = subprocess.run([compiler, "-march=" + march, "-o", out, src], capture_output=True, text=True)
+            # -s: the name a traceback on the board shows, relative (never the builder's folders)
+            result = subprocess.run([compiler, "-march=" + march, "-s", rel, "-o", out, src],
+                                    capture_output=True, text=True)
             if result.returncode:
                 raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, result.stderr))
             written.append(rel[:-3] + ".mpy")

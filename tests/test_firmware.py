@@ -70,6 +70,19 @@ def test_the_deploy_build_precompiles_all_but_main(tmp_path):
     assert header[0] == ord("M"), "an .mpy file"
 
 
+def test_the_deploy_build_names_no_folder_of_the_builders_computer(tmp_path):
+    dest = tmp_path / "fw"
+    files = deploy.build(str(dest))
+    home = os.path.expanduser("~").encode()
+    for name in files:
+        with open(dest / name, "rb") as f:
+            data = f.read()
+        assert ROOT.encode() not in data and str(tmp_path).encode() not in data, name
+        assert home == b"/" or home not in data, name
+        if name.endswith(".mpy"):
+            assert name[:-4].encode() + b".py" in data, "tracebacks name the file by its path on the board"
+
+
 # -- what MicroPython for the Pico lacks ---------------------------------------------------------
 
 # Methods of MicroPython's built-in types on the rp2 port (ROM level "extra features"): str and

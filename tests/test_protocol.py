@@ -69,6 +69,25 @@ def test_new_with_a_fen_guides_the_set_up():
     assert board.game.position.ply() == 1
 
 
+def test_new_with_no_fields_is_a_rematch_of_the_same_variant_and_profile():
+    board = Board()
+    reply = ask(board, {"cmd": "new", "variant": "sprint", "seed": 5, "profile": "casual"})
+    assert reply["ok"] and board.game.position.variant != "chess"
+    board.lines()
+    board.send("new", 6)
+    lines = board.lines()
+    assert [l["variant"] for l in lines if l.get("ev") == "new_game"] == ["sprint"]
+    assert [l["ok"] for l in lines if l.get("re") == "new"] == [True]
+    assert ask(board, "status")["options"]["profile"] == "casual"
+    board.send({"cmd": "new", "variant": "chess"}, 6)
+    lines = board.lines()
+    assert [l["variant"] for l in lines if l.get("ev") == "new_game"] == ["chess"]
+    assert board.game.position.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    board.send("new", 6)
+    assert [l["variant"] for l in board.lines() if l.get("ev") == "new_game"] == ["chess"]
+    assert ask(board, "status")["options"]["profile"] == "casual", "the profile stays until a new one is given"
+
+
 def test_show_lights_a_move_and_only_it_is_accepted_then_unshow():
     board = Board()
     reply = ask(board, '{"cmd": "show", "uci": "d2d4"}')
