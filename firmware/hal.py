@@ -33,8 +33,11 @@ except ImportError:
         return value
 
 _GPIO_IN = const(0xD0000004)     # SIO GPIO_IN, the same on the RP2040 and the RP2350
-_WDT_CTRL_RP2040 = const(0x40058000)
+_WDT_CTRL_RP2040 = const(0x40058000)   # the watchdog's registers: CTRL, then
 _WDT_CTRL_RP2350 = const(0x400D8000)
+_WDT_REASON = const(8)           # ...REASON (bit 0 TIMER: it bit; bit 1 FORCE: machine.reset())
+_WDT_SCRATCH0 = const(12)        # ...SCRATCH0: kept across a reset (the SDK uses 4-7, not 0)
+_CRASH_MARK = const(0x5CAC1A)    # in SCRATCH0: the firmware reset itself after a crash
 _ATOMIC_CLEAR = const(0x3000)    # write 1s here to clear bits of a peripheral register
 _WDT_MAX_MS = const(8388)        # the RP2040's longest watchdog timeout
 
@@ -200,18 +203,34 @@ class Hardware:
         """
         if self._wdt is None:
             return
-        chip = getattr(sys.implementation, "_machine", "")   # "Raspberry Pi Pico with RP2040"
-        base = _WDT_CTRL_RP2350 if "RP2350" in chip else _WDT_CTRL_RP2040
-        self._mem[base + _ATOMIC_CLEAR] = 1 << 30
+        self._mem[self._watchdog_base() + _ATOMIC_CLEAR] = 1 << 30
         self._wdt = None
 
+    @staticmethod
+    def _watchdog_base():
+        chip = getattr(sys.implementation, "_machine", "")   # "Raspberry Pi Pico with RP2040"
+        return _WDT_CTRL_RP2350 if "RP2350" in chip else _WDT_CTRL_RP2040
+
     def reset(self):
+        """Reset after a crash: marked, so that the next boot says ``watchdog`` like a hang."""
+        self._mem[self._watchdog_base() + _WDT_SCRATCH0] = _CRASH_MARK
         machine.reset()
 
     def reset_cause(self):
-        cause = machine.reset_cause()
-        if cause == getattr(machine, "WDT_RESET", -1):
+        """Why the chip started: ``power_on``, ``watchdog`` (the loop hung or crashed) or ``reset``.
+
+        MicroPython's ``machine.reset_cause()`` says WDT_RESET for any reset the
+        watchdog made, and ``machine.reset()`` (``make deploy``, ``mpremote
+        reset``) is one: a forced watchdog reset. The REASON register tells
+        the two apart; SCRATCH0 marks the firmware's own reset after a crash.
+        """
+        base = self._watchdog_base()
+        mem = self._mem
+        reason = mem[base + _WDT_REASON] & 3
+        crashed = mem[base + _WDT_SCRATCH0] == _CRASH_MARK
+        mem[base + _WDT_SCRATCH0] = 0
+        if reason & 1 or (reason & 2 and crashed):
             return "watchdog"
-        if cause == getattr(machine, "PWRON_RESET", -1):
-            return "power_on"
-        return "other"
+        if reason & 2:
+            return "reset"
+        return "power_on"

@@ -349,3 +349,32 @@ def test_usb_serial_writes_only_what_fits_when_the_host_stops_reading():
         f.close()
     os.close(stdin_w)
     os.close(r)
+
+
+def test_the_boot_cause_tells_a_deploy_reset_from_a_hang_and_a_crash(tmp_path):
+    """machine.reset() is a forced watchdog reset on the rp2 port: it must not say ``watchdog`` (issue 10)."""
+    hal = _hal()
+    machine = hal.machine
+    from fakehal import LoopSerial
+    machine.reset_board()
+    causes = []
+
+    def boot():
+        hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root=str(tmp_path / "games"))
+        causes.append(hw.reset_cause())
+        return hw
+
+    hw = boot()                                   # power on
+    machine.reboot(machine.FORCED_RESET)          # make deploy / mpremote reset: machine.reset()
+    hw = boot()
+    machine.reboot(machine.WDT_RESET)             # the loop hung: the watchdog bit
+    hw = boot()
+    with pytest.raises(Reset):
+        hw.reset()                                # the loop crashed: main.serve resets
+    machine.reboot(machine.FORCED_RESET)
+    hw = boot()
+    machine.reboot(machine.FORCED_RESET)          # the crash mark is used once
+    hw = boot()
+    machine.reboot(machine.PWRON_RESET)
+    boot()
+    assert causes == ["power_on", "reset", "watchdog", "watchdog", "reset", "power_on"]

@@ -15,6 +15,7 @@ Module state, one board per process (``reset_board()`` starts afresh):
     resets     how many times the firmware called reset() (which raises simclock.Reset)
     cause      what reset_cause() answers
     writes     (address, value) of every mem32 store (the watchdog disarm)
+    registers  the watchdog's REASON and SCRATCH registers (mem32), as reboot() leaves them
 
 Reads allocate nothing once a given set of driven pins has been solved for the
 current board (the solution is cached until a reed, button or pull changes),
@@ -27,7 +28,9 @@ from matrix import ReedMatrix
 
 PWRON_RESET = 1
 WDT_RESET = 3
+FORCED_RESET = -2         # not MicroPython's: reboot() after machine.reset() (the watchdog forced)
 _GPIO_IN = 0xD0000004
+_WDT = 0x40058000         # the RP2040's watchdog: REASON at +8, SCRATCH0-7 at +12..+40
 _NUM_GPIOS = 30
 
 board = None
@@ -36,6 +39,7 @@ watchdog = None
 resets = 0
 cause = PWRON_RESET
 writes = []
+registers = {}
 _low = 0          # pins driven LOW (bit n = GPIO n)
 _high = 0         # pins driven HIGH
 _memo = {}        # _high -> {_low -> GPIO_IN word}
@@ -44,23 +48,34 @@ _memo_rev = -1
 
 def reset_board(diodes=True):
     """A new board: no magnets, nothing driven, no pulls, a clock at 0."""
-    global board, clock, watchdog, resets, cause, writes, _low, _high, _memo, _memo_rev
+    global board, clock, watchdog, resets, cause, writes, registers, _low, _high, _memo, _memo_rev
     board = ReedMatrix(diodes=diodes, pull_ups=False)
     clock = simclock.Clock()
     watchdog = None
     resets = 0
     cause = PWRON_RESET
     writes = []
+    registers = {}
+    for i in range(9):
+        registers[_WDT + 8 + 4 * i] = 0
     _low = _high = 0
     _memo = {}
     _memo_rev = -1
 
 
 def reboot(reason=WDT_RESET):
-    """The chip restarts with the same board (magnets stay where they are): pins float again."""
+    """The chip restarts with the same board (magnets stay where they are): pins float again.
+
+    ``reason``: WDT_RESET (the watchdog bit), FORCED_RESET (after machine.reset()) or
+    PWRON_RESET (power cut: the scratch registers are lost too).
+    """
     global watchdog, cause, _low, _high
     watchdog = None
-    cause = reason
+    cause = PWRON_RESET if reason == PWRON_RESET else WDT_RESET
+    if reason == PWRON_RESET:
+        for addr in registers:
+            registers[addr] = 0
+    registers[_WDT + 8] = {WDT_RESET: 1, FORCED_RESET: 2}.get(reason, 0)
     _low = _high = 0
     for pin in range(_NUM_GPIOS):
         board.pull(pin, None)
@@ -149,10 +164,14 @@ class _Mem32:
     def __getitem__(self, addr):
         if addr == _GPIO_IN:
             return _word()
+        if addr in registers:
+            return registers[addr]
         raise ValueError("fake mem32: no register at 0x%08x" % addr)
 
     def __setitem__(self, addr, value):
         writes.append((addr, value))
+        if addr in registers and addr != _WDT + 8:     # REASON is read-only
+            registers[addr] = value & 0xFFFFFFFF
 
 
 mem32 = _Mem32()
