@@ -67,21 +67,21 @@ class UsbSerial:
         self._poll.register(self._in, select.POLLIN)
         self._opoll = select.poll()
         self._opoll.register(out, select.POLLOUT)
+        # MicroPython's ipoll polls without allocating; bound once, here, not per call
+        self._readable = getattr(self._poll, "ipoll", self._poll.poll)
+        self._writable = getattr(self._opoll, "ipoll", self._opoll.poll)
         self._one = bytearray(1)
         self._byte = bytearray(1)
 
     @staticmethod
     def _ready(poll):
-        ipoll = getattr(poll, "ipoll", None)    # MicroPython: polls without allocating
-        if ipoll is not None:
-            for _ready in ipoll(0):
-                return True
-            return False
-        return bool(poll.poll(0))
+        for _ready in poll(0):
+            return True
+        return False
 
     def read(self, buf):
         n = 0
-        while n < len(buf) and self._ready(self._poll):
+        while n < len(buf) and self._ready(self._readable):
             if self._readinto is not None:
                 if not self._readinto(self._one):
                     break
@@ -99,7 +99,7 @@ class UsbSerial:
         end = min(len(data), start + self.WRITE_MAX)
         one = self._byte
         i = start
-        while i < end and self._ready(self._opoll):
+        while i < end and self._ready(self._writable):
             one[0] = data[i]
             if not self._write(one):
                 break
