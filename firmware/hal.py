@@ -228,7 +228,8 @@ class Hardware:
         mem = self._mem
         reason = mem[base + _WDT_REASON] & 3
         crashed = mem[base + _WDT_SCRATCH0] == _CRASH_MARK
-        mem[base + _WDT_SCRATCH0] = 0
+        if crashed:
+            mem[base + _WDT_SCRATCH0] = 0      # used once
         if reason & 1 or (reason & 2 and crashed):
             return "watchdog"
         if reason & 2:
