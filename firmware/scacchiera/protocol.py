@@ -10,43 +10,36 @@ docs/protocol.md is the reference; in short:
   "san": "e4", ...}`` and the rest of the game's events (game/controller.py),
   plus the board's own (``boot``, ``diag``, ``storage_error``, ...).
 
-This module is the half that is always loaded: the outgoing queue, events,
-and cutting the incoming bytes into lines. Parsing and running commands is
-commands.py, imported with the first line that arrives: a board played
-without a computer never spends RAM on it.
+This module is the half that is always loaded: the outgoing queue and
+events. Cutting the incoming bytes into lines is framing.py, imported with
+the first byte that arrives; parsing and running commands is commands.py,
+imported with the first line: a board played without a computer never
+spends RAM on them.
 
-Lines end with LF or CR (a terminal's Enter); blank lines are ignored. The
-framing rules (docs/protocol.md, "Lines"): a line longer than ``MAX_LINE``
-bytes gets one ``too_long`` error and is discarded up to its line end, however
-long that takes; a half line is dropped with one ``half_line`` error after
-``LINE_GAP_MS`` without a byte (a person may type slowly); Ctrl-U (``CANCEL``)
-discards a half line silently, and a ``{`` after ``RESYNC_MS`` of silence
-starts a new line, so a half line left by a host that died never glues onto
-the next host's first line. Byte 0x03 (Ctrl-C) never gets here: MicroPython
-turns it into KeyboardInterrupt, which stops the firmware into the REPL.
+Lines end with LF or CR (a terminal's Enter); framing.py has the rules for
+long lines, half lines and a host that died mid-line. Byte 0x03 (Ctrl-C)
+never gets here: MicroPython turns it into KeyboardInterrupt, which stops
+the firmware into the REPL.
 
 The way out never waits for the host: the runner writes what the link takes
 (``write``) and keeps the rest of a line for later, so a line is never cut
 and never spliced. Replies are never dropped: the runner reads commands only
-while fewer than ``BACKLOG`` lines wait (``busy``), and ``feed`` stops after
+while fewer than ``_BACKLOG`` lines wait (``busy``), and ``feed`` stops after
 a line whose reply fills the queue, leaving the rest of the bytes unread.
-Events are dropped, oldest first and counted, when more than ``MAX_QUEUED``
-lines or ``MAX_QUEUED_BYTES`` bytes wait (a host that stopped reading).
+Events are dropped, oldest first and counted, when more than ``_MAX_QUEUED``
+lines or ``_MAX_QUEUED_BYTES`` bytes wait (a host that stopped reading).
 """
 
 import json
 
-from .clock import elapsed
+from .rules.squares import const
 
 VERSION = 1
 FIRMWARE = "scacchiera 0.1.0"
 MAX_LINE = 512                 # bytes, without the line end
-LINE_GAP_MS = 30000            # a half line waits this long after its last byte
-RESYNC_MS = 1000               # a "{" after this long a silence starts a new line
-CANCEL = 0x15                  # Ctrl-U, a terminal's kill-line: forget the half line
-MAX_QUEUED = 64                # lines waiting to be written; past this the oldest event goes
-MAX_QUEUED_BYTES = 16384       # ...or past this many bytes (RAM)
-BACKLOG = 4                    # commands wait unread while this many lines wait to go out
+_MAX_QUEUED = const(64)        # lines waiting to be written; past this the oldest event goes
+_MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
+_BACKLOG = const(4)            # commands wait unread while this many lines wait to go out
 
 
 class Protocol:
@@ -66,10 +59,9 @@ class Protocol:
         self.watch_leds = False        # send a "leds" event when the frame changes
         self.watch_occupancy = False   # ...an "occupancy" event when a square changes
         self.offer = False             # a draw offered by the host, open until the next move
-        self._buf = bytearray(MAX_LINE)
-        self._n = 0                    # bytes of the half line
-        self._over = False             # discarding a line over MAX_LINE, up to its end
-        self._last = 0                 # when the last byte of the half line came
+        self.line = None               # the half line's bytes (framing.py: made with the first byte)
+        self.n = 0                     # its length; -1: discarding a line over MAX_LINE up to its end
+        self.last = 0                  # when its last byte came
 
     # -- the way out ---------------------------------------------------------------------
 
@@ -80,19 +72,19 @@ class Protocol:
         out.append(line)
         self._replies.append(reply)
         self.queued += len(line)
-        while len(out) > MAX_QUEUED or self.queued > MAX_QUEUED_BYTES:
+        while len(out) > _MAX_QUEUED or self.queued > _MAX_QUEUED_BYTES:
             i = 1 if self.sent else 0
             while i < len(out) and self._replies[i]:
                 i += 1
             if i >= len(out):
-                break                  # only replies left: they are bounded by BACKLOG
+                break                  # only replies left: they are bounded by _BACKLOG
             self.queued -= len(out.pop(i))
             self._replies.pop(i)
             self.dropped += 1
 
     def busy(self):
         """Enough lines wait to go out: read no more commands for now."""
-        return len(self.out) >= BACKLOG
+        return len(self.out) >= _BACKLOG
 
     def write(self, serial_write):
         """Write what the link takes now: ``serial_write(data, start)`` returns the bytes it took."""
@@ -128,57 +120,15 @@ class Protocol:
     # -- the way in ----------------------------------------------------------------------
 
     def feed(self, data, n, now, start=0):
-        """Bytes from the serial port (``data[start:n]``); returns where it stopped.
-
-        It stops after a line that leaves the queue ``busy``: the caller
-        feeds the rest once the replies have gone out.
-        """
-        buf = self._buf
-        i = start
-        while i < n:
-            b = data[i]
-            i += 1
-            if b == 10 or b == 13:
-                over = self._over
-                length = self._n
-                self._n = 0
-                self._over = False
-                if length and not over:
-                    self.handle(bytes(buf[:length]))
-                    if self.busy():
-                        return i
-                continue
-            if b == CANCEL:
-                self._n = 0
-                self._over = False
-                continue
-            if b == 123 and (self._n or self._over) and elapsed(now, self._last) >= RESYNC_MS:
-                self._half_line()
-            self._last = now
-            if self._over:
-                continue
-            if self._n >= MAX_LINE:
-                self._over = True
-                self._n = 0
-                self.error(None, None, "too_long", "line over %d bytes: discarded up to its end" % MAX_LINE)
-                if self.busy():
-                    return i
-                continue
-            buf[self._n] = b
-            self._n += 1
-        return i
+        """Bytes from the serial port (``data[start:n]``); returns where it stopped (framing.py)."""
+        from . import framing
+        return framing.feed(self, data, n, now, start)
 
     def tick(self, now):
-        """Drop a half line whose next byte has not come for LINE_GAP_MS (a discarded long one silently)."""
-        if (self._n or self._over) and elapsed(now, self._last) >= LINE_GAP_MS:
-            self._half_line()
-
-    def _half_line(self):
-        if self._n:
-            self.error(None, None, "half_line", "no line end within %d s of the last byte: dropped"
-                       % (LINE_GAP_MS // 1000))
-        self._n = 0
-        self._over = False
+        """Drop a half line that has waited too long for its next byte (framing.py)."""
+        if self.n:
+            from . import framing
+            framing.tick(self, now)
 
     def handle(self, line):
         """One whole line (bytes): exactly one reply, unless it is blank."""

@@ -37,7 +37,7 @@ PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md
 SLOW_MS = 10              # serial, buttons, LEDs
 RATE_MS = 1000            # the scan rate's window; the diagnostics report
 RETRY_MS = 5000           # after a flash write failed
-CRASH_WRITE_MS = 200      # how long a crash waits for the host to take its last lines
+_CRASH_WRITE_MS = const(200)  # how long a crash waits for the host to take its last lines
 _MASK = const(0x3FFFFFFF)
 
 
@@ -188,7 +188,7 @@ class Runner:
             self.protocol.send({"ev": "crash", "error": "%r" % e})
             hw = self.hw
             start = hw.ticks_ms()
-            while self.protocol.out and elapsed(hw.ticks_ms(), start) < CRASH_WRITE_MS:
+            while self.protocol.out and elapsed(hw.ticks_ms(), start) < _CRASH_WRITE_MS:
                 self._write_out()
                 hw.sleep_us(1000)
             self.journal.flush()

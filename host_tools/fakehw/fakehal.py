@@ -17,24 +17,17 @@ class LoopSerial:
     """The USB serial link seen from both ends: the host sends lines, the board writes lines.
 
     hal.Hardware takes it as ``serial`` (instead of USB stdin/stdout).
-    Reading an empty queue allocates nothing. The board's writes go through
-    a TX buffer of ``tx_size`` bytes, as MicroPython's USB CDC link does; a
-    write takes only what fits. By default the host reads at once. A host
-    may read ``rate`` bytes per ms of ``clock`` (a slow host), or stop
-    reading (``pause``) until ``resume``. ``sent`` holds the whole lines the
-    host has read.
+    Reading an empty queue allocates nothing. ``sent`` holds the lines the
+    host has read. A host may stop reading (``paused``): the board's writes
+    then fill a TX buffer of ``tx_size`` bytes, as MicroPython's USB CDC
+    buffer does, and take no more; ``resume`` reads it all.
     """
 
-    def __init__(self, tx_size=256, clock=None, rate=None):
+    def __init__(self, tx_size=256):
         self.sent = []                    # lines the host read (str, ending in LF), not yet taken
-        self.reading = True               # False: the host keeps the port open but reads nothing
+        self.paused = False               # the host keeps the port open but reads nothing
         self.tx_size = tx_size
-        self.clock = clock
-        self.rate = rate                  # bytes per ms the host reads; None: all at once
-        self.refused = 0                  # write calls that found the TX buffer full
-        self._tx = bytearray()            # written by the board, not read by the host yet
-        self._half = b""                  # the host's half line
-        self._read_ms = clock.ticks_ms() if clock is not None else 0
+        self._tx = b""                    # written, not read by the host yet (a half line when reading)
         self._rx = bytearray()
         self._pos = 0
 
@@ -56,46 +49,21 @@ class LoopSerial:
 
     def write(self, data, start=0):
         """The board writes ``data[start:]`` (bytes): returns how many bytes the link took."""
-        self._host_reads()
         n = len(data) - start
-        if not self.reading or self.rate is not None:
-            n = min(n, self.tx_size - len(self._tx))
-            if n <= 0:
-                self.refused += 1
-                return 0
-        self._tx.extend(data[start:start + n])
-        self._host_reads()
+        if self.paused:
+            n = max(0, min(n, self.tx_size - len(self._tx)))
+        self._tx += data[start:start + n]
+        if not self.paused:
+            self.resume()
         return n
 
-    def pending(self):
-        """Bytes the board wrote that the host has not read yet."""
-        self._host_reads()
-        return len(self._tx)
-
-    def _host_reads(self):
-        if not self.reading or not self._tx:
-            return
-        n = len(self._tx)
-        if self.rate is not None:
-            now = self.clock.ticks_ms()
-            n = min(n, self.clock.ticks_diff(now, self._read_ms) * self.rate)
-            if n <= 0:
-                return
-            self._read_ms = now
-        lines = (self._half + bytes(self._tx[:n])).split(b"\n")
-        self._tx = self._tx[n:]
-        self._half = lines.pop()
+    def resume(self):
+        """The host reads every whole line waiting."""
+        self.paused = False
+        lines = self._tx.split(b"\n")
+        self._tx = lines.pop()
         for line in lines:
             self.sent.append(line.decode() + "\n")
-
-    def pause(self):
-        self.reading = False
-
-    def resume(self):
-        self.reading = True
-        if self.clock is not None:
-            self._read_ms = self.clock.ticks_ms()
-        self._host_reads()
 
     def send_bytes(self, data):
         self._rx = self._rx[self._pos:] + bytearray(data)
@@ -109,7 +77,6 @@ class LoopSerial:
 
     def take(self):
         """The lines the board wrote since the last take, parsed."""
-        self._host_reads()
         lines = [json.loads(text) for text in self.sent]
         self.sent = []
         return lines
@@ -124,7 +91,7 @@ class FakeHardware:
             from memfs import MemFS
             fs = MemFS()
         self.fs = fs
-        self.serial = LoopSerial(clock=self.clock)
+        self.serial = LoopSerial()
         self.occupied = bytearray(8)      # rank bytes: bit f of byte r = square r*8+f holds a magnet
         self.held = 0                     # buttons held (bit i = button_names[i])
         self.pixels = bytearray(3 * leds)  # what the strip shows
