@@ -82,6 +82,11 @@ def connect(path):
         conn.execute("PRAGMA busy_timeout = %d" % int(BUSY_TIMEOUT_S * 1000))
         conn.execute("PRAGMA foreign_keys = ON")
         _upgrade(conn, path)
+    except sqlite3.OperationalError as e:
+        conn.close()
+        if "locked" in str(e) or "busy" in str(e):
+            raise LadderError(_busy(path)) from None
+        raise LadderError("cannot use the ladder %s: %s" % (path, e)) from None
     except sqlite3.DatabaseError as e:
         conn.close()
         raise LadderError("%s is not a ladder database: %s" % (path, e)) from None
@@ -98,7 +103,7 @@ def _upgrade(conn, path):
     if version > VERSION:
         raise LadderError("%s is a ladder of a newer version (%d; this program knows %d): upgrade Scacchiera"
                           % (path, version, VERSION))
-    with write(conn):
+    with write(conn, path):
         version = conn.execute("PRAGMA user_version").fetchone()[0]   # another process may have done it
         if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
             raise LadderError("%s is an SQLite file but not a ladder (it has other tables)" % path)
@@ -119,10 +124,19 @@ def _statements(script):
             statement = ""
 
 
+def _busy(path):
+    return "the ladder %s stayed locked by another program for %d s: try again" % (path, BUSY_TIMEOUT_S)
+
+
 @contextlib.contextmanager
-def write(conn):
+def write(conn, path="the ladder"):
     """One write transaction, taken at once (BEGIN IMMEDIATE): committed whole, or rolled back."""
-    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if "locked" in str(e) or "busy" in str(e):
+            raise LadderError(_busy(path)) from None
+        raise
     try:
         yield conn
     except BaseException:

@@ -73,7 +73,7 @@ class Ladder:
             raise LadderError("a player needs a name")
         if not isinstance(elo_start, int) or isinstance(elo_start, bool) or not 0 <= elo_start <= 4000:
             raise LadderError("bad rating %r: want a whole number from 0 to 4000" % (elo_start,))
-        with db.write(self.conn):
+        with db.write(self.conn, self.path):
             old = self._player(name, missing_ok=True)
             if old is not None:
                 raise LadderError("there is already a player %r" % old["name"])
@@ -99,7 +99,7 @@ class Ladder:
                online=False):
         """Record a game; its id. ``abandoned``/``resigned``: the loser did (``moves`` is then needed)."""
         game = self._checked(white, black, result, moves, _date(date), abandoned, resigned)
-        with db.write(self.conn):
+        with db.write(self.conn, self.path):
             return self._insert(game, online=online)
 
     def _checked(self, white, black, result, moves, date, abandoned, resigned):
@@ -146,7 +146,7 @@ class Ladder:
                 if g.skip is None and not (g.white and g.black):
                     g.skip = "no player names (the board writes '?'): give --white and --black"
                 found.append(g)
-        with db.write(self.conn):
+        with db.write(self.conn, self.path):
             for g in found:
                 if g.skip is not None:
                     report.skipped.append((g.source, g.skip))
@@ -162,7 +162,7 @@ class Ladder:
 
     def delete_game(self, game_id):
         """Remove a game recorded by mistake (its ratings effect goes with it)."""
-        with db.write(self.conn):
+        with db.write(self.conn, self.path):
             if self.conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount != 1:
                 raise LadderError("no game %r" % (game_id,))
 
@@ -236,7 +236,7 @@ class Ladder:
         game, a lot is drawn once and kept, so asking again gives the same
         answer ('lot'). ``seed`` makes the lot reproducible (tests).
         """
-        with db.write(self.conn):
+        with db.write(self.conn, self.path):
             pa, pb = self._player(a), self._player(b)
             if pa["id"] == pb["id"]:
                 raise LadderError("%r cannot play against themself" % pa["name"])

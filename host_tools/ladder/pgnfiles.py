@@ -87,11 +87,9 @@ def _game(path, text, game):
     if variant and variant.lower() not in ("standard", "chess", "from position"):
         g.skip = "a %s game, not chess: not rated" % variant
         return g
-    if game.errors:
-        raise LadderError("%s: the PGN does not parse: %s" % (path, game.errors[0]))
-    if not headers.get("White") and not headers.get("Black") and not list(game.mainline_moves()) \
-            and "Result" not in headers:
-        raise LadderError("%s: the PGN does not parse: no tags and no moves" % path)
+    problem = _strict_problem(text, game)
+    if problem:
+        raise LadderError("%s: the PGN does not parse: %s" % (path, problem))
     board = game.board()
     for move in game.mainline_moves():
         board.push(move)
@@ -116,6 +114,53 @@ def _game(path, text, game):
     g.date = _date(headers.get("Date", ""))
     g.hash = _identity(game)
     return g
+
+
+_TAG = re.compile(r'^\s*\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*$')
+_SKIPPED = re.compile(r"\{[^}]*\}|;[^\n]*|\$\d+|\d+\.(?:\.\.)?|1-0|0-1|1/2-1/2|\*|[!?]+")
+_VARIATION = re.compile(r"\([^()]*\)")
+
+
+def _strict_problem(text, game):
+    """Why ``text`` is not a whole PGN game, or None.
+
+    python-chess reads leniently (a word it does not know is passed over,
+    'hello' is a game with no moves): here every tag line must be a tag, at
+    least one tag must be there, and every word of the movetext must have
+    been read as a move.
+    """
+    if game.errors:
+        return str(game.errors[0])
+    lines = text.splitlines()
+    tags = 0
+    while lines and (not lines[0].strip() or lines[0].lstrip().startswith("[")):
+        line = lines.pop(0)
+        if line.strip():
+            if not _TAG.match(line):
+                return "bad tag line %r" % line.strip()[:40]
+            tags += 1
+    if not tags:
+        return "no PGN tags"
+    ending = "\n".join(lines).split()[-1:]
+    if ending and ending[0] in ("1-0", "0-1", "1/2-1/2", "*") and ending[0] != game.headers.get("Result", "*"):
+        return "the Result tag says %s, the moves end with %s" % (game.headers.get("Result", "*"), ending[0])
+    movetext = _SKIPPED.sub(" ", "\n".join(lines))
+    while _VARIATION.search(movetext):
+        movetext = _VARIATION.sub(" ", movetext)
+    words = movetext.split()
+    if len(words) != len(list(game.mainline_moves())):
+        unread = [w for w in words if w.rstrip("+#") not in _sans(game)]
+        return "cannot read %r as a move" % (unread[0] if unread else words[-1])[:40]
+    return None
+
+
+def _sans(game):
+    board = game.board()
+    out = set()
+    for move in game.mainline_moves():
+        out.add(board.san(move).rstrip("+#"))
+        board.push(move)
+    return out
 
 
 def _name(value):
