@@ -210,6 +210,22 @@ class TestMonthly:
         assert [(r["rank"], r["name"]) for r in ladder.table()] == [(1, "Anna"), (1, "Bruno"), (1, "Carla")]
 
 
+class TestHistory:
+    def test_history_and_players(self, ladder, capsys):
+        ladder.record("Anna", "Bruno", "1-0", date="2026-11-01")
+        ladder.record("Bruno", "Anna", "0-1", moves=30, abandoned=True, date="2026-12-02")
+        assert main(["--db", ladder.path, "history", "Bruno"]) == 0
+        assert capsys.readouterr().out.splitlines() == [
+            # 985 v 1015: round(30 x -0.4569) = -14, and 20 for abandoning; the month started at 1000 v 1000.
+            "   1  2026-11-01  black  Anna         1-0                 -15 ->  985   month  -15 ->  985",
+            "   2  2026-12-02  white  Anna         0-1     abandoned   -34 ->  951   month  -35 ->  965"]
+        assert main(["--db", ladder.path, "players", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out) == [
+            {"name": "Anna", "initial_elo": 1000, "elo": 1029, "games": 2},
+            {"name": "Bruno", "initial_elo": 1000, "elo": 951, "games": 2},
+            {"name": "Carla", "initial_elo": 1000, "elo": 1000, "games": 0}]
+
+
 # -- colours ---------------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ Bad input is one line on stderr and exit status 2, and the ladder is left as it 
 
 import argparse
 import json
+import sqlite3
 import sys
 
 from . import db, elo
@@ -120,8 +121,8 @@ def _run(args, out):
             if args.json:
                 out(json.dumps(rows))
             for h in [] if args.json else rows:
-                how = " abandoned" if h["abandoned"] else " resigned" if h["resigned"] else ""
-                out("%4d %s %-5s %-12s %-7s%s  %+d -> %d   month %+d -> %d"
+                how = "abandoned" if h["abandoned"] else "resigned" if h["resigned"] else ""
+                out("%4d  %s  %-5s  %-12s %-7s %-9s  %+4d -> %4d   month %+4d -> %4d"
                     % (h["id"], h["date"], h["colour"], h["opponent"], h["result"], how,
                        h["change"], h["elo"], h["month_change"], h["month_elo"]))
         elif args.command == "next-colours":
@@ -140,6 +141,9 @@ def main(argv=None, out=print):
     except LadderError as e:
         print("ladder: error: %s" % e, file=sys.stderr)
         return 2
+    except (sqlite3.Error, OSError) as e:       # the disk, not the input: nothing half-written either
+        print("ladder: error: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
