@@ -468,6 +468,7 @@ class TestBadInput:
         (["record", "Anna", "Zoe", "1-0"], "unknown player 'Zoe'"),
         (["record", "Anna", "Bruno", "2-0"], "bad result '2-0'"),
         (["record", "Anna", "Bruno", "1-0", "--date", "2026-13-01"], "bad date"),
+        (["record", "Anna", "Bruno", "1-0", "--date", "20261101"], "bad date"),
         (["record", "Anna", "Anna", "1-0"], "against themself"),
         (["record", "Anna", "Bruno", "1/2-1/2", "--moves", "30", "--abandoned"], "not drawn"),
         (["record", "Anna", "Bruno", "1-0", "--abandoned"], "number of moves"),

@@ -124,6 +124,19 @@ def _statements(script):
             statement = ""
 
 
+@contextlib.contextmanager
+def read(conn, path="the ladder"):
+    """A read transaction: every SELECT in it sees the same state of the file."""
+    try:
+        conn.execute("BEGIN DEFERRED")
+    except sqlite3.OperationalError as e:
+        raise LadderError("cannot read %s: %s" % (path, e)) from None
+    try:
+        yield conn
+    finally:
+        conn.execute("COMMIT")
+
+
 def _busy(path):
     return "the ladder %s stayed locked by another program for %d s: try again" % (path, BUSY_TIMEOUT_S)
 

@@ -111,6 +111,14 @@ def replay(games, start):
         yield g, dw, db, table
 
 
+def standings(games, start):
+    """{name: Standing} after all of ``games`` (see replay)."""
+    table = {}
+    for _g, _dw, _db, table in replay(games, start):
+        pass
+    return table
+
+
 def ranked(standings):
     """Standings best first (rating, then name), with a rank shared by equal ratings (1, 1, 3)."""
     rows = sorted(standings, key=lambda s: (-s.rating, s.name.casefold()))

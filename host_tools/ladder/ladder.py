@@ -7,6 +7,7 @@ recorded late still counts on its own day and every table is reproducible.
 
 import datetime
 import random
+import re
 import secrets
 
 from . import db, elo, pgnfiles
@@ -30,6 +31,8 @@ def _date(text):
     if text is None:
         return datetime.date.today().isoformat()
     try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError(text)
         return datetime.date.fromisoformat(text).isoformat()
     except (TypeError, ValueError):
         raise LadderError("bad date %r: want YYYY-MM-DD" % (text,)) from None
@@ -69,7 +72,7 @@ class Ladder:
     def add_player(self, name, elo_start=elo.START):
         """A new player with a general rating of ``elo_start`` (the monthly one always starts at 1000)."""
         name = (name or "").strip()
-        if name in pgnfiles._UNKNOWN:
+        if name in pgnfiles.UNKNOWN_NAMES:
             raise LadderError("a player needs a name")
         if not isinstance(elo_start, int) or isinstance(elo_start, bool) or not 0 <= elo_start <= 4000:
             raise LadderError("bad rating %r: want a whole number from 0 to 4000" % (elo_start,))
@@ -168,38 +171,41 @@ class Ladder:
 
     def games(self):
         """Every game as a dict, in the order they count (date, then the order recorded)."""
-        rows = self.conn.execute(_GAMES + " ORDER BY g.date, g.id").fetchall()
-        return [dict(r) for r in rows]
+        return self._snapshot()[1]
+
+    def _snapshot(self):
+        """({player: initial rating}, games in order), read in one transaction: one consistent state."""
+        with db.read(self.conn, self.path):
+            start = dict(self.conn.execute("SELECT name, initial_elo FROM players").fetchall())
+            games = [dict(r) for r in self.conn.execute(_GAMES + " ORDER BY g.date, g.id").fetchall()]
+        return start, games
 
     # -- tables -----------------------------------------------------------------
 
     def table(self, month=None):
         """The general table (everyone), or a month's ('YYYY-MM': who played then, from 1000): ranked rows."""
+        start, games = self._snapshot()
         if month is None:
-            start = dict(self.conn.execute("SELECT name, initial_elo FROM players").fetchall())
-            standings = None
-            for _g, _dw, _db, standings in elo.replay(self.games(), start.__getitem__):
-                pass
-            rows = dict(standings or {})
+            standings = elo.standings(games, start.__getitem__)
             for name, rating in start.items():
-                rows.setdefault(name, elo.Standing(name, rating))
-            return elo.ranked(rows.values())
-        month = _month(month)
-        games = [g for g in self.games() if g["date"].startswith(month + "-")]
-        standings = {}
-        for _g, _dw, _db, standings in elo.replay(games, lambda _name: elo.START):
-            pass
+                standings.setdefault(name, elo.Standing(name, rating))
+        else:
+            month = _month(month)
+            standings = elo.standings([g for g in games if g["date"][:7] == month], lambda _name: elo.START)
         return elo.ranked(standings.values())
 
-    def _replayed(self):
-        """(game, White's change, Black's change, White's rating after, Black's after), in order."""
-        start = dict(self.conn.execute("SELECT name, initial_elo FROM players").fetchall())
-        for g, dw, db_, table in elo.replay(self.games(), start.__getitem__):
+    @staticmethod
+    def _replayed(start, games):
+        """(game, White's change, Black's change, White's rating after, Black's after), in order.
+
+        ``start``: {player: first rating}, or None for the monthly table's 1000.
+        """
+        for g, dw, db_, table in elo.replay(games, start.__getitem__ if start else lambda _name: elo.START):
             yield g, dw, db_, table[g["white"]].rating, table[g["black"]].rating
 
     def game(self, game_id):
         """One game with what it did to the general table: changes and ratings after it."""
-        for g, dw, db_, rw, rb in self._replayed():
+        for g, dw, db_, rw, rb in self._replayed(*self._snapshot()):
             if g["id"] == game_id:
                 return dict(g, white_change=dw, black_change=db_, white_elo=rw, black_elo=rb)
         raise LadderError("no game %r" % (game_id,))
@@ -207,14 +213,13 @@ class Ladder:
     def history(self, name):
         """A player's games, in order, with the general and the monthly change of each and the ratings after."""
         player = self._player(name)["name"]
-        games = self.games()
+        start, games = self._snapshot()
         monthly = {}
         for month in sorted({g["date"][:7] for g in games}):
-            for g, dw, db_, table in elo.replay([g for g in games if g["date"][:7] == month],
-                                                lambda _name: elo.START):
-                monthly[g["id"]] = (dw, db_, table[g["white"]].rating, table[g["black"]].rating)
+            for g, dw, db_, rw, rb in self._replayed(None, [g for g in games if g["date"][:7] == month]):
+                monthly[g["id"]] = (dw, db_, rw, rb)
         out = []
-        for g, dw, db_, rw, rb in self._replayed():
+        for g, dw, db_, rw, rb in self._replayed(start, games):
             if player not in (g["white"], g["black"]):
                 continue
             white = g["white"] == player

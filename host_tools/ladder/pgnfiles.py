@@ -21,7 +21,7 @@ from .db import LadderError
 
 _ARCHIVE_NAME = re.compile(r"^(\d+)\.pgn$")
 _TEMP = "tmp.pgn"       # storage/archive.py's half-written file: never a finished game
-_UNKNOWN = ("", "?", "-")
+UNKNOWN_NAMES = ("", "?", "-")   # what PGN writes for a player it does not know
 
 
 class PgnGame:
@@ -165,7 +165,7 @@ def _sans(game):
 
 def _name(value):
     value = (value or "").strip()
-    return None if value in _UNKNOWN else value
+    return None if value in UNKNOWN_NAMES else value
 
 
 def _date(value):
