@@ -502,3 +502,40 @@ class TestBadInput:
         run = subprocess.run([sys.executable, "-m", "host_tools.ladder", "--db", ladder.path, "table"],
                              capture_output=True, text=True, cwd=ROOT, timeout=60)
         assert run.returncode == 0 and "Anna" in run.stdout
+
+
+# -- end to end: games played on the simulated board -----------------------------------------
+
+
+def _play(hands, moves):
+    """Move the pieces by hand (a capture: the mover lifted, then the captured piece, then put down)."""
+    for uci in moves:
+        a, b = uci[:2], uci[2:4]
+        hands.run("lift %s\nwait 100" % a)
+        if hands.present(_square(b)):
+            hands.run("lift %s\nwait 150" % b)
+        hands.run("place %s\nwait 400" % b)
+
+
+def _square(name):
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def test_games_archived_by_the_firmware_are_rated(tmp_path, ladder):
+    from host_tools.sim.device import FirmwareHands, OsFS
+
+    games = tmp_path / "games"
+    for board, moves, end in (("one", SCHOLAR, None), ("two", LONG[:4], "resign b")):
+        flash = games / board
+        flash.mkdir(parents=True)
+        hands = FirmwareHands(fs=OsFS(str(flash)))
+        _play(hands, moves)
+        assert hands.moves() == moves
+        if end:
+            hands.send(end)
+        hands.send("new")            # the finished game goes to the archive
+    report = ladder.import_pgn(str(games), white="Anna", black="Bruno", date="2026-11-22")
+    assert len(report.added) == 2 and not report.skipped
+    assert [(g["result"], g["moves"], g["resigned"]) for g in ladder.games()] == [("1-0", 7, 0), ("1-0", 4, 1)]
+    # The mate counts; the resignation came before White's 11th move, so nothing changes hands.
+    assert general(ladder) == {"Anna": 1015, "Bruno": 985, "Carla": 1000}
