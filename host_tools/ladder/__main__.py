@@ -29,7 +29,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser():
     p = _Parser(prog="python -m host_tools.ladder", description="The household Elo ladder of seed 003.")
-    p.add_argument("--db", help="the ladder file (default: $%s, else %s)" % (db.ENV, db.default_path()))
+    p.add_argument("--db", metavar="FILE",
+                   help="the ladder file (default: $%s, else %s)" % (db.ENV, db.user_data_path()))
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     c = sub.add_parser("add-player", help="a new player")

@@ -63,9 +63,11 @@ class LadderError(Exception):
 
 def default_path():
     """$SCACCHIERA_LADDER_DB, else the user's data folder ($XDG_DATA_HOME/scacchiera/ladder.sqlite3)."""
-    env = os.environ.get(ENV)
-    if env:
-        return env
+    return os.environ.get(ENV) or user_data_path()
+
+
+def user_data_path():
+    """ladder.sqlite3 in the user's data folder (platformdirs: XDG on Linux)."""
     return os.path.join(platformdirs.user_data_dir("scacchiera", appauthor=False), FILE_NAME)
 
 
