@@ -272,3 +272,20 @@ def test_a_closed_tab_is_not_an_error(served, capfd):
         version = call(served.url, "/api/place", {"square": "g1"})[1]["version"]
     err = capfd.readouterr().err
     assert "Traceback" not in err and "Error" not in err, err
+
+
+def test_the_page_is_told_a_claimable_draw_pulses_slowly():
+    from host_tools.sim.device import SimBoard
+    board = SimBoard()
+    for _ in range(2):
+        for fr, to in (("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")):
+            board.lift(fr)
+            board.wait(100)
+            board.place(to)
+            board.wait(400)
+    e1 = board.snapshot()["led_squares"][4]
+    assert e1["meaning"] == "claim" and e1["blink"] == 2         # sim.js: class "blink slow"
+    board.send("claim")
+    board.wait(100)
+    e1 = board.snapshot()["led_squares"][4]
+    assert e1["meaning"] == "draw" and not e1["blink"]
