@@ -188,7 +188,7 @@ class Handler(BaseHTTPRequestHandler):
         return None
 
     def _read_body(self, length):
-        """The request body, read within REQUEST_SECONDS; TimeoutError if it does not all come."""
+        """The request body, read within the handler's time-out in all; TimeoutError if it does not all come."""
         deadline = time.monotonic() + self.timeout
         chunks = []
         got = 0
@@ -302,7 +302,7 @@ class Server(ThreadingHTTPServer):
         with self.lock:
             if self.open >= self.max_connections:
                 if not self.reading:
-                    # Every connection is being answered (long-polls): this one must wait its turn.
+                    # Every connection is being answered (long-polls): 503, try again in a second.
                     self._refuse(request)
                     return
                 oldest = next(iter(self.reading))
