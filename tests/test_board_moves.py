@@ -301,6 +301,23 @@ class TestGestures:
         assert hands.app.game.result == ("1/2-1/2", "threefold_repetition")
         assert hands.leds()["e1"] == hands.leds()["e8"] == "draw"
 
+    def test_a_claimable_draw_and_a_drawn_game_look_different(self):
+        # Both were a steady orange: "you may claim" looked like "draw, game over".
+        def e1_over_time(hands):
+            led = hands.app.palette.led_of_square[4] * 3
+            return [bytes(hands.app.render(now)[led:led + 3]) for now in range(0, 2000, 250)]
+
+        hands = Hands()
+        self.shuffle(hands, 2)
+        assert hands.leds()["e1"] == "claim"
+        claim = e1_over_time(hands)
+        lit = claim[0]
+        assert any(lit) and claim == [lit, lit, bytes(3), bytes(3)] * 2   # a slow pulse
+        self.tap(hands, "e1", 2)
+        assert hands.leds()["e1"] == "draw"
+        draw = e1_over_time(hands)
+        assert any(draw[0]) and draw == [draw[0]] * 8                      # steady
+
     def test_triple_tap_resigns(self):
         hands = Hands()
         act(hands, "-e2", "+e4")

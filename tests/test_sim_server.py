@@ -2,6 +2,7 @@
 
 import json
 import socket
+import struct
 import threading
 import time
 import urllib.error
@@ -12,26 +13,52 @@ import pytest
 from host_tools.sim.server import Simulator, make_server
 
 
+class Served:
+    """A simulator's server on a free loopback port, run in a thread."""
+
+    def __init__(self, request_seconds=10):
+        self.sim = Simulator(speed=4.0)
+        self.server = make_server(self.sim, port=0, request_seconds=request_seconds)
+        self.port = self.server.server_address[1]
+        self.url = "http://127.0.0.1:%d" % self.port
+        self.sim.start()
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+        self.sim.stop()
+
+
 @pytest.fixture
-def url():
-    sim = Simulator(speed=4.0)
-    server = make_server(sim, port=0)
-    sim.start()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield "http://127.0.0.1:%d" % server.server_address[1]
-    server.shutdown()
-    server.server_close()
-    sim.stop()
+def served():
+    s = Served(request_seconds=1)
+    yield s
+    s.close()
 
 
-def call(url, path, body=None, method=None, raw=None):
+@pytest.fixture
+def url(served):
+    return served.url
+
+
+def call(url, path, body=None, method=None, raw=None, headers=None):
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    req = urllib.request.Request(url + path, data=data, method=method or ("POST" if data is not None else "GET"))
+    req = urllib.request.Request(url + path, data=data, method=method or ("POST" if data is not None else "GET"),
+                                 headers=dict({"Content-Type": "application/json"}, **(headers or {})))
     try:
         with urllib.request.urlopen(req, timeout=20) as res:
             return res.status, json.loads(res.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
+
+
+def until(predicate, timeout=5):
+    """Wait for a condition (polling it), or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting for %s" % predicate
+        time.sleep(0.01)
 
 
 def wait_for(url, predicate, timeout=5):
@@ -125,3 +152,140 @@ def test_step_mode_moves_time_only_on_request(url):
     assert call(url, "/api/state")[1]["moves"] == []
     state = call(url, "/api/clock", {"advance": 400})[1]
     assert state["moves"] == ["g1f3"] and state["now"] >= t0 + 400
+
+
+# -- hostile or careless clients (issue 10) ------------------------------------------
+
+def raw_request(served, text, timeout=5):
+    """Send raw bytes; the whole answer (b"" if the server closed without one)."""
+    with socket.create_connection(("127.0.0.1", served.port), timeout=timeout) as s:
+        s.sendall(text)
+        answer = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return answer
+            answer += chunk
+
+
+def post(served, body, content_type="application/json", host=None, origin=None, length=None):
+    head = "POST /api/send HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n" % (
+        host or "127.0.0.1:%d" % served.port, content_type, len(body) if length is None else length)
+    if origin:
+        head += "Origin: %s\r\n" % origin
+    return raw_request(served, head.encode() + b"\r\n" + body)
+
+
+RESIGN = b'{"line": "resign"}'
+
+
+@pytest.mark.parametrize("content_type, host, origin, code", [
+    ("text/plain", None, "http://evil.example", b"403"),        # what any page's fetch() may send
+    ("application/json", None, "http://evil.example", b"403"),
+    ("application/json", None, "null", b"403"),
+    ("application/json", "evil.example:{port}", None, b"403"),  # DNS rebinding: the Host says so
+    ("application/json", "127.0.0.1:1", None, b"403"),
+    ("text/plain", None, None, b"415"),
+    ("application/x-www-form-urlencoded", None, None, b"415"),
+])
+def test_requests_from_other_sites_are_refused_and_change_nothing(served, content_type, host, origin, code):
+    before = call(served.url, "/api/state")[1]
+    answer = post(served, RESIGN, content_type, host and host.format(port=served.port), origin)
+    assert answer.split(b" ")[1] == code, answer
+    after = call(served.url, "/api/state")[1]
+    assert after["result"] == before["result"] == "*" and after["protocol"] == before["protocol"]
+
+
+def test_the_own_page_and_its_names_are_served(served):
+    port = served.port
+    for host, origin in (("127.0.0.1:%d", None), ("localhost:%d", "http://localhost:%d"),
+                         ("[::1]:%d", "http://[::1]:%d"), ("127.0.0.1:%d", "http://127.0.0.1:%d")):
+        answer = post(served, b'{"line": "status"}', host=host % port, origin=origin and origin % port)
+        assert answer.startswith(b"HTTP/1.0 200"), answer
+    assert raw_request(served, b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n").split(b" ")[1] == b"403"
+    assert post(served, RESIGN).startswith(b"HTTP/1.0 200")
+    assert call(served.url, "/api/state")[1]["result"] == "0-1"
+
+
+def test_slow_clients_cannot_hold_the_server(served):
+    threads = threading.active_count()
+    slow = []
+    try:
+        for _ in range(300):       # slow loris: requests that never end
+            s = socket.create_connection(("127.0.0.1", served.port), timeout=5)
+            s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % served.port)
+            slow.append(s)
+        until(lambda: served.server.open <= served.server.max_connections)
+        assert threading.active_count() <= threads + served.server.max_connections + 5
+        started = time.monotonic()
+        assert call(served.url, "/api/state")[0] == 200
+        assert time.monotonic() - started < 2
+    finally:
+        for s in slow:
+            s.close()
+
+
+def test_a_body_shorter_than_its_length_is_answered_after_the_time_limit(served):
+    started = time.monotonic()
+    answer = post(served, b'{"line": "st', length=100)     # the rest never comes
+    assert answer.split(b" ")[1] == b"400" and b"shorter than its Content-Length" in answer
+    assert 0.9 < time.monotonic() - started < 4            # request_seconds=1
+
+
+def test_deeply_nested_json_gets_400(served):
+    answer = post(served, b"[" * 4000 + b"]" * 4000)
+    assert answer.split(b" ")[1] == b"400" and b"JSON object" in answer
+    answer = post(served, b'{"line": ' + b"[" * 4000 + b"]" * 4000 + b"}")
+    assert answer.split(b" ")[1] == b"400"
+    assert call(served.url, "/api/state")[0] == 200
+
+
+def test_when_every_connection_is_a_long_poll_a_new_one_is_told_to_retry(served):
+    served.server.max_connections = 3
+    version = call(served.url, "/api/state")[1]["version"]
+    polls = []
+    try:
+        for _ in range(3):
+            s = socket.create_connection(("127.0.0.1", served.port), timeout=5)
+            s.sendall(b"GET /api/state?since=%d HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (version, served.port))
+            polls.append(s)
+        until(lambda: served.server.open == 3 and not served.server.reading)
+        answer = raw_request(served, b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % served.port)
+        assert answer.split(b" ")[1] == b"503", answer
+    finally:
+        for s in polls:
+            s.close()
+
+
+def test_a_closed_tab_is_not_an_error(served, capfd):
+    threads = threading.active_count()
+    version = call(served.url, "/api/state")[1]["version"]
+    for _ in range(3):
+        # A page long-polls, then goes away (closed or reloaded) before the answer.
+        s = socket.create_connection(("127.0.0.1", served.port), timeout=5)
+        s.sendall(b"GET /api/state?since=%d HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (version, served.port))
+        until(lambda: threading.active_count() > threads)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))   # reset, as a tab does
+        s.close()
+        version = call(served.url, "/api/lift", {"square": "g1"})[1]["version"]      # the answer is due now
+        until(lambda: threading.active_count() == threads)
+        version = call(served.url, "/api/place", {"square": "g1"})[1]["version"]
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Error" not in err, err
+
+
+def test_the_page_is_told_a_claimable_draw_pulses_slowly():
+    from host_tools.sim.device import SimBoard
+    board = SimBoard()
+    for _ in range(2):
+        for fr, to in (("g1", "f3"), ("g8", "f6"), ("f3", "g1"), ("f6", "g8")):
+            board.lift(fr)
+            board.wait(100)
+            board.place(to)
+            board.wait(400)
+    e1 = board.snapshot()["led_squares"][4]
+    assert e1["meaning"] == "claim" and e1["blink"] == 2         # sim.js: class "blink slow"
+    board.send("claim")
+    board.wait(100)
+    e1 = board.snapshot()["led_squares"][4]
+    assert e1["meaning"] == "draw" and not e1["blink"]

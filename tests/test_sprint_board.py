@@ -171,3 +171,31 @@ def test_a_sprint_game_is_saved_and_resumed_after_a_power_cut():
 @pytest.mark.parametrize("seed", range(6, 60))
 def test_long_sprint_games_played_by_hand(seed):
     play_sprint_game(seed, 150)
+
+
+@pytest.mark.parametrize("tile", "PNBRQ")
+def test_a_placement_lights_only_its_own_square(tile):
+    # A placement's origin bits are 0: decoded as a move, it lit a1 "last-move" too.
+    # (The queen may be placed from turn 8 on; the pawns keep the game from a dead draw.)
+    hands = Hands(fen="4k3/p7/8/8/8/8/P7/4K3[%s%s] w - - 0 8 0/0 - 1" % (tile, tile.lower()))
+    assert hands.leds() == {}
+    act(hands, "+d3")
+    hands.wait(SETTLED)
+    assert hands.moves() == ["%s@d3" % tile]
+    assert hands.leds() == {"d3": "last-move"}
+    act(hands, "+d6")
+    hands.wait(SETTLED)
+    assert hands.moves() == ["%s@d3" % tile, "%s@d6" % tile]
+    assert hands.leds() == {"d6": "last-move"}
+
+
+@pytest.mark.parametrize("tile", "PNBRQ")
+def test_a_placement_the_host_asks_for_lights_its_square_with_the_tile(tile):
+    hands = Hands(fen="4k3/p7/8/8/8/8/P7/4K3[%s] w - - 0 8 0/0 - 1" % tile)
+    hands.app.game.show_move("%s@d3" % tile)
+    hands.app.dirty = True
+    name = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen"}[tile]
+    assert hands.leds() == {"d3": "drop-" + name}
+    act(hands, "+d3")
+    hands.wait(SETTLED)
+    assert hands.moves() == ["%s@d3" % tile] and hands.leds() == {"d3": "last-move"}

@@ -5,10 +5,22 @@ Standard library only, bound to 127.0.0.1. The page long-polls
 after a timeout), so it keeps working across a server restart: it simply
 polls again. Actions are small JSON POSTs; anything malformed gets a 4xx
 answer with ``{"error": "..."}`` and changes nothing.
+
+Any web page the user visits can make the browser send requests to
+127.0.0.1, and a DNS name can be rebound to it, so the server answers only
+requests addressed to itself: a ``Host`` (and ``Origin``, when there is one)
+of 127.0.0.1, localhost or [::1] with its own port, and JSON POSTs only (a
+cross-origin page can send a ``text/plain`` POST without asking first).
+A client cannot hold the server either: every read has a time limit, a
+request body has a size limit and a deadline, and past MAX_CONNECTIONS open
+connections the one that has waited longest for its request is closed.
+A client that goes away (a closed tab) ends its request quietly.
 """
 
 import json
 import os
+import socket
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +31,8 @@ from host_tools.sim.device import SimBoard, SimError
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_BODY = 8192
 POLL_SECONDS = 15
+REQUEST_SECONDS = 10     # the most a client may take to send its request, and each read of it
+MAX_CONNECTIONS = 64     # open connections (each a thread); long-polls of open pages among them
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 
@@ -157,9 +171,41 @@ def _text(body, key):
 class Handler(BaseHTTPRequestHandler):
     server_version = "ScacchieraSim/1"
     sim = None  # set by make_server
+    timeout = REQUEST_SECONDS   # the socket's time-out for each read and write
 
     def log_message(self, fmt, *args):  # quiet: the page polls often
         pass
+
+    def _refused(self):
+        """Why this request is not addressed to this server by one of its own pages, or None."""
+        port = self.server.server_address[1]
+        own = ("127.0.0.1:%d" % port, "localhost:%d" % port, "[::1]:%d" % port)
+        if self.headers.get("Host", "").lower() not in own:
+            return "the Host must be this server's own loopback address"
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.lower() not in tuple("http://" + h for h in own):
+            return "requests from other sites are refused"
+        return None
+
+    def _read_body(self, length):
+        """The request body, read within the handler's time-out in all; TimeoutError if it does not all come."""
+        deadline = time.monotonic() + self.timeout
+        chunks = []
+        got = 0
+        try:
+            while got < length:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                self.connection.settimeout(left)
+                chunk = self.rfile.read1(length - got)
+                if not chunk:
+                    raise TimeoutError     # the client closed before sending it all
+                chunks.append(chunk)
+                got += len(chunk)
+        finally:
+            self.connection.settimeout(self.timeout)
+        return b"".join(chunks)
 
     def _send(self, code, payload, content_type="application/json"):
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
@@ -174,6 +220,10 @@ class Handler(BaseHTTPRequestHandler):
         self._send(code, {"error": message})
 
     def do_GET(self):
+        self.server.request_read(self.connection)
+        refused = self._refused()
+        if refused:
+            return self._error(403, refused)
         url = urlparse(self.path)
         if url.path == "/api/state":
             query = parse_qs(url.query)
@@ -194,18 +244,30 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         url = urlparse(self.path)
+        refused = self._refused()
+        if refused:
+            self.close_connection = True
+            return self._error(403, refused)
         if not url.path.startswith("/api/"):
             return self._error(404, "no such endpoint: %s" % url.path)
+        if self.headers.get_content_type() != "application/json":
+            self.close_connection = True
+            return self._error(415, "the body must be JSON, sent as Content-Type: application/json")
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             return self._error(400, "bad Content-Length")
         if length > MAX_BODY:
             return self._error(413, "request body over %d bytes" % MAX_BODY)
-        raw = self.rfile.read(length) if length > 0 else b"{}"
+        try:
+            raw = self._read_body(length) if length > 0 else b"{}"
+        except TimeoutError:
+            self.close_connection = True
+            return self._error(400, "the body is shorter than its Content-Length (%d bytes)" % length)
+        self.server.request_read(self.connection)
         try:
             body = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             return self._error(400, "the body must be a JSON object")
         if not isinstance(body, dict):
             return self._error(400, "the body must be a JSON object")
@@ -223,9 +285,70 @@ class Handler(BaseHTTPRequestHandler):
     do_DELETE = do_PATCH = do_PUT
 
 
-def make_server(sim, port=8765, host="127.0.0.1"):
+class Server(ThreadingHTTPServer):
+    """A thread per connection, at most MAX_CONNECTIONS of them; client disconnects are not errors."""
+
+    daemon_threads = True
+    request_queue_size = 64
+    max_connections = MAX_CONNECTIONS
+
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
+        self.lock = threading.Lock()
+        self.open = 0
+        self.reading = {}       # connections still sending their request, oldest first
+
+    def process_request(self, request, client_address):
+        with self.lock:
+            if self.open >= self.max_connections:
+                if not self.reading:
+                    # Every connection is being answered (long-polls): 503, try again in a second.
+                    self._refuse(request)
+                    return
+                oldest = next(iter(self.reading))
+                del self.reading[oldest]
+                _close_quietly(oldest)        # its thread sees the end of its input and ends
+            self.open += 1
+            self.reading[request] = True
+        super().process_request(request, client_address)
+
+    def _refuse(self, request):
+        body = b'{"error": "too many connections"}'
+        try:
+            request.sendall(b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                            b"Content-Length: %d\r\nRetry-After: 1\r\n\r\n%s" % (len(body), body))
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self.lock:
+                self.open -= 1
+                self.reading.pop(request, None)
+
+    def request_read(self, request):
+        """The request has arrived whole: its connection is no longer a candidate for closing."""
+        with self.lock:
+            self.reading.pop(request, None)
+
+    def handle_error(self, request, client_address):
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return      # a closed tab, a client that stopped sending: nothing to report
+        super().handle_error(request, client_address)
+
+
+def _close_quietly(sock):
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+def make_server(sim, port=8765, host="127.0.0.1", request_seconds=REQUEST_SECONDS):
     """An HTTP server for ``sim`` on loopback (port 0: any free port)."""
-    handler = type("BoundHandler", (Handler,), {"sim": sim})
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    return server
+    handler = type("BoundHandler", (Handler,), {"sim": sim, "timeout": request_seconds})
+    return Server((host, port), handler)

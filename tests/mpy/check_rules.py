@@ -73,6 +73,18 @@ def check_game():
         check("bad FEN raises", "no error", "ValueError")
     except ValueError as e:
         check("bad FEN raises", "king" in str(e), True)
+    # Checks no last move can give (rules/validity.py); the possible ones load.
+    for fen, words in (("R3k2R/8/8/8/8/8/8/4K3 b - - 0 1", "along one line"),
+                       ("4k3/8/8/8/4q3/3n4/8/r3K3 w - - 0 1", "3 pieces"),
+                       ("4k3/8/8/3Pp3/8/8/8/r3K3 w - e6 0 1", "two-square pawn move"),
+                       ("8/8/8/2k5/3Pp3/8/8/2R1K3 b - d3 0 1", "double check"),
+                       ("8/8/8/8/3Pp3/4k3/8/2B1K3 b - d3 0 1", None),
+                       ("4k3/8/8/8/1b2r3/8/8/Q3K3 w - - 0 1", None)):
+        try:
+            Position.from_fen(fen)
+            check("impossible check " + fen, None, words)
+        except ValueError as e:
+            check("impossible check " + fen, words is not None and words in str(e), True)
 
 
 def main():

@@ -50,6 +50,13 @@ def _sq(sq88):
     return (sq88 + (sq88 & 7)) >> 1
 
 
+def _mark(frame, move, at_from, at_to):
+    """Light a move's squares. A placement has only its square: its origin bits are 0, not a1."""
+    if not move & DROP:
+        frame[_sq(move & 127)] = at_from
+    frame[_sq((move >> 7) & 127)] = at_to
+
+
 def compose(game, frame):
     """Fill ``frame`` (64 bytes) with the meaning of each square now."""
     for i in range(64):
@@ -63,8 +70,7 @@ def compose(game, frame):
         return frame
     last = game.last_move()
     if last >= 0:
-        frame[_sq(last & 127)] = LAST_MOVE
-        frame[_sq((last >> 7) & 127)] = LAST_MOVE
+        _mark(frame, last, LAST_MOVE, LAST_MOVE)
     king = _sq(pos.kings[pos.turn])
     if game.result is not None:
         _game_over(game, frame)
@@ -73,8 +79,8 @@ def compose(game, frame):
     elif game.claimable:
         frame[king] = CLAIM
     if t.required >= 0 and state == tr.IDLE:
-        frame[_sq(t.required & 127)] = SHOW_FROM
-        frame[_sq((t.required >> 7) & 127)] = SHOW_TO
+        req = t.required
+        _mark(frame, req, SHOW_FROM, _DROP[(req >> 14) & 7] if req & DROP else SHOW_TO)
     if state == tr.IDLE and game.options.hints and game.result is None:
         _drop_targets(game, frame)
     if state == tr.LIFTED:

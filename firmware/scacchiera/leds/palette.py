@@ -8,11 +8,18 @@ order, with no allocation per frame.
 
 from . import frame as f
 
+# How a meaning shows in time: steady, blinking (BLINK_MS on, BLINK_MS off) or
+# pulsing slowly (twice as long each), for an offer the player may take up.
+STEADY = False
+BLINK = True
+SLOW = 2
+
 # (red, green, blue, blinks), full scale 0..255: scaled down to the cap.
+# A claimable draw pulses its king slowly; a drawn game shows both kings steady.
 DEFAULT = {
     f.LAST_MOVE: (40, 40, 120, False),
     f.CHECK: (255, 0, 0, False),
-    f.CLAIM: (255, 160, 0, False),
+    f.CLAIM: (255, 160, 0, SLOW),
     f.LIFTED: (255, 255, 255, False),
     f.LEGAL: (0, 200, 0, False),
     f.LEGAL_CAPTURE: (255, 120, 0, False),
@@ -61,12 +68,13 @@ class Palette:
     def render(self, frame, buf, now):
         """Write ``frame`` (64 meanings) into ``buf`` (3 bytes per LED) for time ``now``."""
         dark = (now // BLINK_MS) & 1
+        slow_dark = (now // (2 * BLINK_MS)) & 1   # changes only when ``dark`` does: one redraw rule
         table = self.table
         leds = self.led_of_square
         for sq in range(64):
             colour, blink = table[frame[sq]]
             i = leds[sq] * 3
-            if blink and dark:
+            if blink and (slow_dark if blink == SLOW else dark):
                 buf[i] = buf[i + 1] = buf[i + 2] = 0
             else:
                 buf[i] = colour[0]

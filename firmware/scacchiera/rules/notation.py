@@ -133,6 +133,11 @@ def set_fen(pos, fen):
     pos.ep = -1
     if pos._attacked(kings[turn ^ 1], turn):
         raise ValueError("FEN: the side not to move is in check")
+    if pos.is_check():
+        from .validity import impossible_check
+        reason = impossible_check(pos, ep_sq)
+        if reason:
+            raise ValueError(reason)
     if ep_sq >= 0:
         pos.ep = pos._capturable_ep(ep_sq)
     pos._rehash()

@@ -57,7 +57,8 @@ function render(s) {
     const led = cell.querySelector(".led");
     const info = s.led_squares[sq];
     const lit = info.meaning !== "";
-    led.className = "led" + (lit ? " on" : "") + (lit && info.blink ? " blink" : "");
+    // blink: false (steady), true (blinks) or 2 (a slow pulse: a draw that may be claimed)
+    led.className = "led" + (lit ? " on" : "") + (lit && info.blink ? (info.blink === 2 ? " blink slow" : " blink") : "");
     led.style.background = lit ? `radial-gradient(circle, rgb(${info.rgb}) 0%, rgba(${info.rgb},.55) 45%, transparent 72%)` : "";
     cell.title = lit ? name + ": " + info.meaning : name;
     cell.dataset.led = info.meaning;
