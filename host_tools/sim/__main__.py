@@ -3,7 +3,6 @@
 import argparse
 import json
 import sys
-import webbrowser
 
 from host_tools import _paths  # noqa: F401
 from host_tools.hands import ScriptError, script_setup
@@ -58,33 +57,15 @@ def _describe(event):
 
 
 def serve(args):
-    from host_tools.sim.server import Simulator, make_server
+    """The page for the simulated board: the companion app (host_tools/companion)."""
+    from host_tools.companion.__main__ import serve as serve_page
+    from host_tools.companion.boards import SimulatedBoard
     try:
-        sim = Simulator(args.fen, args.profile, variant=args.variant, seed=args.seed)
+        board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
     except ValueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
-    try:
-        server = make_server(sim, args.port)
-    except OSError as e:
-        print("error: cannot listen on 127.0.0.1:%d: %s (try --port)" % (args.port, e), file=sys.stderr)
-        return 2
-    sim.start()
-    url = "http://127.0.0.1:%d/" % server.server_address[1]
-    print("Scacchiera simulator at %s  (Ctrl-C to stop)" % url, flush=True)
-    if not args.no_browser:
-        try:
-            webbrowser.open(url)
-        except webbrowser.Error:
-            pass
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sim.stop()
-        server.server_close()
-    return 0
+    return serve_page(board, args.port, not args.no_browser, "Scacchiera simulator")
 
 
 def main(argv=None):
