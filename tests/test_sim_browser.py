@@ -7,11 +7,11 @@ is saved in test-artifacts/.
 
 import os
 import shutil
-import threading
 
 import pytest
 
-from host_tools.sim.server import Simulator, make_server
+from companion_support import served as serve_board
+from host_tools.companion.boards import SimulatedBoard
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-artifacts")
@@ -29,15 +29,9 @@ pytestmark = [
 
 @pytest.fixture
 def served():
-    sim = Simulator()
-    server = make_server(sim, port=0)
-    sim.start()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield sim, "http://127.0.0.1:%d/" % server.server_address[1]
-    server.shutdown()
-    server.server_close()
-    sim.stop()
+    board = SimulatedBoard()
+    with serve_board(board) as url:
+        yield board, url + "/"
 
 
 @pytest.fixture
@@ -171,32 +165,41 @@ def test_the_page_reconnects_after_a_server_restart():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
 
-    def start():
-        sim = Simulator()
-        server = make_server(sim, port=port)
-        sim.start()
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return sim, server
-
-    def stop(sim, server):
-        server.shutdown()
-        server.server_close()
-        sim.stop()
-
-    sim, server = start()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
         page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % port)
-        page.wait_for_selector("#conn:text('connected')")
-        stop(sim, server)
+        with serve_board(SimulatedBoard(), port):
+            page.goto("http://127.0.0.1:%d/" % port)
+            page.wait_for_selector("#conn:text('connected')")
         page.wait_for_selector("#conn.down", timeout=30000)
-        sim, server = start()
-        sim.board.lift("e2")
-        sim.board.place("e4")
-        page.wait_for_selector("#conn:not(.down)", timeout=30000)
-        page.wait_for_selector(".sq[data-square='e4'] .piece", timeout=10000)
+        board = SimulatedBoard()
+        with serve_board(board, port):
+            board.sim.lift("e2")
+            board.sim.place("e4")
+            page.wait_for_selector("#conn:not(.down)", timeout=30000)
+            page.wait_for_selector(".sq[data-square='e4'] .piece", timeout=10000)
         browser.close()
-    stop(sim, server)
+
+
+def test_the_send_box_takes_a_whole_line_and_says_what_is_wrong(page):
+    page.locator("#send").fill("   ")
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('error').textContent.includes('blank')")
+    page.locator("#send").fill("x" * 513)
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('error').textContent.includes('at most 512 bytes')")
+    line = '{"cmd": "status", "id": "%s"}' % ("i" * 32)
+    page.locator("#send").fill("status " + "x" * 300)          # 307 bytes: sent, the board answers
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('> status xxx')")
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('too many words')")
+    assert page.locator("#error").text_content() == ""
+    page.locator("#send").fill(line)
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('\"re\": \"status\"')")
+    # The log follows its newest line.
+    at_end = page.evaluate("(() => { const l = document.getElementById('protocol');"
+                           " return l.scrollTop + l.clientHeight >= l.scrollHeight - 4; })()")
+    assert at_end

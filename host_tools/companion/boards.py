@@ -230,7 +230,17 @@ class SimulatedBoard(Board):
             if isinstance(ms, bool) or not isinstance(ms, int) or not 0 < ms <= 60000:
                 raise ActionError("'advance' must be whole milliseconds from 1 to 60000")
             self.sim.wait(ms)
+            self._answer_requests()
             self.sim.version += 1
+
+    def _answer_requests(self, most=20):
+        """Step mode: time moves only on request, so let the firmware answer the page's own
+        requests (status after a move) before the step ends: a few more loop passes."""
+        for _ in range(most):
+            self._pump()
+            if not self.model.busy():
+                return
+            self.sim.wait(5)
 
 
 # -- a real board over USB serial -----------------------------------------------------------

@@ -78,7 +78,8 @@ class BoardModel:
             self.frame = {}
             self.occupancy = None
             self.pgn = ""
-            self.game = None       # ((game number, moves), position) of the replay below
+            self.start = None      # (game number, start FEN, Sprint?, seed): from the game's PGN
+            self.pgn_key = None    # (game number, moves) of the last PGN asked for
             self.replay = None     # the game replayed with scacchiera's rules (None: not known yet)
             self._waiting = {}     # id -> command, the companion's requests in flight
             self._again = set()    # commands to ask again once their reply comes
@@ -104,6 +105,11 @@ class BoardModel:
         fields["cmd"] = cmd
         fields["id"] = rid
         self._send(json.dumps(fields, separators=(",", ":")))
+
+    def busy(self):
+        """Whether requests of the companion's own still wait for their answer."""
+        with self.lock:
+            return bool(self._waiting)
 
     def user_line(self, line):
         """A line the person typed (checked by ``check_line``), sent and echoed in the log."""
@@ -180,39 +186,45 @@ class BoardModel:
                 self._follow_game()
             elif cmd == "pgn":
                 self.pgn = msg.get("pgn") or ""
-                self._replay_from_pgn()
+                self._start_from_pgn()
         if again:
             self._request(cmd)
 
     def _follow_game(self):
+        """A new status: replay its moves now if the game's start is known, and ask for the PGN."""
         s = self.status
         key = (s.get("game"), tuple(s.get("moves") or ()))
-        if self.game is None or self.game[0] != key:
+        if self.start is not None and self.start[0] == key[0]:
+            self._replay()
+        if self.pgn_key != key:
+            self.pgn_key = key
             self._request("pgn")
 
-    def _replay_from_pgn(self):
-        """The game's start from its PGN's headers, then its moves replayed with the rules."""
+    def _start_from_pgn(self):
+        """The game's start, from its PGN's headers: a FEN, or Scacchi Sprint's seed, or the standard start."""
         headers = {}
         for line in self.pgn.split("\n"):
             if line.startswith("[") and " \"" in line:
                 name, _, value = line[1:].partition(" ")
                 headers[name] = value.rstrip("]").strip('"')
+        seed = headers.get("Seed", "")
+        sprint = headers.get("Variant") == "Scacchi Sprint" and "FEN" not in headers
+        self.start = ((self.status or {}).get("game"), headers.get("FEN"), sprint,
+                      int(seed) if seed.isdigit() else None)
+        self._replay()
+
+    def _replay(self):
+        """The game replayed with the rules (for SAN in both languages and Sprint's hands)."""
         s = self.status or {}
-        moves = list(s.get("moves") or ())
+        _, fen, sprint, seed = self.start
         profile = (s.get("options") or {}).get("profile", "fide")
-        sprint = headers.get("Variant") == "Scacchi Sprint"
-        seed = headers.get("Seed")
         try:
-            if sprint and "FEN" not in headers:
-                pos = new_position(None, profile, "sprint", int(seed) if seed and seed.isdigit() else None)
-            else:
-                pos = new_position(headers.get("FEN"), profile)
-            for uci in moves:
+            pos = new_position(None, profile, "sprint", seed) if sprint else new_position(fen, profile)
+            for uci in s.get("moves") or ():
                 pos.push(pos.parse_uci(uci))
         except (ValueError, KeyError, IndexError):
             pos = None                     # a board newer than these rules: show what it says
         self.replay = pos
-        self.game = ((s.get("game"), tuple(moves)), pos)
 
     # -- what the page gets ---------------------------------------------------------------
 

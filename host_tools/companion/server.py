@@ -37,6 +37,7 @@ FILES = {"/": "index.html", "/index.html": "index.html", "/companion.js": "compa
          "/companion.css": "companion.css"}
 MAX_BODY = 8192            # bytes of a POST body
 MAX_MESSAGE = 16384        # bytes of a WebSocket message from the page
+MAX_HEAD = 8192            # bytes of a request's headers
 HEAD_SECONDS = 5           # a request's head must arrive within this
 BODY_SECONDS = 5           # and its body within this
 MAX_CONNECTIONS = 1000     # uvicorn's limit_concurrency: more get 503
@@ -58,6 +59,12 @@ class Guard:
         if scope["type"] in ("http", "websocket"):
             headers = dict((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"])
             reason = None
+            if sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEAD:
+                if scope["type"] == "http":
+                    await PlainTextResponse("headers over %d bytes" % MAX_HEAD, status_code=431)(scope, receive, send)
+                else:
+                    await send({"type": "websocket.close", "code": 1009})
+                return
             if headers.get("host", "").lower() not in self.hosts:
                 reason = "this server answers only to %s" % " or ".join(sorted(self.hosts))
             elif "origin" in headers and headers["origin"].lower() not in self.origins:
