@@ -1,7 +1,8 @@
 """What the page shows, built only from the board's protocol lines (docs/protocol.md).
 
 The same code follows the simulated board and a real one: on (re)connection
-it sends ``hello``, ``watch leds on occupancy on`` and ``status``; after every
+it sends ``hello``, ``watch leds on occupancy on``, ``leds``, ``occupancy`` and
+``status``; after every
 game event it asks for ``status`` again (and for ``pgn`` when the moves
 changed), one request at a time. SAN in both languages and Scacchi Sprint's
 hands are worked out by replaying the moves with scacchiera's own rules
@@ -90,6 +91,8 @@ class BoardModel:
         with self.lock:
             self._request("hello", proto=1)
             self._request("watch", leds=True, occupancy=True)
+            self._request("leds")
+            self._request("occupancy")
             self._request("status")
 
     def _changed(self):
@@ -181,6 +184,10 @@ class BoardModel:
         if msg.get("ok"):
             if cmd == "hello":
                 self.hello = msg
+            elif cmd == "leds":
+                self.frame = msg.get("frame") or {}
+            elif cmd == "occupancy":
+                self.occupancy = msg.get("squares") or []
             elif cmd == "status":
                 self.status = msg
                 self._follow_game()
@@ -248,7 +255,7 @@ class BoardModel:
                 name = "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
                 squares.append(led_square(self.frame.get(name, "")))
             return {
-                "ready": self.status is not None,
+                "ready": self.status is not None and self.start is not None,
                 "firmware": (self.hello or {}).get("firmware"),
                 "variant": variant_of(pos) if pos is not None else CHESS,
                 "sprint": sprint,
