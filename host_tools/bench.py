@@ -144,7 +144,55 @@ def firmware_micropython():
         print("  " + line)
 
 
+def companion_latency(rounds=40):
+    """Switch change -> page updated: a reed opens or closes on the simulated board, and a page's
+    WebSocket gets the state with the new LED (the real uvicorn server on loopback)."""
+    import asyncio
+    import json
+    import threading
+    import websockets
+    from host_tools.companion.boards import SimulatedBoard
+    from host_tools.companion.server import bind, make_server
+    from scacchiera.sensing.debounce import DEFAULT_DELAY_MS
+
+    board = SimulatedBoard()
+    sock = bind(0)
+    server = make_server(board, sock)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+
+    async def measure():
+        times = []
+        url = "ws://127.0.0.1:%d/ws" % sock.getsockname()[1]
+        async with websockets.connect(url) as ws:
+            async def until(lit):
+                while True:
+                    msg = json.loads(await ws.recv())
+                    if "state" in msg and (msg["state"]["leds"].get("g1") == "lifted") == lit:
+                        return
+            await until(False)
+            for i in range(rounds):
+                lift = i % 2 == 0
+                start = time.perf_counter()
+                board.act("lift" if lift else "place", {"square": "g1"})      # the reed, by the hands
+                await until(lift)
+                times.append((time.perf_counter() - start) * 1000)
+        return sorted(times)
+
+    try:
+        times = asyncio.run(measure())
+    finally:
+        server.should_exit = True
+        thread.join(5)
+    print("== companion: switch change -> page updated (simulated board, WebSocket, %d changes)" % rounds)
+    print("median %.1f ms  p90 %.1f ms  max %.1f ms  (target <= 50 ms; includes the firmware's %d ms debounce)"
+          % (times[len(times) // 2], times[int(len(times) * 0.9)], times[-1], DEFAULT_DELAY_MS))
+
+
 def main():
+    companion_latency()
     cpython_perft()
     cpython_board()
     micropython_figures()

@@ -8,7 +8,7 @@ import argparse
 import sys
 import webbrowser
 
-from host_tools.companion.boards import SerialBoard, SimulatedBoard
+from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard, pick_port
 from host_tools.companion.server import bind, make_server, quiet_disconnects
 
 
@@ -56,6 +56,11 @@ def main(argv=None):
             print("error: %s" % e, file=sys.stderr)
             return 2
         return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
+    if not args.device:
+        try:
+            print("board: %s" % pick_port())
+        except ActionError as e:
+            print("%s; the page waits for it" % e)
     return serve(SerialBoard(args.device or None), args.port, not args.no_browser, "Scacchiera companion")
 
 

@@ -107,7 +107,7 @@ class SimulatedBoard(Board):
     kind = "simulated"
     hands = True
 
-    def __init__(self, fen=None, profile="fide", variant=None, seed=None, speed=1.0, period=0.01):
+    def __init__(self, fen=None, profile="fide", variant=None, seed=None, speed=1.0, period=0.005):
         super().__init__()
         self.sim = SimBoard(fen, profile, variant, seed)
         self.speed = speed
