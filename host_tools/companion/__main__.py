@@ -12,6 +12,21 @@ from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard
 from host_tools.companion.server import bind, make_server, quiet_disconnects
 
 
+def offer_engine(board, path=None):
+    """The computer opponent, when an engine is found (said on the terminal either way)."""
+    from host_tools.companion.engine import find_engine
+    found = find_engine(path)
+    if found is None:
+        print("no chess engine found (apt-get install stockfish, or --engine PATH): no computer opponent")
+        return
+    try:
+        board.play_computer(found)
+    except Exception as e:           # chess.engine's errors, a file that is no engine
+        print("error: the engine %s did not start: %s" % (found, e), file=sys.stderr)
+        return
+    print("computer opponent: %s (%s)" % (board.computer.name, found))
+
+
 def serve(board, port, open_browser=True, what="Scacchiera"):
     """Serve ``board``'s page on 127.0.0.1:``port`` until Ctrl-C; 2 if the port is taken."""
     try:
@@ -40,6 +55,7 @@ def main(argv=None):
                                      description="The Scacchiera companion: one page for the simulated board or a real one.")
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
     sub = parser.add_subparsers(dest="board", required=True)
     sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
     sim.add_argument("--profile", default="fide", choices=("fide", "casual"))
@@ -55,13 +71,16 @@ def main(argv=None):
         except ValueError as e:
             print("error: %s" % e, file=sys.stderr)
             return 2
+        offer_engine(board, args.engine)
         return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
     if not args.device:
         try:
             print("board: %s" % pick_port())
         except ActionError as e:
             print("%s; the page waits for it" % e)
-    return serve(SerialBoard(args.device or None), args.port, not args.no_browser, "Scacchiera companion")
+    board = SerialBoard(args.device or None)
+    offer_engine(board, args.engine)
+    return serve(board, args.port, not args.no_browser, "Scacchiera companion")
 
 
 if __name__ == "__main__":

@@ -43,6 +43,10 @@ def _protocol_action(board, action, fields):
         if not (isinstance(value, (bool, int, str)) and len(str(value)) <= 32):
             raise ActionError("'value' must be true/false, a number or a word")
         board.command({"cmd": "set", "name": name, "value": value})
+    elif action == "computer":
+        if board.computer is None:
+            raise ActionError("no engine: install stockfish (apt-get install stockfish) or give --engine PATH")
+        board.computer.configure(fields.get("sides"), fields.get("elo"), fields.get("skill"))
     elif action == "new":
         cmd = {"cmd": "new"}
         for key in ("fen", "profile", "variant"):
@@ -67,17 +71,29 @@ class Board:
     def __init__(self):
         self.on_change = lambda: None
         self.model = BoardModel(self._write)
+        self.computer = None            # engine.Computer, when there is an engine
+
+    def play_computer(self, path):
+        """Offer the engine at ``path`` as an opponent (host_tools/companion/engine.py)."""
+        from host_tools.companion.engine import Computer
+        self.computer = Computer(self, path)
 
     def start(self):
-        pass
+        if self.computer is not None:
+            self.computer.start()
 
     def stop(self):
-        pass
+        if self.computer is not None:
+            self.computer.stop()
+
+    def notify(self):
+        self.on_change()
 
     def state(self):
         state = self.model.state()
         state["board"] = {"kind": self.kind, "hands": self.hands, "connected": self.connected(),
                           "problem": self.problem()}
+        state["computer"] = self.computer.describe() if self.computer is not None else None
         return state
 
     def connected(self):
@@ -122,12 +138,18 @@ class SimulatedBoard(Board):
         self.sim.hw.send(line)         # read by the firmware's next loop pass
 
     def start(self):
+        super().start()
         self._thread.start()
 
     def stop(self):
         self._stopped.set()
         if self._thread.is_alive():
             self._thread.join(2)
+        super().stop()
+
+    def command(self, cmd):
+        with self.sim.lock:            # the firmware's serial input is not shared across threads
+            super().command(cmd)
 
     def _run(self):
         owed = 0.0
@@ -279,12 +301,14 @@ class SerialBoard(Board):
         self._thread = threading.Thread(target=self._run, name="serial-board", daemon=True)
 
     def start(self):
+        super().start()
         self._thread.start()
 
     def stop(self):
         self._stopped.set()
         if self._thread.is_alive():
             self._thread.join(2)
+        super().stop()
 
     def connected(self):
         return self._serial is not None

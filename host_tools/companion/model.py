@@ -65,6 +65,7 @@ class BoardModel:
     def __init__(self, send):
         self._send = send
         self.lock = threading.RLock()
+        self.cond = threading.Condition(self.lock)     # notified on every change (the computer waits on it)
         self.version = 0
         self.log = []             # "< line" from the board, "> line" sent by the person
         self.events = []
@@ -97,6 +98,7 @@ class BoardModel:
 
     def _changed(self):
         self.version += 1
+        self.cond.notify_all()
 
     def _request(self, cmd, **fields):
         if cmd in self._waiting.values():

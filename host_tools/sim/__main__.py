@@ -58,13 +58,14 @@ def _describe(event):
 
 def serve(args):
     """The page for the simulated board: the companion app (host_tools/companion)."""
-    from host_tools.companion.__main__ import serve as serve_page
+    from host_tools.companion.__main__ import offer_engine, serve as serve_page
     from host_tools.companion.boards import SimulatedBoard
     try:
         board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
     except ValueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
+    offer_engine(board, args.engine)
     return serve_page(board, args.port, not args.no_browser, "Scacchiera simulator")
 
 
@@ -79,6 +80,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
     args = parser.parse_args(argv)
     if args.script:
         return run_script(args)
