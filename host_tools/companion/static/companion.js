@@ -137,6 +137,30 @@ function render(s) {
     $("stepper").hidden = s.speed !== 0;
   }
   renderSprint(s);
+  renderComputer(s.computer);
+}
+
+// The computer opponent's box: its levels are the engine's own (UCI_Elo's range, Skill Level).
+function renderComputer(c) {
+  $("computer-box").hidden = !c;
+  if (!c) return;
+  $("computer-name").textContent = c.name;
+  const level = $("computer-level");
+  if (!level.options.length) {
+    const add = (value, text) => { const o = document.createElement("option"); o.value = value; o.textContent = text; level.appendChild(o); };
+    add("", "full strength");
+    if (c.levels.elo) {
+      const [low, high] = c.levels.elo;
+      for (let elo = low; elo <= high; elo += 150) add("elo " + elo, "Elo " + elo);
+    }
+    if (c.levels.skill) {
+      const [low, high] = c.levels.skill;
+      for (let k = low; k <= high; k++) add("skill " + k, "Skill Level " + k);
+    }
+  }
+  if (document.activeElement !== level) level.value = c.elo !== null ? "elo " + c.elo : c.skill !== null ? "skill " + c.skill : "";
+  if (document.activeElement !== $("computer-sides")) $("computer-sides").value = c.sides.join(" ");
+  $("computer-message").textContent = c.message || "";
 }
 
 function renderSprint(s) {
@@ -254,6 +278,13 @@ $("reset").addEventListener("click", () => post("new", {
   variant: $("variant").value, seed: Number($("seed-in").value) || 0,
 }));
 $("move_time").addEventListener("change", () => post("option", { name: "move_time_ms", value: Math.round(Number($("move_time").value) * 1000) }));
+function sendComputer() {
+  const [kind, value] = $("computer-level").value.split(" ");
+  const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
+  post("computer", { sides, elo: kind === "elo" ? Number(value) : null, skill: kind === "skill" ? Number(value) : null });
+}
+$("computer-sides").addEventListener("change", sendComputer);
+$("computer-level").addEventListener("change", sendComputer);
 $("send-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   post("send", { line: $("send").value }).then((ok) => { if (ok) $("send").value = ""; });
