@@ -50,6 +50,18 @@ def serve(board, port, open_browser=True, what="Scacchiera"):
     return 0
 
 
+def serve_sim(args):
+    """The page for the simulated board (``make sim``): args has fen, profile, variant, seed, engine,
+    port and no_browser."""
+    try:
+        board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    offer_engine(board, args.engine)
+    return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host_tools.companion",
                                      description="The Scacchiera companion: one page for the simulated board or a real one.")
@@ -66,13 +78,7 @@ def main(argv=None):
     real.add_argument("--device", help="its serial port, e.g. /dev/ttyACM0 (default: the one board plugged in)")
     args = parser.parse_args(argv)
     if args.board == "sim":
-        try:
-            board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
-        except ValueError as e:
-            print("error: %s" % e, file=sys.stderr)
-            return 2
-        offer_engine(board, args.engine)
-        return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
+        return serve_sim(args)
     if not args.device:
         try:
             print("board: %s" % pick_port())

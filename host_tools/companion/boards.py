@@ -72,6 +72,8 @@ class Board:
         self.on_change = lambda: None
         self.model = BoardModel(self._write)
         self.computer = None            # engine.Computer, when there is an engine
+        self._stopped = threading.Event()
+        self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
     def play_computer(self, path):
         """Offer the engine at ``path`` as an opponent (host_tools/companion/engine.py)."""
@@ -81,8 +83,13 @@ class Board:
     def start(self):
         if self.computer is not None:
             self.computer.start()
+        if self._thread is not None:
+            self._thread.start()
 
     def stop(self):
+        self._stopped.set()
+        if self._thread is not None and self._thread.is_alive():
+            self._thread.join(2)
         if self.computer is not None:
             self.computer.stop()
 
@@ -130,22 +137,11 @@ class SimulatedBoard(Board):
         self.period = period
         self._seen = 0                 # lines of sim.protocol already given to the model
         self._sim_version = self.sim.version
-        self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-clock", daemon=True)
         self.model.connected()
 
     def _write(self, line):
         self.sim.hw.send(line)         # read by the firmware's next loop pass
-
-    def start(self):
-        super().start()
-        self._thread.start()
-
-    def stop(self):
-        self._stopped.set()
-        if self._thread.is_alive():
-            self._thread.join(2)
-        super().stop()
 
     def command(self, cmd):
         with self.sim.lock:            # the firmware's serial input is not shared across threads
@@ -297,18 +293,7 @@ class SerialBoard(Board):
         self._serial = None
         self._write_lock = threading.Lock()
         self._problem = "connecting…"
-        self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="serial-board", daemon=True)
-
-    def start(self):
-        super().start()
-        self._thread.start()
-
-    def stop(self):
-        self._stopped.set()
-        if self._thread.is_alive():
-            self._thread.join(2)
-        super().stop()
 
     def connected(self):
         return self._serial is not None

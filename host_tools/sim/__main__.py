@@ -58,15 +58,8 @@ def _describe(event):
 
 def serve(args):
     """The page for the simulated board: the companion app (host_tools/companion)."""
-    from host_tools.companion.__main__ import offer_engine, serve as serve_page
-    from host_tools.companion.boards import SimulatedBoard
-    try:
-        board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
-    except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
-    offer_engine(board, args.engine)
-    return serve_page(board, args.port, not args.no_browser, "Scacchiera simulator")
+    from host_tools.companion.__main__ import serve_sim
+    return serve_sim(args)
 
 
 def main(argv=None):
