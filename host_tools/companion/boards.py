@@ -79,6 +79,7 @@ class Board:
         """Offer the engine at ``path`` as an opponent (host_tools/companion/engine.py)."""
         from host_tools.companion.engine import Computer
         self.computer = Computer(self, path)
+        self.notify()
 
     def start(self):
         if self.computer is not None:

@@ -84,6 +84,15 @@ function buildBoard() {
   }
 }
 
+// An option the person just changed shows their choice until the board has had time to
+// answer (a state pushed meanwhile still has the old value).
+const changedAt = {};
+function setOption(name, value) {
+  changedAt[name] = Date.now();
+  return post("option", { name, value });
+}
+function settled(name) { return !(Date.now() - (changedAt[name] || 0) < 1500); }
+
 function render(s) {
   state = s;
   showConnection(s);
@@ -106,7 +115,7 @@ function render(s) {
   $("hand").innerHTML = "";
   if (s.hand) $("hand").appendChild(pieceEl(s.hand));
   $("tray").innerHTML = "";
-  for (const p of s.tray) $("tray").appendChild(pieceEl(p));
+  for (const p of s.tray || []) $("tray").appendChild(pieceEl(p));
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
   $("result").textContent = s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
@@ -128,10 +137,10 @@ function render(s) {
   $("events").textContent = s.events.map((e) => JSON.stringify(e)).join("\n");
   if (s.board.hands) $("now").textContent = s.now;
   const o = s.options;
-  if (document.activeElement !== $("settle_ms")) $("settle_ms").value = o.settle_ms;
-  $("hints").checked = o.hints;
-  $("takeback").checked = o.takeback;
-  $("profile").value = o.profile;
+  if (document.activeElement !== $("settle_ms") && settled("settle_ms")) $("settle_ms").value = o.settle_ms;
+  if (settled("hints")) $("hints").checked = o.hints;
+  if (settled("takeback")) $("takeback").checked = o.takeback;
+  if (settled("profile")) $("profile").value = o.profile;
   if (s.board.hands) {
     $("speed").value = String(s.speed);
     $("stepper").hidden = s.speed !== 0;
@@ -268,16 +277,16 @@ for (const b of document.querySelectorAll(".press")) {
   b.addEventListener("click", () => post("press", { button: b.dataset.button }));
 }
 for (const id of ["hints", "takeback"]) {
-  $(id).addEventListener("change", () => post("option", { name: id, value: $(id).checked }));
+  $(id).addEventListener("change", () => setOption(id, $(id).checked));
 }
-$("settle_ms").addEventListener("change", () => post("option", { name: "settle_ms", value: Number($("settle_ms").value) }));
-$("profile").addEventListener("change", () => post("option", { name: "profile", value: $("profile").value }));
-$("lang").addEventListener("change", () => { post("option", { name: "lang", value: $("lang").value }); });
+$("settle_ms").addEventListener("change", () => setOption("settle_ms", Number($("settle_ms").value)));
+$("profile").addEventListener("change", () => setOption("profile", $("profile").value));
+$("lang").addEventListener("change", () => setOption("lang", $("lang").value));
 $("reset").addEventListener("click", () => post("new", {
   fen: $("fen-in").value.trim() || null, profile: $("profile").value,
   variant: $("variant").value, seed: Number($("seed-in").value) || 0,
 }));
-$("move_time").addEventListener("change", () => post("option", { name: "move_time_ms", value: Math.round(Number($("move_time").value) * 1000) }));
+$("move_time").addEventListener("change", () => setOption("move_time_ms", Math.round(Number($("move_time").value) * 1000)));
 function sendComputer() {
   const [kind, value] = $("computer-level").value.split(" ");
   const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
