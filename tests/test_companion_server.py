@@ -221,6 +221,30 @@ def test_deeply_nested_json_gets_a_clear_error(url):
     assert asyncio.run(nested()) == {"re": None, "ok": False, "error": "the message is nested too deeply"}
 
 
+@pytest.mark.parametrize("message, error", [
+    (b"\x00\xff binary", "messages are JSON text, not binary"),
+    ("[1, 2]", "the message must be one JSON object"),
+    ("{\"do\": 5}", "the message needs \"do\": the action's name"),
+    ("{\"do\": \"lift\", \"square\": \"e4\", \"id\": 7}", "e4 is empty: nothing to lift"),
+])
+def test_bad_websocket_messages_get_an_answer_and_the_page_stays(url, message, error):
+    async def send():
+        async with websockets.connect(ws_url(url), open_timeout=5) as ws:
+            await ws.send(message)
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if "re" in msg:
+                    break
+            await ws.send(json.dumps({"do": "tray", "id": 8}))     # the connection still works
+            while True:
+                ok = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if "re" in ok:
+                    return msg, ok
+    msg, ok = asyncio.run(send())
+    assert msg["ok"] is False and msg["error"] == error
+    assert ok == {"re": 8, "ok": True}
+
+
 def test_slow_requests_are_cut_off_and_do_not_harm_the_board(url, monkeypatch):
     monkeypatch.setattr(companion_server, "HEAD_SECONDS", 1.0)
     monkeypatch.setattr(companion_server, "BODY_SECONDS", 1.0)

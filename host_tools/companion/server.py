@@ -226,9 +226,14 @@ def create_app(board, port):
         pusher = asyncio.ensure_future(push())
         try:
             while True:
-                raw = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
                 answer = {"re": None, "ok": True}
                 try:
+                    if raw is None:
+                        raise ValueError("messages are JSON text, not binary")
                     if len(raw) > MAX_MESSAGE:
                         raise ValueError("the message is over %d bytes" % MAX_MESSAGE)
                     msg = parse_message(raw)
