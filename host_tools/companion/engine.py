@@ -11,6 +11,7 @@ engine: the computer plays chess only.
 import os
 import shutil
 import threading
+import time
 
 import chess
 import chess.engine
@@ -58,6 +59,7 @@ class Computer:
         self.skill = None
         self.message = None             # why it is not playing, for the page
         self._asked = None              # (game, moves) it last answered, so it answers once
+        self.replied_at = None          # time.perf_counter() when its last reply went to the board (make bench)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
 
@@ -138,16 +140,16 @@ class Computer:
         s = model.status
         if not self.sides or s is None or model.start is None or model.busy():
             return None
-        key = (s.get("game"), tuple(s.get("moves") or ()))
+        key = (model.session, s.get("game"), tuple(s.get("moves") or ()))
         side = "black" if s.get("turn") == "b" else "white"
         if side not in self.sides or s.get("result") != "*" or s.get("show") or not s.get("in_sync", True) \
-                or key == self._asked or model.start[0] != key[0]:
+                or key == self._asked or model.start[0] != key[1]:
             return None
         _, fen, sprint, _ = model.start
         if sprint:
             self.message = "the computer plays chess only (not Scacchi Sprint)"
             return None
-        return key, fen, list(key[1])
+        return key, fen, list(key[2])
 
     def _reply(self, key, fen, moves):
         self._asked = key
@@ -161,6 +163,7 @@ class Computer:
         if result.move is None:
             return
         self.message = None
+        self.replied_at = time.perf_counter()
         try:
             self.board.command({"cmd": "show", "uci": result.move.uci()})
         except ValueError as e:

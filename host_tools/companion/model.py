@@ -70,11 +70,13 @@ class BoardModel:
         self.log = []             # "< line" from the board, "> line" sent by the person
         self.events = []
         self._next_id = 0
+        self.session = 0          # counts the resets: a new connection, a restarted simulator
         self.reset()
 
     def reset(self):
         """Forget the board (a new connection or a restarted simulator): nothing known until it answers."""
         with self.lock:
+            self.session += 1
             self.hello = None
             self.status = None
             self.frame = {}
