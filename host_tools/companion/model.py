@@ -11,6 +11,7 @@ hands are worked out by replaying the moves with scacchiera's own rules
 
 import json
 import threading
+import time
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from scacchiera.leds import frame as led_frame
@@ -25,6 +26,7 @@ EVENT_COUNT = 50
 _REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync", "in_sync", "error",
             "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds")
 _OWN = "c"                # the prefix of the ids of the companion's own requests
+REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again
 
 
 def check_line(line):
@@ -85,7 +87,7 @@ class BoardModel:
             self.start = None      # (game number, start FEN, Sprint?, seed): from the game's PGN
             self.pgn_key = None    # (game number, moves) of the last PGN asked for
             self.replay = None     # the game replayed with scacchiera's rules (None: not known yet)
-            self._waiting = {}     # id -> command, the companion's requests in flight
+            self._waiting = {}     # id -> (command, when sent), the companion's requests in flight
             self._again = set()    # commands to ask again once their reply comes
             self._changed()
 
@@ -103,27 +105,36 @@ class BoardModel:
         self.cond.notify_all()
 
     def _request(self, cmd, **fields):
-        if cmd in self._waiting.values():
+        self._forget_lost()
+        if any(c == cmd for c, _ in self._waiting.values()):
             self._again.add(cmd)          # one at a time: ask again when the answer comes
             return
         self._next_id += 1
         rid = "%s%d" % (_OWN, self._next_id)
-        self._waiting[rid] = cmd
+        self._waiting[rid] = (cmd, time.monotonic())
         fields["cmd"] = cmd
         fields["id"] = rid
         self._send(json.dumps(fields, separators=(",", ":")))
 
+    def _forget_lost(self):
+        """Requests the board never answered (its queue dropped the reply) stop blocking new ones."""
+        now = time.monotonic()
+        for rid, (cmd, sent) in list(self._waiting.items()):
+            if now - sent > REPLY_SECONDS:
+                del self._waiting[rid]
+
     def busy(self):
         """Whether requests of the companion's own still wait for their answer."""
         with self.lock:
+            self._forget_lost()
             return bool(self._waiting)
 
     def user_line(self, line):
         """A line the person typed (checked by ``check_line``), sent and echoed in the log."""
         line = check_line(line)
         with self.lock:
+            self._send(line)              # ActionError if the board is not there: nothing logged
             self._log("> " + line)
-            self._send(line)
             self._changed()
 
     def _log(self, text):
@@ -150,7 +161,7 @@ class BoardModel:
             rid = msg.get("id")
             own = self._own(rid)
             if rid in self._waiting:
-                self._reply(self._waiting.pop(rid), msg)
+                self._reply(self._waiting.pop(rid)[0], msg)
             if not own and msg.get("ev") not in ("leds", "occupancy"):
                 self._log("< " + text)
             if "ev" in msg:
