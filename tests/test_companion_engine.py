@@ -94,3 +94,11 @@ def test_an_engine_game_to_the_end(board):
         plies += 1
     assert s["result"] in ("1-0", "0-1", "1/2-1/2") and s["termination"]
     assert any(line.startswith("> ") and '"cmd":"show"' in line for line in s["protocol"])
+
+
+def test_a_hint_lights_the_engines_best_move(board):
+    step_until(board, lambda s: s["ready"], "the board's state")
+    board.act("hint", {})
+    s = step_until(board, lambda s: s["show"] is not None, "the hint")
+    assert chess.Move.from_uci(s["show"]) in python_chess_board(s["fen"], []).legal_moves
+    assert s["leds"][s["show"][:2]] == "show-from" and s["leds"][s["show"][2:4]] == "show-to"

@@ -47,6 +47,10 @@ def _protocol_action(board, action, fields):
         if board.computer is None:
             raise ActionError("no engine: install stockfish (apt-get install stockfish) or give --engine PATH")
         board.computer.configure(fields.get("sides"), fields.get("elo"), fields.get("skill"))
+    elif action == "hint":
+        if board.computer is None:
+            raise ActionError("no engine: install stockfish (apt-get install stockfish) or give --engine PATH")
+        board.computer.hint()
     elif action == "new":
         cmd = {"cmd": "new"}
         for key in ("fen", "profile", "variant"):

@@ -151,6 +151,24 @@ class Computer:
             return None
         return key, fen, list(key[2])
 
+    def hint(self):
+        """The engine's best move for the side to move, lit on the board with ``show`` (on request)."""
+        model = self.board.model
+        with model.lock:
+            s = model.status
+            if s is None or model.start is None or model.start[0] != s.get("game"):
+                raise ValueError("the board's game is not known yet")
+            if s.get("result") != "*":
+                raise ValueError("the game is over")
+            if model.start[2]:
+                raise ValueError("the computer plays chess only (not Scacchi Sprint)")
+            fen, moves = model.start[1], list(s.get("moves") or ())
+        result = self.engine.play(python_chess_board(fen, moves), chess.engine.Limit(time=self.think))
+        if result.move is None:
+            raise ValueError("the engine has no move here")
+        self.board.command({"cmd": "show", "uci": result.move.uci()})
+        return result.move.uci()
+
     def _reply(self, key, fen, moves):
         self._asked = key
         try:

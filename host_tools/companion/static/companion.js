@@ -293,6 +293,7 @@ function sendComputer() {
   post("computer", { sides, elo: kind === "elo" ? Number(value) : null, skill: kind === "skill" ? Number(value) : null });
 }
 $("computer-sides").addEventListener("change", sendComputer);
+$("hint").addEventListener("click", () => post("hint"));
 $("computer-level").addEventListener("change", sendComputer);
 $("send-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
