@@ -8,10 +8,11 @@ MPY_DIR := tools/micropython
 MICROPYTHON := node $(MPY_DIR)/run.mjs
 PYTEST_WORKERS ?= 2
 
-.PHONY: help test test-long perft bench sim deps mpy-deps mpy-cross clean firmware deploy repl pgn
+.PHONY: help test test-long perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn
 
 help:
 	@echo "make sim        run the simulator (the main job)"
+	@echo "make connect    the same page for a real board on USB (PORT=auto or e.g. /dev/ttyACM0)"
 	@echo "make test       install everything and run the tests (< 15 min)"
 	@echo "make test-long  the deep perft and the long fuzz runs"
 	@echo "make perft      every line of the perft suite at every depth"
@@ -79,6 +80,10 @@ pgn: $(VENV)/.installed
 
 sim: $(VENV)/.installed
 	$(PY) -m host_tools.sim $(SIM_ARGS)
+
+# make connect [PORT=/dev/ttyACM0] [CONNECT_ARGS="--port 9000 --no-browser"]: docs/companion.md
+connect: $(VENV)/.installed
+	$(PY) -m host_tools.companion $(CONNECT_ARGS) connect $(if $(filter-out auto,$(PORT)),--device $(PORT))
 
 clean:
 	rm -rf $(VENV) $(MPY_DIR)/node_modules .pytest_cache

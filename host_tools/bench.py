@@ -144,7 +144,90 @@ def firmware_micropython():
         print("  " + line)
 
 
+def companion_latency(rounds=40, engine_rounds=8):
+    """Switch change -> page updated: a reed opens or closes on the simulated board, and a page's
+    WebSocket gets the state with the new LED (the real uvicorn server on loopback). Then, with
+    Stockfish: the engine's reply -> its move lit (show-from) in the page's state."""
+    import asyncio
+    import json
+    import threading
+    import websockets
+    from host_tools.companion.boards import SimulatedBoard
+    from host_tools.companion.server import bind, make_server
+    from host_tools.companion.engine import find_engine
+    from scacchiera.sensing.debounce import DEFAULT_DELAY_MS
+
+    board = SimulatedBoard()
+    engine = find_engine()
+    if engine:
+        board.play_computer(engine)
+        board.computer.think = 0.05
+    sock = bind(0)
+    server = make_server(board, sock)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+
+    seen_at = {}                      # when the board's model first had the new LED (before the WebSocket)
+    notify = board.on_change
+
+    def on_change():
+        seen_at.setdefault(board.model.frame.get("g1") == "lifted", time.perf_counter())
+        notify()
+    board.on_change = on_change
+
+    async def measure():
+        times = []
+        board_part = []
+        url = "ws://127.0.0.1:%d/ws" % sock.getsockname()[1]
+        async with websockets.connect(url) as ws:
+            async def until(lit):
+                while True:
+                    msg = json.loads(await ws.recv())
+                    if "state" in msg and (msg["state"]["leds"].get("g1") == "lifted") == lit:
+                        return
+            await until(False)
+            for i in range(rounds):
+                lift = i % 2 == 0
+                seen_at.clear()
+                start = time.perf_counter()
+                board.act("lift" if lift else "place", {"square": "g1"})      # the reed, by the hands
+                await until(lift)
+                times.append((time.perf_counter() - start) * 1000)
+                board_part.append((seen_at.get(lift, start) - start) * 1000)
+            shown = []
+            if engine:
+                board.act("computer", {"sides": ["white"]})
+                for i in range(engine_rounds):
+                    if i:
+                        board.act("new", {})
+                    while True:
+                        msg = json.loads(await ws.recv())
+                        if "state" in msg and "show-from" in msg["state"]["leds"].values():
+                            break
+                    shown.append((time.perf_counter() - board.computer.replied_at) * 1000)
+        return sorted(times), sorted(board_part), sorted(shown)
+
+    try:
+        times, board_part, shown = asyncio.run(measure())
+    finally:
+        server.should_exit = True
+        thread.join(5)
+    print("== companion: switch change -> page updated (simulated board, WebSocket, %d changes)" % rounds)
+    print("median %.1f ms  p90 %.1f ms  max %.1f ms  (target <= 50 ms)"
+          % (times[len(times) // 2], times[int(len(times) * 0.9)], times[-1]))
+    print("  of which the simulated board (firmware: %d ms debounce, its LED cadence): median %.1f ms;"
+          " the server and WebSocket: the rest" % (DEFAULT_DELAY_MS, board_part[len(board_part) // 2]))
+    if shown:
+        print("engine reply -> its move lit on the page: median %.1f ms  max %.1f ms (%d replies, %s)"
+              % (shown[len(shown) // 2], shown[-1], len(shown), board.computer.name))
+    else:
+        print("engine reply -> LEDs lit: no Stockfish (apt-get install stockfish), not measured")
+
+
 def main():
+    companion_latency()
     cpython_perft()
     cpython_board()
     micropython_figures()

@@ -7,11 +7,11 @@ is saved in test-artifacts/.
 
 import os
 import shutil
-import threading
 
 import pytest
 
-from host_tools.sim.server import Simulator, make_server
+from companion_support import served as serve_board
+from host_tools.companion.boards import SimulatedBoard
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-artifacts")
@@ -29,15 +29,9 @@ pytestmark = [
 
 @pytest.fixture
 def served():
-    sim = Simulator()
-    server = make_server(sim, port=0)
-    sim.start()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield sim, "http://127.0.0.1:%d/" % server.server_address[1]
-    server.shutdown()
-    server.server_close()
-    sim.stop()
+    board = SimulatedBoard()
+    with serve_board(board) as url:
+        yield board, url + "/"
 
 
 @pytest.fixture
@@ -171,32 +165,95 @@ def test_the_page_reconnects_after_a_server_restart():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
 
-    def start():
-        sim = Simulator()
-        server = make_server(sim, port=port)
-        sim.start()
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return sim, server
-
-    def stop(sim, server):
-        server.shutdown()
-        server.server_close()
-        sim.stop()
-
-    sim, server = start()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
         page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % port)
-        page.wait_for_selector("#conn:text('connected')")
-        stop(sim, server)
+        with serve_board(SimulatedBoard(), port):
+            page.goto("http://127.0.0.1:%d/" % port)
+            page.wait_for_selector("#conn:text('connected')")
         page.wait_for_selector("#conn.down", timeout=30000)
-        sim, server = start()
-        sim.board.lift("e2")
-        sim.board.place("e4")
-        page.wait_for_selector("#conn:not(.down)", timeout=30000)
-        page.wait_for_selector(".sq[data-square='e4'] .piece", timeout=10000)
+        board = SimulatedBoard()
+        with serve_board(board, port):
+            board.sim.lift("e2")
+            board.sim.place("e4")
+            page.wait_for_selector("#conn:not(.down)", timeout=30000)
+            page.wait_for_selector(".sq[data-square='e4'] .piece", timeout=10000)
         browser.close()
-    stop(sim, server)
+
+
+def test_the_send_box_takes_a_whole_line_and_says_what_is_wrong(page):
+    page.locator("#send").fill("   ")
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('error').textContent.includes('blank')")
+    page.locator("#send").fill("x" * 513)
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('error').textContent.includes('at most 512 bytes')")
+    line = '{"cmd": "status", "id": "%s"}' % ("i" * 32)
+    page.locator("#send").fill("status " + "x" * 300)          # 307 bytes: sent, the board answers
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('> status xxx')")
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('too many words')")
+    assert page.locator("#error").text_content() == ""
+    page.locator("#send").fill(line)
+    page.locator("#send-form button").click()
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('\"re\": \"status\"')")
+    # The log follows its newest line.
+    at_end = page.evaluate("(() => { const l = document.getElementById('protocol');"
+                           " return l.scrollTop + l.clientHeight >= l.scrollHeight - 4; })()")
+    assert at_end
+
+
+def launch(p):
+    return p.chromium.launch(executable_path=CHROMIUM, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+
+
+def test_the_same_page_for_a_board_on_usb(tmp_path):
+    """A real board (the firmware behind a pty): no simulated hands on the page, the game followed."""
+    from companion_support import PtyBoard
+    from host_tools.companion.boards import SerialBoard
+    with PtyBoard(str(tmp_path / "ttyPico")) as pico:
+        board = SerialBoard(pico.path, retry=(0.05, 0.2))
+        with serve_board(board) as url, sync_playwright() as p:
+            browser = launch(p)
+            page = browser.new_page(viewport={"width": 1300, "height": 950})
+            page.goto(url + "/")
+            page.wait_for_selector("#conn:text('connected (board on USB)')")
+            page.wait_for_selector(".sq[data-square='e1'] .piece[data-piece='K']")
+            assert page.locator(".tray-row").is_hidden() and page.locator(".controls").is_hidden()
+            pico.hands(lambda hw: hw.lift(12))
+            page.wait_for_selector(".sq[data-square='e2'][data-led='lifted']")
+            pico.hands(lambda hw: hw.place(28))
+            moves_are(page, ["e4"])
+            assert page.locator(".sq[data-square='e4'] .piece").get_attribute("data-piece") == "P"
+            pico.unplug()
+            page.wait_for_selector("#conn.down:text('waiting for the board')")
+            pico.plug()
+            page.wait_for_selector("#conn:not(.down)", timeout=10000)
+            os.makedirs(ARTIFACTS, exist_ok=True)
+            page.screenshot(path=os.path.join(ARTIFACTS, "companion-usb.png"), full_page=True)
+            browser.close()
+
+
+def test_play_the_computer_from_the_page(served, page):
+    from host_tools.companion.engine import find_engine
+    engine = find_engine()
+    if engine is None:
+        pytest.skip("no Stockfish (apt-get install stockfish): the computer is not offered")
+    board = served[0]
+    board.play_computer(engine)
+    board.computer.start()
+    page.reload()
+    page.locator("summary:text('Play the computer')").click()
+    page.select_option("#computer-level", "skill 3")
+    page.select_option("#computer-sides", "black")
+    drag(page, "e2", "e4")
+    moves_are(page, ["e4"])
+    page.wait_for_selector(".sq[data-led='show-from']", timeout=15000)
+    shown = board.state()["show"]
+    assert cell(page, shown[:2]).get_attribute("data-led") == "show-from"
+    assert cell(page, shown[2:4]).get_attribute("data-led") == "show-to"
+    assert board.state()["computer"]["skill"] == 3

@@ -169,7 +169,8 @@ def _status(p, board, game, a):
         "in_sync": t.state != 4, "show": pos.uci(t.required) if t.required >= 0 else None,
         "claimable": list(game.claimable), "offer": p.offer, "diag": board.diag is not None,
         "options": {"hints": o.hints, "takeback": o.takeback, "settle_ms": o.settle_ms, "lang": o.lang,
-                    "profile": pos.profile, "brightness": board.brightness},
+                    "profile": pos.profile, "brightness": board.brightness,
+                    "move_time_ms": o.move_time_ms},
         "game": j.game_id, "scan_rate": board.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
     }

@@ -3,7 +3,6 @@
 import argparse
 import json
 import sys
-import webbrowser
 
 from host_tools import _paths  # noqa: F401
 from host_tools.hands import ScriptError, script_setup
@@ -58,33 +57,9 @@ def _describe(event):
 
 
 def serve(args):
-    from host_tools.sim.server import Simulator, make_server
-    try:
-        sim = Simulator(args.fen, args.profile, variant=args.variant, seed=args.seed)
-    except ValueError as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
-    try:
-        server = make_server(sim, args.port)
-    except OSError as e:
-        print("error: cannot listen on 127.0.0.1:%d: %s (try --port)" % (args.port, e), file=sys.stderr)
-        return 2
-    sim.start()
-    url = "http://127.0.0.1:%d/" % server.server_address[1]
-    print("Scacchiera simulator at %s  (Ctrl-C to stop)" % url, flush=True)
-    if not args.no_browser:
-        try:
-            webbrowser.open(url)
-        except webbrowser.Error:
-            pass
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sim.stop()
-        server.server_close()
-    return 0
+    """The page for the simulated board: the companion app (host_tools/companion)."""
+    from host_tools.companion.__main__ import serve_sim
+    return serve_sim(args)
 
 
 def main(argv=None):
@@ -98,6 +73,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
     args = parser.parse_args(argv)
     if args.script:
         return run_script(args)

@@ -1,6 +1,6 @@
-// The simulator page: draws what the server's simulated board says, and turns
-// drags into hands' actions (lift a piece, put it down anywhere, into the tray).
-// All decisions are the firmware's: the page never judges a move.
+// The companion page: draws what the board says (the server pushes it on a WebSocket) and,
+// when the board has simulated hands, turns drags into their actions (lift a piece, put it
+// down anywhere, into the tray). All decisions are the firmware's: the page never judges a move.
 "use strict";
 
 // Filled glyphs for both colours (coloured by CSS): solid white pieces read better than outlines.
@@ -12,18 +12,53 @@ let drag = null; // {piece, el, from: "board" | "tray"}
 
 function squareName(sq) { return FILES[sq % 8] + (Math.floor(sq / 8) + 1); }
 
-async function post(action, body) {
-  const res = await fetch("/api/" + action, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}),
-  });
-  const data = await res.json().catch(() => ({ error: "bad answer from the server" }));
-  if (!res.ok) {
-    $("error").textContent = data.error || ("error " + res.status);
-    return null;
+// -- the link to the server: one WebSocket, reopened with a growing wait when it drops ----------
+
+let socket = null;
+let nextId = 1;
+const waiting = new Map();   // id -> resolve, actions awaiting their answer
+
+// Sends an action; resolves to true when the board did it, false (with the reason shown) when not.
+function post(action, fields) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    $("error").textContent = "not connected to the server: the action was not sent";
+    return Promise.resolve(false);
   }
-  $("error").textContent = "";
-  render(data);
-  return data;
+  const id = nextId++;
+  socket.send(JSON.stringify(Object.assign({}, fields || {}, { do: action, id })));
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
+
+function answered(msg) {
+  const resolve = waiting.get(msg.re);
+  waiting.delete(msg.re);
+  $("error").textContent = msg.ok ? "" : msg.error;
+  if (resolve) resolve(msg.ok);
+}
+
+function connect(delay) {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  socket = ws;
+  ws.onopen = () => { delay = 250; };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.state) render(msg.state);
+    else answered(msg);
+  };
+  ws.onclose = () => {
+    for (const resolve of waiting.values()) resolve(false);
+    waiting.clear();
+    showConnection(null);
+    setTimeout(() => connect(Math.min(delay * 2, 4000)), delay);
+  };
+}
+
+function showConnection(s) {
+  const conn = $("conn");
+  if (!s) conn.textContent = "server unreachable: retrying…";
+  else if (!s.board.connected) conn.textContent = "waiting for the board: " + (s.board.problem || "…");
+  else conn.textContent = s.board.kind === "simulated" ? "connected (simulated board)" : "connected (board on USB)";
+  conn.classList.toggle("down", !s || !s.board.connected);
 }
 
 function pieceEl(letter) {
@@ -49,8 +84,20 @@ function buildBoard() {
   }
 }
 
+// An option the person just changed shows their choice until the board has had time to
+// answer (a state pushed meanwhile still has the old value).
+const changedAt = {};
+function setOption(name, value) {
+  changedAt[name] = Date.now();
+  return post("option", { name, value });
+}
+function settled(name) { return !(Date.now() - (changedAt[name] || 0) < 1500); }
+
 function render(s) {
   state = s;
+  showConnection(s);
+  for (const el of document.querySelectorAll(".hands-only")) el.hidden = !s.board.hands;
+  $("kind").textContent = s.board.hands ? "simulator: the real firmware, simulated hands" : "a board on USB";
   for (const cell of $("board").children) {
     const name = cell.dataset.square;
     const sq = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
@@ -69,7 +116,7 @@ function render(s) {
   $("hand").innerHTML = "";
   if (s.hand) $("hand").appendChild(pieceEl(s.hand));
   $("tray").innerHTML = "";
-  for (const p of s.tray) $("tray").appendChild(pieceEl(p));
+  for (const p of s.tray || []) $("tray").appendChild(pieceEl(p));
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
   $("result").textContent = s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
@@ -84,23 +131,54 @@ function render(s) {
   $("fen").value = s.fen;
   $("pgn").value = s.pgn;
   $("pgn-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(s.pgn);
-  $("protocol").textContent = s.protocol.join("\n");
+  const log = $("protocol");
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.textContent = s.protocol.join("\n");
+  if (atEnd) log.scrollTop = log.scrollHeight;   // follow the newest line, unless the person scrolled up
   $("events").textContent = s.events.map((e) => JSON.stringify(e)).join("\n");
-  $("now").textContent = s.now;
+  if (s.board.hands) $("now").textContent = s.now;
   const o = s.options;
-  if (document.activeElement !== $("settle_ms")) $("settle_ms").value = o.settle_ms;
-  $("hints").checked = o.hints;
-  $("takeback").checked = o.takeback;
-  $("profile").value = o.profile;
-  $("speed").value = String(s.speed);
+  if (document.activeElement !== $("settle_ms") && settled("settle_ms")) $("settle_ms").value = o.settle_ms;
+  if (settled("hints")) $("hints").checked = o.hints;
+  if (settled("takeback")) $("takeback").checked = o.takeback;
+  if (settled("profile")) $("profile").value = o.profile;
+  if (s.board.hands) {
+    $("speed").value = String(s.speed);
+    $("stepper").hidden = s.speed !== 0;
+  }
   renderSprint(s);
-  $("stepper").hidden = s.speed !== 0;
+  renderComputer(s.computer);
+}
+
+// The computer opponent's box: its levels are the engine's own (UCI_Elo's range, Skill Level).
+function renderComputer(c) {
+  $("computer-box").hidden = !c;
+  if (!c) return;
+  $("computer-name").textContent = c.name;
+  const level = $("computer-level");
+  if (!level.options.length) {
+    const add = (value, text) => { const o = document.createElement("option"); o.value = value; o.textContent = text; level.appendChild(o); };
+    add("", "full strength");
+    if (c.levels.elo) {
+      const [low, high] = c.levels.elo;
+      for (let elo = low; elo <= high; elo += 150) add("elo " + elo, "Elo " + elo);
+    }
+    if (c.levels.skill) {
+      const [low, high] = c.levels.skill;
+      for (let k = low; k <= high; k++) add("skill " + k, "Skill Level " + k);
+    }
+  }
+  if (document.activeElement !== level) level.value = c.elo !== null ? "elo " + c.elo : c.skill !== null ? "skill " + c.skill : "";
+  if (document.activeElement !== $("computer-sides")) $("computer-sides").value = c.sides.join(" ");
+  $("computer-message").textContent = c.message || "";
 }
 
 function renderSprint(s) {
   $("sprint").hidden = !s.sprint;
   if (document.activeElement !== $("variant")) $("variant").value = s.variant;
-  if (document.activeElement !== $("move_time")) $("move_time").value = Math.round(s.options.move_time_ms / 1000);
+  if (document.activeElement !== $("move_time") && s.options.move_time_ms !== undefined) {
+    $("move_time").value = Math.round(s.options.move_time_ms / 1000);
+  }
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
     const box = $("hand-" + side);
@@ -165,6 +243,7 @@ async function endDrag(ev) {
 }
 
 $("board").addEventListener("pointerdown", async (ev) => {
+  if (!state || !state.board.hands) return;   // a real board: the pieces are moved by hand
   const piece = ev.target.closest(".piece");
   const cell = ev.target.closest(".sq");
   if (!piece || !cell) return;
@@ -177,6 +256,7 @@ $("tray").addEventListener("pointerdown", (ev) => {
 });
 for (const side of ["white", "black"]) {
   $("hand-" + side).addEventListener("pointerdown", (ev) => {
+    if (!state || !state.board.hands) return;
     const piece = ev.target.closest(".piece");
     if (piece) startDrag(ev, piece.dataset.piece, "tray");   // a tile from the hand: placed with its letter
   });
@@ -198,43 +278,28 @@ for (const b of document.querySelectorAll(".press")) {
   b.addEventListener("click", () => post("press", { button: b.dataset.button }));
 }
 for (const id of ["hints", "takeback"]) {
-  $(id).addEventListener("change", () => post("option", { name: id, value: $(id).checked }));
+  $(id).addEventListener("change", () => setOption(id, $(id).checked));
 }
-$("settle_ms").addEventListener("change", () => post("option", { name: "settle_ms", value: Number($("settle_ms").value) }));
-$("profile").addEventListener("change", () => post("option", { name: "profile", value: $("profile").value }));
-$("lang").addEventListener("change", () => { post("option", { name: "lang", value: $("lang").value }); });
-$("reset").addEventListener("click", () => post("reset", {
+$("settle_ms").addEventListener("change", () => setOption("settle_ms", Number($("settle_ms").value)));
+$("profile").addEventListener("change", () => setOption("profile", $("profile").value));
+$("lang").addEventListener("change", () => setOption("lang", $("lang").value));
+$("reset").addEventListener("click", () => post("new", {
   fen: $("fen-in").value.trim() || null, profile: $("profile").value,
   variant: $("variant").value, seed: Number($("seed-in").value) || 0,
 }));
-$("move_time").addEventListener("change", () => post("option", { name: "move_time_ms", value: Math.round(Number($("move_time").value) * 1000) }));
+$("move_time").addEventListener("change", () => setOption("move_time_ms", Math.round(Number($("move_time").value) * 1000)));
+function sendComputer() {
+  const [kind, value] = $("computer-level").value.split(" ");
+  const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
+  post("computer", { sides, elo: kind === "elo" ? Number(value) : null, skill: kind === "skill" ? Number(value) : null });
+}
+$("computer-sides").addEventListener("change", sendComputer);
+$("hint").addEventListener("click", () => post("hint"));
+$("computer-level").addEventListener("change", sendComputer);
 $("send-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   post("send", { line: $("send").value }).then((ok) => { if (ok) $("send").value = ""; });
 });
 
-// -- staying up to date: long polls, and polling again after a server restart ------
-
-async function poll() {
-  let since = null;
-  for (;;) {
-    try {
-      const url = since === null ? "/api/state" : "/api/state?since=" + since;
-      const res = await fetch(url);
-      if (!res.ok) throw new Error("status " + res.status);
-      const s = await res.json();
-      $("conn").textContent = "connected";
-      $("conn").classList.remove("down");
-      render(s);
-      since = s.version;
-    } catch (e) {
-      $("conn").textContent = "server unreachable: retrying…";
-      $("conn").classList.add("down");
-      since = null;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
-}
-
 buildBoard();
-poll();
+connect(250);

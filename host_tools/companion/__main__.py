@@ -1,0 +1,93 @@
+"""python -m host_tools.companion sim [--fen F] [--variant V] ... | connect [--device PORT]  [--port N] [--no-browser]
+
+``sim``: the page for the simulated board (``make sim``); ``connect``: for a
+Pico over USB serial (``make connect``), the one plugged in unless a device is named.
+"""
+
+import argparse
+import sys
+import webbrowser
+
+from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard, pick_port
+from host_tools.companion.server import bind, make_server, quiet_disconnects
+
+
+def offer_engine(board, path=None):
+    """The computer opponent, when an engine is found (said on the terminal either way)."""
+    from host_tools.companion.engine import find_engine
+    found = find_engine(path)
+    if found is None:
+        print("no chess engine found (apt-get install stockfish, or --engine PATH): no computer opponent")
+        return
+    try:
+        board.play_computer(found)
+    except Exception as e:           # chess.engine's errors, a file that is no engine
+        print("error: the engine %s did not start: %s" % (found, e), file=sys.stderr)
+        return
+    print("computer opponent: %s (%s)" % (board.computer.name, found))
+
+
+def serve(board, port, open_browser=True, what="Scacchiera"):
+    """Serve ``board``'s page on 127.0.0.1:``port`` until Ctrl-C; 2 if the port is taken."""
+    try:
+        sock = bind(port)
+    except OSError as e:
+        print("error: cannot listen on 127.0.0.1:%d: %s (try --port)" % (port, e), file=sys.stderr)
+        return 2
+    server = make_server(board, sock)
+    quiet_disconnects()
+    url = "http://127.0.0.1:%d/" % sock.getsockname()[1]
+    print("%s at %s  (Ctrl-C to stop)" % (what, url), flush=True)
+    if open_browser:
+        try:
+            webbrowser.open(url)
+        except webbrowser.Error:
+            pass
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def serve_sim(args):
+    """The page for the simulated board (``make sim``): args has fen, profile, variant, seed, engine,
+    port and no_browser."""
+    try:
+        board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    offer_engine(board, args.engine)
+    return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m host_tools.companion",
+                                     description="The Scacchiera companion: one page for the simulated board or a real one.")
+    parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
+    sub = parser.add_subparsers(dest="board", required=True)
+    sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
+    sim.add_argument("--profile", default="fide", choices=("fide", "casual"))
+    sim.add_argument("--fen", help="start from this position (set up on the board)")
+    sim.add_argument("--variant", choices=("chess", "sprint"))
+    sim.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
+    real = sub.add_parser("connect", help="a board on USB serial")
+    real.add_argument("--device", help="its serial port, e.g. /dev/ttyACM0 (default: the one board plugged in)")
+    args = parser.parse_args(argv)
+    if args.board == "sim":
+        return serve_sim(args)
+    if not args.device:
+        try:
+            print("board: %s" % pick_port())
+        except ActionError as e:
+            print("%s; the page waits for it" % e)
+    board = SerialBoard(args.device or None)
+    offer_engine(board, args.engine)
+    return serve(board, args.port, not args.no_browser, "Scacchiera companion")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,374 @@
+"""The boards behind the page: the simulator, and a Pico over USB serial.
+
+Both talk to the page's model (model.BoardModel) in protocol lines only. The
+simulated board also offers *hands* (lift, place, the tray, its buttons, its
+clock), which a real board does not have: ``hands`` says which one the page has.
+Actions come from the server's threads; ``on_change`` is called (from any
+thread) whenever what the page shows may have changed.
+"""
+
+import json
+import threading
+import time
+
+from host_tools.companion.model import BoardModel, MAX_LINE
+from host_tools.sim.device import SimBoard, SimError
+
+PICO_VID = 0x2E8A        # Raspberry Pi's USB vendor id (every RP2040 board running MicroPython)
+
+
+class ActionError(ValueError):
+    """An action the board cannot do (the message says why, for the page)."""
+
+
+def _text(fields, key):
+    value = fields.get(key)
+    if not isinstance(value, str) or not value or len(value) > 100:
+        raise ActionError("%r must be a non-empty string" % key)
+    return value
+
+
+def _protocol_action(board, action, fields):
+    """The actions every board has, as protocol lines: options, a new game, a line typed by the person."""
+    if action == "send":
+        try:
+            board.model.user_line(fields.get("line"))
+        except ValueError as e:
+            raise ActionError(str(e))
+    elif action == "option":
+        name = _text(fields, "name")
+        if "value" not in fields:
+            raise ActionError("'value' is missing")
+        value = fields["value"]
+        if not (isinstance(value, (bool, int, str)) and len(str(value)) <= 32):
+            raise ActionError("'value' must be true/false, a number or a word")
+        board.command({"cmd": "set", "name": name, "value": value})
+    elif action == "computer":
+        if board.computer is None:
+            raise ActionError("no engine: install stockfish (apt-get install stockfish) or give --engine PATH")
+        board.computer.configure(fields.get("sides"), fields.get("elo"), fields.get("skill"))
+    elif action == "hint":
+        if board.computer is None:
+            raise ActionError("no engine: install stockfish (apt-get install stockfish) or give --engine PATH")
+        board.computer.hint()
+    elif action == "new":
+        cmd = {"cmd": "new"}
+        for key in ("fen", "profile", "variant"):
+            if fields.get(key) is not None:
+                cmd[key] = _text(fields, key)
+        seed = fields.get("seed")
+        if seed is not None and fields.get("variant") == "sprint":
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise ActionError("'seed' must be a whole number")
+            cmd["seed"] = seed
+        board.command(cmd)
+    else:
+        raise ActionError("no such action: %s" % action)
+
+
+class Board:
+    """What the server needs of a board."""
+
+    kind = "board"
+    hands = False
+
+    def __init__(self):
+        self.on_change = lambda: None
+        self.model = BoardModel(self._write)
+        self.computer = None            # engine.Computer, when there is an engine
+        self._stopped = threading.Event()
+        self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
+
+    def play_computer(self, path):
+        """Offer the engine at ``path`` as an opponent (host_tools/companion/engine.py)."""
+        from host_tools.companion.engine import Computer
+        self.computer = Computer(self, path)
+        self.notify()
+
+    def start(self):
+        if self.computer is not None:
+            self.computer.start()
+        if self._thread is not None:
+            self._thread.start()
+
+    def stop(self):
+        self._stopped.set()
+        if self._thread is not None and self._thread.is_alive():
+            self._thread.join(2)
+        if self.computer is not None:
+            self.computer.stop()
+
+    def notify(self):
+        self.on_change()
+
+    def state(self):
+        state = self.model.state()
+        state["board"] = {"kind": self.kind, "hands": self.hands, "connected": self.connected(),
+                          "problem": self.problem()}
+        state["computer"] = self.computer.describe() if self.computer is not None else None
+        return state
+
+    def connected(self):
+        return True
+
+    def problem(self):
+        return None
+
+    def command(self, cmd):
+        """A protocol command on behalf of the page (its reply shows in the log)."""
+        self.model.user_line(json.dumps(cmd, separators=(",", ":")))
+
+    def act(self, action, fields):
+        _protocol_action(self, action, fields)
+        self.on_change()
+
+    def _write(self, line):
+        raise NotImplementedError
+
+
+# -- the simulator ------------------------------------------------------------------------
+
+class SimulatedBoard(Board):
+    """The simulator (host_tools/sim/device.py's SimBoard: the real firmware on fake hardware),
+    its clock following wall time × ``speed`` (0: step mode), and the simulated hands."""
+
+    kind = "simulated"
+    hands = True
+
+    def __init__(self, fen=None, profile="fide", variant=None, seed=None, speed=1.0, period=0.005):
+        super().__init__()
+        self.sim = SimBoard(fen, profile, variant, seed)
+        self.speed = speed
+        self.period = period
+        self._seen = 0                 # lines of sim.protocol already given to the model
+        self._sim_version = self.sim.version
+        self._thread = threading.Thread(target=self._run, name="sim-clock", daemon=True)
+        self.model.connected()
+
+    def _write(self, line):
+        self.sim.hw.send(line)         # read by the firmware's next loop pass
+
+    def command(self, cmd):
+        with self.sim.lock:            # the firmware's serial input is not shared across threads
+            super().command(cmd)
+
+    def _run(self):
+        owed = 0.0
+        last = time.monotonic()
+        while not self._stopped.wait(self.period):
+            now = time.monotonic()
+            owed += (now - last) * 1000 * self.speed
+            last = now
+            ms = int(owed)
+            if ms:
+                owed -= ms
+                self.advance(ms)
+
+    def advance(self, ms):
+        """Let ``ms`` of simulated time pass, then tell the page what changed."""
+        with self.sim.lock:
+            self.sim.wait(ms)
+            self._pump()
+
+    def _pump(self):
+        """Hand the lines the firmware wrote to the model; tell the page if anything changed."""
+        with self.sim.lock:
+            lines = self.sim.protocol
+            before = self.model.version
+            for line in lines[self._seen:]:
+                self.model.feed(line)
+            self._seen = len(lines)
+            if self._seen > 1000:          # the simulator's own copy need not grow for ever
+                del lines[:self._seen]
+                self._seen = 0
+            changed = self.model.version != before or self.sim.version != self._sim_version
+            self._sim_version = self.sim.version
+        if changed:
+            self.on_change()
+
+    def state(self):
+        with self.sim.lock:
+            state = super().state()
+            sim = self.sim
+            state.update({"pieces": list(sim.pieces), "hand": sim.hand, "tray": list(sim.tray),
+                          "now": sim.now, "speed": self.speed})
+            return state
+
+    def act(self, action, fields):
+        sim = self.sim
+        try:
+            with sim.lock:
+                if action == "lift":
+                    sim.lift(_text(fields, "square"))
+                elif action == "place":
+                    piece = fields.get("piece")
+                    sim.place(_text(fields, "square"), None if piece is None else _text(fields, "piece"))
+                elif action == "tray":
+                    sim.to_tray()
+                elif action == "press":
+                    sim.press(_text(fields, "button"))
+                elif action == "new":
+                    self._restart(fields)
+                elif action == "clock":
+                    self._clock(fields)
+                else:
+                    _protocol_action(self, action, fields)
+                    sim.wait(20)           # the firmware reads the line and answers
+        except SimError as e:
+            raise ActionError(str(e))
+        except ValueError as e:
+            raise ActionError(str(e))
+        self._pump()
+        self.on_change()
+
+    def _restart(self, fields):
+        """A new game on the simulator: the simulated board restarts with the pieces of the
+        new game set up (on a real board the page sends the protocol's ``new``)."""
+        fen = fields.get("fen") or None
+        profile = fields.get("profile") or "fide"
+        variant = fields.get("variant") or None
+        seed = fields.get("seed")
+        if fen is not None and not isinstance(fen, str):
+            raise ActionError("'fen' must be a string")
+        if profile not in ("fide", "casual"):
+            raise ActionError("'profile' must be 'fide' or 'casual'")
+        if variant not in (None, "chess", "sprint"):
+            raise ActionError("'variant' must be 'chess' or 'sprint'")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ActionError("'seed' must be a whole number")
+        self.sim.reset(fen, profile, variant, seed if variant == "sprint" and fen is None else None)
+        self._seen = 0
+        self.model.reset()
+        self.model.connected()
+
+    def _clock(self, fields):
+        if "speed" in fields:
+            speed = fields["speed"]
+            if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not 0 <= speed <= 4:
+                raise ActionError("'speed' must be a number from 0 (step mode) to 4")
+            self.speed = float(speed)
+            self.sim.version += 1
+        if "advance" in fields:
+            ms = fields["advance"]
+            if isinstance(ms, bool) or not isinstance(ms, int) or not 0 < ms <= 60000:
+                raise ActionError("'advance' must be whole milliseconds from 1 to 60000")
+            self.sim.wait(ms)
+            self._answer_requests()
+            self.sim.version += 1
+
+    def _answer_requests(self, most=20):
+        """Step mode: time moves only on request, so let the firmware answer the page's own
+        requests (status after a move) before the step ends: a few more loop passes."""
+        for _ in range(most):
+            self._pump()
+            if not self.model.busy():
+                return
+            self.sim.wait(5)
+
+
+# -- a real board over USB serial -----------------------------------------------------------
+
+def find_boards():
+    """The serial ports of the Picos plugged in (by USB vendor id)."""
+    from serial.tools import list_ports
+    return sorted(p.device for p in list_ports.comports() if p.vid == PICO_VID)
+
+
+def pick_port():
+    """The one board plugged in, or ActionError saying why there is none to pick."""
+    ports = find_boards()
+    if not ports:
+        raise ActionError("no board found: plug the Pico in by USB (or give its port: make connect PORT=/dev/ttyACM0)")
+    if len(ports) > 1:
+        raise ActionError("%d boards found (%s): say which, e.g. make connect PORT=%s"
+                          % (len(ports), ", ".join(ports), ports[0]))
+    return ports[0]
+
+
+class SerialBoard(Board):
+    """A Pico on a serial port (``port`` None: the one plugged in), reopened whenever it comes back."""
+
+    kind = "serial"
+
+    def __init__(self, port=None, retry=(0.2, 2.0), read_timeout=0.05):
+        super().__init__()
+        self.port = port
+        self.retry = retry               # backoff: first and longest wait between attempts (s)
+        self.read_timeout = read_timeout
+        self._serial = None
+        self._write_lock = threading.Lock()
+        self._problem = "connecting…"
+        self._thread = threading.Thread(target=self._run, name="serial-board", daemon=True)
+
+    def connected(self):
+        return self._serial is not None
+
+    def problem(self):
+        return self._problem
+
+    def _write(self, line):
+        ser = self._serial
+        if ser is None:
+            raise ActionError("the board is not connected: %s" % self._problem)
+        data = (line + "\n").encode("ascii", "replace")
+        with self._write_lock:
+            try:
+                ser.write(data)
+            except Exception as e:       # pyserial raises SerialException, OSError or its timeout
+                raise ActionError("the board did not take the line: %s" % e)
+
+    def _set_problem(self, text):
+        if text != self._problem:
+            self._problem = text
+            self.on_change()
+
+    def _run(self):
+        import serial
+        delay = self.retry[0]
+        while not self._stopped.is_set():
+            try:
+                port = self.port or pick_port()
+                ser = serial.Serial(port, 115200, timeout=self.read_timeout, write_timeout=1)
+            except (ActionError, serial.SerialException, OSError, ValueError) as e:
+                self._set_problem(str(e))
+                self._stopped.wait(delay)
+                delay = min(delay * 2, self.retry[1])
+                continue
+            delay = self.retry[0]
+            try:
+                self._session(ser, port)
+            except (serial.SerialException, OSError, TypeError) as e:
+                self._set_problem("the board went away (%s): waiting for it" % (str(e) or type(e).__name__))
+            finally:
+                self._serial = None
+                try:
+                    ser.close()
+                except Exception:
+                    pass
+                self.on_change()
+
+    def _session(self, ser, port):
+        """One connection: shake hands, then read lines until the port fails."""
+        self.model.reset()
+        ser.reset_input_buffer()
+        self._serial = ser
+        self._problem = None
+        with self._write_lock:
+            ser.write(b"\n")             # end any half line a previous host left
+        self.model.connected()
+        self.on_change()
+        pending = b""
+        while not self._stopped.is_set():
+            data = ser.read(4096)
+            if not data:
+                continue
+            pending += data
+            *lines, pending = pending.split(b"\n")
+            if len(pending) > 4 * MAX_LINE:
+                pending = b""              # no board writes such a line: noise
+            before = self.model.version
+            for raw in lines:
+                self.model.feed(raw.decode("utf-8", "replace"))
+            if self.model.version != before:
+                self.on_change()
+        raise OSError("stopped")

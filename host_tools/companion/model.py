@@ -1,0 +1,327 @@
+"""What the page shows, built only from the board's protocol lines (docs/protocol.md).
+
+The same code follows the simulated board and a real one: on (re)connection
+it sends ``hello``, ``watch leds on occupancy on``, ``leds``, ``occupancy`` and
+``status``; after every
+game event it asks for ``status`` again (and for ``pgn`` when the moves
+changed), one request at a time. SAN in both languages and Scacchi Sprint's
+hands are worked out by replaying the moves with scacchiera's own rules
+(host tools never re-implement a rule).
+"""
+
+import json
+import threading
+import time
+
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera.leds import frame as led_frame
+from scacchiera.leds.palette import DEFAULT as PALETTE
+from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square
+from scacchiera.rules.variants import CHESS, new_position, variant_of
+
+MAX_LINE = 512            # the protocol's longest line (bytes, without the line end)
+LOG_LINES = 200
+EVENT_COUNT = 50
+# Events after which the game's state is asked for again.
+_REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync", "in_sync", "error",
+            "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds")
+_OWN = "c"                # the prefix of the ids of the companion's own requests
+REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again
+
+
+def check_line(line):
+    """A line the person typed, ready to send; ValueError with the reason if it cannot go."""
+    if not isinstance(line, str):
+        raise ValueError("the line must be text")
+    if "\n" in line or "\r" in line:
+        raise ValueError("one line at a time: the text has a line break")
+    line = line.strip()
+    if not line:
+        raise ValueError("nothing to send: the line is blank")
+    size = len(line.encode("utf-8"))
+    if size > MAX_LINE:
+        raise ValueError("a line is at most %d bytes; this one has %d" % (MAX_LINE, size))
+    return line
+
+
+def piece_letter(code):
+    letter = PIECE_SYMBOLS[code & 7]
+    return letter.upper() if code >> 3 == 0 else letter
+
+
+def led_square(meaning):
+    """How the page draws a square's LED: its meaning, colour and blinking (the firmware's palette)."""
+    if not meaning:
+        return {"meaning": "", "rgb": [0, 0, 0], "blink": False}
+    r, g, b, blink = PALETTE.get(led_frame.NAMES.index(meaning), (0, 0, 0, False))
+    return {"meaning": meaning, "rgb": [r, g, b], "blink": blink}
+
+
+class BoardModel:
+    """The board as the page sees it. ``send(text)`` writes one line to the board (no line end).
+
+    Thread-safe: lines from the board (``feed``) and from the page (``user_line``)
+    may come from different threads. ``version`` moves on every visible change.
+    """
+
+    def __init__(self, send):
+        self._send = send
+        self.lock = threading.RLock()
+        self.cond = threading.Condition(self.lock)     # notified on every change (the computer waits on it)
+        self.version = 0
+        self.log = []             # "< line" from the board, "> line" sent by the person
+        self.events = []
+        self._next_id = 0
+        self.session = 0          # counts the resets: a new connection, a restarted simulator
+        self.reset()
+
+    def reset(self):
+        """Forget the board (a new connection or a restarted simulator): nothing known until it answers."""
+        with self.lock:
+            self.session += 1
+            self.hello = None
+            self.status = None
+            self.frame = {}
+            self.occupancy = None
+            self.pgn = ""
+            self.start = None      # (game number, start FEN, Sprint?, seed): from the game's PGN
+            self.pgn_key = None    # (game number, moves) of the last PGN asked for
+            self.replay = None     # the game replayed with scacchiera's rules (None: not known yet)
+            self._waiting = {}     # id -> (command, when sent), the companion's requests in flight
+            self._again = set()    # commands to ask again once their reply comes
+            self._changed()
+
+    def connected(self):
+        """The link is up: shake hands and ask for everything."""
+        with self.lock:
+            self._request("hello", proto=1)
+            self._request("watch", leds=True, occupancy=True)
+            self._request("leds")
+            self._request("occupancy")
+            self._request("status")
+
+    def _changed(self):
+        self.version += 1
+        self.cond.notify_all()
+
+    def _request(self, cmd, **fields):
+        self._forget_lost()
+        if any(c == cmd for c, _ in self._waiting.values()):
+            self._again.add(cmd)          # one at a time: ask again when the answer comes
+            return
+        self._next_id += 1
+        rid = "%s%d" % (_OWN, self._next_id)
+        self._waiting[rid] = (cmd, time.monotonic())
+        fields["cmd"] = cmd
+        fields["id"] = rid
+        self._send(json.dumps(fields, separators=(",", ":")))
+
+    def _forget_lost(self):
+        """Requests the board never answered (its queue dropped the reply) stop blocking new ones."""
+        now = time.monotonic()
+        for rid, (cmd, sent) in list(self._waiting.items()):
+            if now - sent > REPLY_SECONDS:
+                del self._waiting[rid]
+
+    def busy(self):
+        """Whether requests of the companion's own still wait for their answer."""
+        with self.lock:
+            self._forget_lost()
+            return bool(self._waiting)
+
+    def user_line(self, line):
+        """A line the person typed (checked by ``check_line``), sent and echoed in the log."""
+        line = check_line(line)
+        with self.lock:
+            self._send(line)              # ActionError if the board is not there: nothing logged
+            self._log("> " + line)
+            self._changed()
+
+    def _log(self, text):
+        self.log.append(text)
+        if len(self.log) > LOG_LINES:
+            del self.log[:len(self.log) - LOG_LINES]
+
+    # -- lines from the board ---------------------------------------------------------
+
+    def feed(self, text):
+        """One line from the board."""
+        text = text.strip()
+        if not text:
+            return
+        with self.lock:
+            try:
+                msg = json.loads(text)
+            except ValueError:
+                msg = None
+            if not isinstance(msg, dict):
+                self._log("< " + text)         # the REPL, a traceback: shown as it came
+                self._changed()
+                return
+            rid = msg.get("id")
+            own = self._own(rid)
+            if rid in self._waiting:
+                self._reply(self._waiting.pop(rid)[0], msg)
+            if not own and msg.get("ev") not in ("leds", "occupancy"):
+                self._log("< " + text)
+            if "ev" in msg:
+                self._event(msg)
+            elif not own and msg.get("ok") and msg.get("re") in ("new", "undo", "set", "show", "unshow", "claim",
+                                                                 "draw", "resign", "promote", "offer", "diag"):
+                self._request("status")        # the person's command changed the game
+            self._changed()
+
+    def _own(self, rid):
+        """Whether ``rid`` is the id of one of the companion's requests (its replies stay out of the log)."""
+        return (isinstance(rid, str) and rid[:1] == _OWN and rid[1:].isdigit()
+                and int(rid[1:]) <= self._next_id)
+
+    def _event(self, ev):
+        kind = ev["ev"]
+        if kind == "leds":
+            self.frame = ev.get("frame") or {}
+        elif kind == "occupancy":
+            self.occupancy = ev.get("squares") or []
+        else:
+            self.events.append(ev)
+            if len(self.events) > EVENT_COUNT:
+                del self.events[0]
+        if kind == "boot":
+            self._waiting.clear()
+            self._again.clear()
+            self.connected()                   # the board restarted: its watch is off again
+        elif kind in _REFRESH:
+            self._request("status")
+
+    def _reply(self, cmd, msg):
+        again = cmd in self._again
+        self._again.discard(cmd)
+        if msg.get("ok"):
+            if cmd == "hello":
+                self.hello = msg
+            elif cmd == "leds":
+                self.frame = msg.get("frame") or {}
+            elif cmd == "occupancy":
+                self.occupancy = msg.get("squares") or []
+            elif cmd == "status":
+                self.status = msg
+                self._follow_game()
+            elif cmd == "pgn":
+                self.pgn = msg.get("pgn") or ""
+                self._start_from_pgn()
+        if again:
+            self._request(cmd)
+
+    def _follow_game(self):
+        """A new status: replay its moves now if the game's start is known, and ask for the PGN."""
+        s = self.status
+        key = (s.get("game"), tuple(s.get("moves") or ()))
+        if self.start is not None and self.start[0] == key[0]:
+            self._replay()
+        if self.pgn_key != key:
+            self.pgn_key = key
+            self._request("pgn")
+
+    def _start_from_pgn(self):
+        """The game's start, from its PGN's headers: a FEN, or Scacchi Sprint's seed, or the standard start."""
+        headers = {}
+        for line in self.pgn.split("\n"):
+            if line.startswith("[") and " \"" in line:
+                name, _, value = line[1:].partition(" ")
+                headers[name] = value.rstrip("]").strip('"')
+        seed = headers.get("Seed", "")
+        sprint = headers.get("Variant") == "Scacchi Sprint" and "FEN" not in headers
+        self.start = ((self.status or {}).get("game"), headers.get("FEN"), sprint,
+                      int(seed) if seed.isdigit() else None)
+        self._replay()
+
+    def _replay(self):
+        """The game replayed with the rules (for SAN in both languages and Sprint's hands)."""
+        s = self.status or {}
+        _, fen, sprint, seed = self.start
+        profile = (s.get("options") or {}).get("profile", "fide")
+        try:
+            pos = new_position(None, profile, "sprint", seed) if sprint else new_position(fen, profile)
+            for uci in s.get("moves") or ():
+                pos.push(pos.parse_uci(uci))
+        except (ValueError, KeyError, IndexError):
+            pos = None                     # a board newer than these rules: show what it says
+        self.replay = pos
+
+    # -- what the page gets ---------------------------------------------------------------
+
+    def state(self):
+        with self.lock:
+            s = self.status or {}
+            pos = self.replay
+            sans, sans_it = [], []
+            sprint = None
+            if pos is not None:
+                replay = new_position(pos.start_fen, pos.profile)
+                for m in pos.move_stack:
+                    sans.append(replay.san(m, "en"))
+                    sans_it.append(replay.san(m, "it"))
+                    replay.push(m)
+                if variant_of(pos) != CHESS:
+                    sprint = self._sprint(pos)
+            fen = s.get("fen") or ""
+            squares = []
+            for sq in range(64):
+                name = "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
+                squares.append(led_square(self.frame.get(name, "")))
+            return {
+                "ready": self.status is not None and self.start is not None,
+                "firmware": (self.hello or {}).get("firmware"),
+                "variant": variant_of(pos) if pos is not None else CHESS,
+                "sprint": sprint,
+                "fen": fen,
+                "moves": list(s.get("moves") or ()),
+                "san": sans,
+                "san_it": sans_it,
+                "result": s.get("result", "*"),
+                "termination": s.get("termination"),
+                "in_sync": s.get("in_sync", True),
+                "state": s.get("state", "idle"),
+                "turn": "black" if s.get("turn") == "b" else "white",
+                "show": s.get("show"),
+                "options": s.get("options") or {},
+                "leds": dict(self.frame),
+                "led_squares": squares,
+                "occupancy": self.occupancy,
+                "pieces": self._pieces(fen),
+                "pgn": self.pgn,
+                "events": list(self.events),
+                "protocol": list(self.log),
+                "version": self.version,
+            }
+
+    def _pieces(self, fen):
+        """What stands on each square, as far as the host can tell: the game's piece where the
+        switches say there is one, ``?`` where they see a piece the game does not have."""
+        pieces = [""] * 64
+        if self.replay is not None:
+            for sq in range(64):
+                code = self.replay.piece_at(sq)
+                if code:
+                    pieces[sq] = piece_letter(code)
+        if self.occupancy is not None:
+            occupied = set(parse_square(name) for name in self.occupancy)
+            for sq in range(64):
+                if sq not in occupied:
+                    pieces[sq] = ""
+                elif not pieces[sq]:
+                    pieces[sq] = "?"
+        return pieces
+
+    @staticmethod
+    def _sprint(pos):
+        hands = {}
+        for color, side in ((0, "white"), (1, "black")):
+            letters = ""
+            for t in (5, 4, 3, 2, 1):
+                letter = PIECE_SYMBOLS[t].upper() if color == 0 else PIECE_SYMBOLS[t]
+                letters += letter * pos.hand_count(color, t)
+            hands[side] = letters
+        drawn = pos.drawn_tile()
+        return {"hands": hands, "decks": {"white": pos.deck_left(0), "black": pos.deck_left(1)},
+                "drawn": PIECE_SYMBOLS[drawn] if drawn else "", "seed": pos.seed}

@@ -1,0 +1,302 @@
+"""The companion's web server: Starlette on uvicorn, on loopback only.
+
+The page gets the board's state over a WebSocket (``/ws``: the server pushes
+the whole state whenever it changes; a slow page gets only the newest) and
+sends actions on it as ``{"do": "lift", "square": "e2", "id": 1}``; the
+answer is ``{"re": 1, "ok": true}`` or ``{"re": 1, "ok": false, "error": "..."}``.
+``POST /api/act`` takes the same object, for scripts.
+
+Defences (docs/companion.md): every HTTP request and WebSocket handshake must
+name the server itself in ``Host`` (127.0.0.1, localhost or [::1] with this
+port: a DNS-rebinding name is refused) and, when it has an ``Origin``, come
+from this server's own page (a page of another site can neither read nor
+drive the board): else 403. Bodies and WebSocket messages are bounded, a
+request head or body must arrive within a few seconds (slow-loris), nested
+JSON too deep for the parser is a clear error, and a closed tab is not an error.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from host_tools.companion.boards import ActionError
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+FILES = {"/": "index.html", "/index.html": "index.html", "/companion.js": "companion.js",
+         "/companion.css": "companion.css"}
+MAX_BODY = 8192            # bytes of a POST body
+MAX_MESSAGE = 16384        # bytes of a WebSocket message from the page
+MAX_HEAD = 8192            # bytes of a request's headers
+HEAD_SECONDS = 5           # a request's head must arrive within this
+BODY_SECONDS = 5           # and its body within this
+MAX_CONNECTIONS = 1000     # uvicorn's limit_concurrency: more get 503
+
+
+def allowed_hosts(port):
+    return set("%s:%d" % (name, port) for name in ("127.0.0.1", "localhost", "[::1]"))
+
+
+class Guard:
+    """ASGI middleware: Host and Origin must be this server's own loopback address, else 403."""
+
+    def __init__(self, app, port):
+        self.app = app
+        self.hosts = allowed_hosts(port)
+        self.origins = set("http://" + h for h in self.hosts)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            headers = dict((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"])
+            reason = None
+            if sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEAD:
+                if scope["type"] == "http":
+                    await PlainTextResponse("headers over %d bytes" % MAX_HEAD, status_code=431)(scope, receive, send)
+                else:
+                    await send({"type": "websocket.close", "code": 1009})
+                return
+            if headers.get("host", "").lower() not in self.hosts:
+                reason = "this server answers only to %s" % " or ".join(sorted(self.hosts))
+            elif "origin" in headers and headers["origin"].lower() not in self.origins:
+                reason = "requests from other sites are refused"
+            elif headers.get("sec-fetch-site") == "cross-site":
+                reason = "requests from other sites are refused"
+            if reason:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})   # refused before accept: HTTP 403
+                else:
+                    await PlainTextResponse(reason, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class BoundedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request head: a client that sends
+    its headers a byte at a time (slow-loris) is cut off after HEAD_SECONDS."""
+
+    _head_timer = None
+
+    def connection_made(self, transport):
+        super().connection_made(transport)
+        self._arm()
+
+    def _arm(self):
+        self._disarm()
+        self._head_timer = self.loop.call_later(HEAD_SECONDS, self._too_slow)
+
+    def _disarm(self):
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def data_received(self, data):
+        super().data_received(data)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._disarm()                 # a whole head arrived: the app has the request
+
+    def on_response_complete(self):
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def handle_websocket_upgrade(self, event):
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
+    def connection_lost(self, exc):
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _too_slow(self):
+        self._head_timer = None
+        if self.cycle is None or self.cycle.response_complete:
+            self.transport.close()
+
+
+def parse_message(raw):
+    """A message from the page or a script: one JSON object with a string ``do``, else ValueError."""
+    try:
+        msg = json.loads(raw)
+    except RecursionError:
+        raise ValueError("the message is nested too deeply")
+    except ValueError:
+        raise ValueError("the message must be one JSON object")
+    if not isinstance(msg, dict):
+        raise ValueError("the message must be one JSON object")
+    if not isinstance(msg.get("do"), str):
+        raise ValueError("the message needs \"do\": the action's name")
+    return msg
+
+
+class Hub:
+    """The newest state, serialised once per change, and a wake-up for every page."""
+
+    def __init__(self, board):
+        self.board = board
+        self.version = 0
+        self.cached = None
+        self.event = asyncio.Event()
+
+    def changed(self):
+        """(on the event loop) something changed: wake every page."""
+        self.version += 1
+        event, self.event = self.event, asyncio.Event()
+        event.set()
+
+    async def text(self):
+        version = self.version
+        if self.cached is None or self.cached[0] != version:
+            state = await run_in_threadpool(self.board.state)
+            self.cached = (version, json.dumps({"state": state}, separators=(",", ":")))
+        return self.cached[1]
+
+
+def create_app(board, port):
+    """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages."""
+    hub = None
+
+    async def startup():
+        nonlocal hub
+        hub = Hub(board)
+        loop = asyncio.get_running_loop()
+
+        def on_change():
+            try:
+                loop.call_soon_threadsafe(hub.changed)
+            except RuntimeError:           # the loop has closed: the server is stopping
+                pass
+        board.on_change = on_change
+        board.start()
+
+    async def shutdown():
+        board.on_change = lambda: None
+        await run_in_threadpool(board.stop)
+
+    async def page(request):
+        return FileResponse(os.path.join(STATIC, FILES[request.url.path]),
+                            headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+    async def get_state(request):
+        return JSONResponse(await run_in_threadpool(board.state), headers={"Cache-Control": "no-store"})
+
+    async def act(request):
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse({"error": "the body is over %d bytes" % MAX_BODY}, status_code=413)
+        try:
+            body = await asyncio.wait_for(_read_body(request), BODY_SECONDS)
+        except asyncio.TimeoutError:
+            return JSONResponse({"error": "the body did not arrive in time"}, status_code=408)
+        except OverflowError:
+            return JSONResponse({"error": "the body is over %d bytes" % MAX_BODY}, status_code=413)
+        try:
+            msg = parse_message(body)
+            await run_in_threadpool(board.act, msg.pop("do"), msg)
+        except (ActionError, ValueError) as e:
+            return JSONResponse({"ok": False, "error": str(e)}, status_code=400)
+        return JSONResponse({"ok": True})
+
+    async def ws(websocket: WebSocket):
+        await websocket.accept()
+        lock = asyncio.Lock()
+
+        async def send(text):
+            async with lock:
+                await websocket.send_text(text)
+
+        async def push():
+            seen = None
+            while True:
+                if hub.version == seen:
+                    await hub.event.wait()
+                    continue
+                seen = hub.version
+                await send(await hub.text())
+
+        pusher = asyncio.ensure_future(push())
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                answer = {"re": None, "ok": True}
+                try:
+                    if raw is None:
+                        raise ValueError("messages are JSON text, not binary")
+                    if len(raw) > MAX_MESSAGE:
+                        raise ValueError("the message is over %d bytes" % MAX_MESSAGE)
+                    msg = parse_message(raw)
+                    answer["re"] = msg.pop("id", None)
+                    await run_in_threadpool(board.act, msg.pop("do"), msg)
+                except (ActionError, ValueError) as e:
+                    answer.update(ok=False, error=str(e))
+                await send(json.dumps(answer))
+        except (WebSocketDisconnect, RuntimeError):
+            pass                            # the page went away: nothing to say
+        finally:
+            pusher.cancel()
+
+    routes = [Route(path, page) for path in FILES]
+    routes += [Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
+               WebSocketRoute("/ws", ws)]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await startup()
+        try:
+            yield
+        finally:
+            await shutdown()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    return Guard(app, port)
+
+
+async def _read_body(request):
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise OverflowError
+    return bytes(body)
+
+
+def bind(port):
+    """A listening socket on 127.0.0.1 (port 0: any free one); OSError if taken."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def make_server(board, sock):
+    """A uvicorn server for ``board`` on the bound socket ``sock`` (``server.run(sockets=[sock])``)."""
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(board, port), http=BoundedH11, ws="websockets-sansio", lifespan="on",
+        ws_max_size=MAX_MESSAGE, ws_ping_interval=20, ws_ping_timeout=20,
+        ws_per_message_deflate=False, timeout_keep_alive=5, limit_concurrency=MAX_CONNECTIONS,
+        h11_max_incomplete_event_size=16384, access_log=False, log_level="warning", server_header=False)
+    return uvicorn.Server(config)
+
+
+def quiet_disconnects():
+    """A closed tab mid-answer is normal: keep uvicorn's error log for real errors."""
+    class _Filter(logging.Filter):
+        def filter(self, record):
+            text = record.getMessage()
+            return not any(w in text for w in ("ConnectionResetError", "BrokenPipeError", "ConnectionClosed"))
+    logging.getLogger("uvicorn.error").addFilter(_Filter())

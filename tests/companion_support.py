@@ -1,0 +1,111 @@
+"""Shared by the companion's tests: a board served by the real uvicorn on a loopback port, in a thread."""
+
+import contextlib
+import threading
+import time
+
+from host_tools.companion.server import bind, make_server
+
+
+@contextlib.contextmanager
+def served(board, port=0, timeout=10):
+    """``board``'s page on 127.0.0.1; yields the base URL ("http://127.0.0.1:PORT")."""
+    sock = bind(port)
+    server = make_server(board, sock)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.01)
+    try:
+        yield "http://127.0.0.1:%d" % sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(timeout)
+        sock.close()
+
+
+class PtyBoard:
+    """The firmware on fake hardware behind a pseudo-terminal: a board on a "USB serial port".
+
+    ``path`` is a symlink to the pty's device, as /dev/serial/by-id/... would be:
+    ``unplug()`` closes the pty (the host's reads fail), ``plug()`` opens a new
+    one behind the same path. The firmware's loop runs in a thread, in simulated
+    time (one loop pass per real millisecond or so); ``hands(f)`` runs ``f(hw)``
+    between passes (lift/place on ``hw``).
+    """
+
+    def __init__(self, path):
+        import firmware_support  # noqa: F401  (firmware/ and fakehw/ on the path)
+        import main as firmware_main
+        from fakehal import FakeHardware
+        self.path = path
+        self.firmware = firmware_main
+        self.hw = FakeHardware()
+        self.hw.set_squares(firmware_support.START_SQUARES)
+        self.runner = firmware_main.build(self.hw, firmware_support.PERIOD_US)
+        self.lock = threading.Lock()
+        self.master = self.slave = None
+        self.received = bytearray()       # every byte the host sent
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self.plug()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopped.set()
+        self.thread.join(5)
+        self.unplug()
+
+    def plug(self):
+        import os
+        import tty
+        with self.lock:
+            master, slave = os.openpty()
+            tty.setraw(slave)
+            tmp = self.path + ".new"
+            os.symlink(os.ttyname(slave), tmp)
+            os.replace(tmp, self.path)
+            self.master, self.slave = master, slave
+
+    def unplug(self):
+        import os
+        with self.lock:
+            for fd in (self.master, self.slave):
+                if fd is not None:
+                    os.close(fd)
+            self.master = self.slave = None
+            if os.path.lexists(self.path):
+                os.unlink(self.path)
+            self.hw.serial.sent = []         # what the board wrote meanwhile went nowhere
+
+    def hands(self, f):
+        with self.lock:
+            f(self.hw)
+
+    def _run(self):
+        import os
+        import select
+        while not self.stopped.is_set():
+            with self.lock:
+                master = self.master
+                if master is not None:
+                    ready, _, _ = select.select([master], [], [], 0)
+                    if ready:
+                        try:
+                            data = os.read(master, 4096)
+                        except OSError:           # no host has the port open
+                            data = b""
+                        self.received += data
+                        self.hw.send_bytes(data)
+                self.firmware.serve(self.runner, 1)
+                out = "".join(self.hw.serial.sent).encode()
+                self.hw.serial.sent = []
+                if master is not None and out:
+                    os.write(master, out)
+            time.sleep(0.001)

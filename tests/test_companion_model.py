@@ -1,0 +1,91 @@
+"""The companion's model of a board, fed protocol lines by hand: what it asks, what it shows."""
+
+import json
+
+import pytest
+
+from host_tools.companion import model as model_module
+from host_tools.companion.model import BoardModel, check_line
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+@pytest.fixture
+def link():
+    sent = []
+    return BoardModel(lambda line: sent.append(json.loads(line) if line.startswith("{") else line)), sent
+
+
+def answer(model, request, **fields):
+    fields.update(re=request["cmd"], ok=True, id=request["id"])
+    model.feed(json.dumps(fields))
+
+
+def status(moves=(), game=1, turn="w"):
+    return dict(fen=START, moves=list(moves), turn=turn, state="idle", result="*", termination=None,
+                in_sync=True, show=None, options={"profile": "fide", "hints": True}, game=game)
+
+
+def test_the_handshake_and_the_first_state(link):
+    model, sent = link
+    model.connected()
+    assert [r["cmd"] for r in sent] == ["hello", "watch", "leds", "occupancy", "status"]
+    assert sent[1]["leds"] is True and sent[1]["occupancy"] is True
+    for r in sent[:4]:
+        answer(model, r, frame={"e2": "last-move"}, squares=["e1"])
+    assert not model.state()["ready"]
+    answer(model, sent[4], **status(["e2e4"], turn="b"))
+    pgn_request = sent[-1]
+    assert pgn_request["cmd"] == "pgn"
+    answer(model, pgn_request, pgn='[Event "Scacchiera"]\n\n1. e4 *\n')
+    s = model.state()
+    assert s["ready"] and s["san"] == ["e4"] and s["turn"] == "black" and s["leds"] == {"e2": "last-move"}
+    assert s["protocol"] == []                    # its own requests and their replies stay out of the log
+    assert s["pieces"][4] == "K" and s["pieces"][12] == ""     # only e1 is occupied: the rest shows empty
+
+
+def test_events_ask_for_the_state_once_at_a_time(link):
+    model, sent = link
+    model.feed('{"ev": "move", "uci": "e2e4"}')
+    model.feed('{"ev": "check", "square": "e8"}')
+    assert [r["cmd"] for r in sent] == ["status"]          # the second waits for the first answer
+    answer(model, sent[0], **status(["e2e4"]))
+    assert [r["cmd"] for r in sent[1:]] == ["pgn", "status"]
+    assert [line[:8] for line in model.state()["protocol"]] == ['< {"ev":', '< {"ev":']
+
+
+def test_a_reply_the_board_dropped_does_not_block_for_ever(link, monkeypatch):
+    model, sent = link
+    model.feed('{"ev": "move", "uci": "e2e4"}')
+    assert [r["cmd"] for r in sent] == ["status"]
+    monkeypatch.setattr(model_module, "REPLY_SECONDS", -1)     # the reply is taken as lost
+    assert not model.busy()
+    model.feed('{"ev": "move", "uci": "e7e5"}')
+    assert [r["cmd"] for r in sent] == ["status", "status"]
+
+
+def test_a_boot_starts_over(link):
+    model, sent = link
+    model.feed('{"ev": "boot", "proto": 1, "firmware": "scacchiera 0.1.0", "cause": "power_on"}')
+    assert [r["cmd"] for r in sent] == ["hello", "watch", "leds", "occupancy", "status"]
+
+
+def test_lines_that_are_not_json_are_shown_as_they_came(link):
+    model, _ = link
+    model.feed("Traceback (most recent call last):")
+    assert model.state()["protocol"] == ["< Traceback (most recent call last):"]
+
+
+@pytest.mark.parametrize("line, error", [
+    ("", "blank"), ("   ", "blank"), ("x" * 513, "at most 512 bytes; this one has 513"),
+    ("status\nresign", "line break"), (5, "must be text"),
+])
+def test_lines_that_cannot_go(line, error):
+    with pytest.raises(ValueError, match=error):
+        check_line(line)
+
+
+def test_lines_up_to_512_bytes_go_and_are_echoed(link):
+    model, sent = link
+    model.user_line("  " + "x" * 512 + " ")
+    assert sent == ["x" * 512] and model.state()["protocol"] == ["> " + "x" * 512]

@@ -1,0 +1,377 @@
+"""The companion's web server (real uvicorn on loopback): one board for every page, clear errors,
+and refused: other sites, foreign Host names, oversized, slow and deeply nested requests."""
+
+import asyncio
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import websockets
+
+from companion_support import served
+from host_tools.companion import server as companion_server
+from host_tools.companion.boards import SimulatedBoard
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def board():
+    return SimulatedBoard(speed=4.0)
+
+
+@pytest.fixture
+def url(board):
+    with served(board) as url:
+        yield url
+
+
+def port_of(url):
+    return int(url.rsplit(":", 1)[1])
+
+
+def request(url, method, path, body=None, headers=None, raw=None):
+    """(status, parsed JSON or text) of one request; ``headers`` may replace Host."""
+    conn = http.client.HTTPConnection("127.0.0.1", port_of(url), timeout=20)
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    hdrs = {"Host": "127.0.0.1:%d" % port_of(url)}
+    hdrs.update(headers or {})
+    conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    for k, v in hdrs.items():
+        conn.putheader(k, v)
+    if data is not None:
+        conn.putheader("Content-Length", str(len(data)))
+    conn.endheaders(data)
+    res = conn.getresponse()
+    text = res.read().decode()
+    conn.close()
+    try:
+        return res.status, json.loads(text)
+    except ValueError:
+        return res.status, text
+
+
+def state(url):
+    status, s = request(url, "GET", "/api/state")
+    assert status == 200
+    return s
+
+
+def act(url, action, **fields):
+    fields["do"] = action
+    return request(url, "POST", "/api/act", fields)
+
+
+def wait_for(url, predicate, timeout=10):
+    deadline = time.monotonic() + timeout
+    s = state(url)
+    while not predicate(s):
+        assert time.monotonic() < deadline, "timed out; last state: %s" % {k: s[k] for k in ("moves", "state", "leds")}
+        time.sleep(0.02)
+        s = state(url)
+    return s
+
+
+def ws_handshake(url, headers):
+    """The status line and headers a WebSocket handshake gets (sent by hand, to choose every header)."""
+    hdrs = {"Host": "127.0.0.1:%d" % port_of(url), "Upgrade": "websocket", "Connection": "Upgrade",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"}
+    hdrs.update(headers)
+    head = "GET /ws HTTP/1.1\r\n" + "".join("%s: %s\r\n" % kv for kv in hdrs.items()) + "\r\n"
+    with socket.create_connection(("127.0.0.1", port_of(url)), timeout=5) as s:
+        s.sendall(head.encode())
+        return s.recv(4096)
+
+
+def ws_url(url):
+    return "ws" + url[len("http"):] + "/ws"
+
+
+def test_a_move_through_the_api_is_seen_by_every_page(url):
+    wait_for(url, lambda s: s["ready"])
+    assert act(url, "lift", square="e2") == (200, {"ok": True})
+    assert act(url, "place", square="e4")[0] == 200
+    s = wait_for(url, lambda s: s["moves"] == ["e2e4"] and "1. e4 *" in s["pgn"])
+    assert s["san"] == ["e4"] and s["san_it"] == ["e4"] and s["turn"] == "black"
+    assert s["board"] == {"kind": "simulated", "hands": True, "connected": True, "problem": None}
+    assert "1. e4 *" in s["pgn"]
+
+
+@pytest.mark.parametrize("fields, code, words", [
+    ({"do": "lift", "square": 5}, 400, "non-empty string"),
+    ({"do": "lift", "square": "e9"}, 400, "not a square"),
+    ({"do": "lift", "square": "e4"}, 400, "empty"),
+    ({"do": "place", "square": "e1"}, 400, "occupied"),
+    ({"do": "place", "square": "e4", "piece": "X"}, 400, "not a piece"),
+    ({"do": "clock", "speed": 99}, 400, "speed"),
+    ({"do": "new", "fen": "8/8/8 w"}, 400, "FEN"),
+    ({"do": "explode"}, 400, "no such action"),
+    ({"do": "send", "line": ""}, 400, "blank"),
+    ({"do": "send", "line": "x" * 513}, 400, "at most 512 bytes; this one has 513"),
+    ({"do": "send", "line": "status\nresign"}, 400, "line break"),
+    ({"square": "e2"}, 400, "\"do\""),
+])
+def test_bad_actions_get_clear_errors_and_change_nothing(url, fields, code, words):
+    before = wait_for(url, lambda s: s["ready"])
+    status, answer = request(url, "POST", "/api/act", fields)
+    assert status == code and words in answer["error"]
+    after = state(url)
+    assert (after["fen"], after["pieces"], after["hand"]) == (before["fen"], before["pieces"], before["hand"])
+
+
+def test_options_go_to_the_board_as_protocol_lines(url):
+    wait_for(url, lambda s: s["ready"])
+    assert act(url, "option", name="hints", value=False)[0] == 200
+    s = wait_for(url, lambda s: s["options"]["hints"] is False)
+    assert any(line.startswith('> {"cmd":"set","name":"hints","value":false}') for line in s["protocol"])
+    act(url, "option", name="hints", value="yes")
+    s = wait_for(url, lambda s: "refused" in s["protocol"][-1])
+    assert s["options"]["hints"] is False
+
+
+def test_a_line_of_512_bytes_is_sent(url):
+    wait_for(url, lambda s: s["ready"])
+    line = "new " + "x" * 508
+    assert len(line) == 512
+    assert act(url, "send", line=line)[0] == 200
+    s = wait_for(url, lambda s: any("refused" in l and '"new"' in l for l in s["protocol"]))
+    assert "> " + line in s["protocol"]
+
+
+# -- what other sites and names get --------------------------------------------------------
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "http://evil.example"},
+    {"Origin": "http://127.0.0.1:1"},
+    {"Origin": "null"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Host": "evil.example"},
+    {"Host": "rebind.example:%(port)d"},
+    {"Host": "127.0.0.1"},
+])
+def test_other_sites_and_names_can_neither_read_nor_drive_the_board(url, headers):
+    headers = dict((k, v % {"port": port_of(url)} if "%" in v else v) for k, v in headers.items())
+    before = wait_for(url, lambda s: s["ready"])
+    assert request(url, "POST", "/api/act", {"do": "send", "line": "resign"}, headers)[0] == 403
+    assert request(url, "POST", "/api/act", raw=b'{"do": "send", "line": "resign"}',
+                   headers=dict(headers, **{"Content-Type": "text/plain"}))[0] == 403
+    assert request(url, "GET", "/api/state", headers=headers)[0] == 403
+    assert request(url, "GET", "/", headers=headers)[0] == 403
+
+    assert ws_handshake(url, headers).startswith(b"HTTP/1.1 403")
+    time.sleep(0.1)
+    after = state(url)
+    assert after["result"] == "*" and after["moves"] == before["moves"]
+
+
+@pytest.mark.parametrize("name", ["127.0.0.1", "localhost"])
+def test_the_servers_own_names_are_served(url, name):
+    origin = "http://%s:%d" % (name, port_of(url))
+    host = "%s:%d" % (name, port_of(url))
+    assert request(url, "GET", "/", headers={"Host": host, "Origin": origin})[0] == 200
+    assert request(url, "GET", "/", headers={"Host": "[::1]:%d" % port_of(url)})[0] == 200
+
+    async def handshake():
+        async with websockets.connect(ws_url(url), origin=origin, open_timeout=5) as ws:
+            return json.loads(await asyncio.wait_for(ws.recv(), 5))
+    assert "state" in asyncio.run(handshake())
+    assert ws_handshake(url, {"Host": host, "Origin": origin}).startswith(b"HTTP/1.1 101")
+
+
+# -- oversized, slow, nested, garbage ------------------------------------------------------
+
+def test_oversized_requests_are_refused(url):
+    status, answer = request(url, "POST", "/api/act", raw=b"x" * 9000)
+    assert status == 413 and "over 8192 bytes" in answer["error"]
+    status, _ = request(url, "GET", "/", headers={"X-Big": "y" * 20000})
+    assert status == 431
+
+    async def big_message():
+        async with websockets.connect(ws_url(url), open_timeout=5) as ws:
+            await ws.recv()
+            await ws.send("x" * (companion_server.MAX_MESSAGE + 10))
+            with pytest.raises(websockets.ConnectionClosed) as e:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 5)
+            return e.value.rcvd.code
+    assert asyncio.run(big_message()) == 1009          # "message too big"
+    assert state(url)["result"] == "*"
+
+
+def test_deeply_nested_json_gets_a_clear_error(url):
+    deep = b"[" * 4000 + b"]" * 4000
+    status, answer = request(url, "POST", "/api/act", raw=deep)
+    assert status == 400 and "nested too deeply" in answer["error"]
+    status, answer = request(url, "POST", "/api/act", raw=b"{" * 4000)
+    assert status == 400 and answer["error"]
+
+    async def nested():
+        async with websockets.connect(ws_url(url), open_timeout=5) as ws:
+            await ws.recv()
+            await ws.send("[" * 10000 + "]" * 3000)
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if "re" in msg:
+                    return msg
+    assert asyncio.run(nested()) == {"re": None, "ok": False, "error": "the message is nested too deeply"}
+
+
+@pytest.mark.parametrize("message, error", [
+    (b"\x00\xff binary", "messages are JSON text, not binary"),
+    ("[1, 2]", "the message must be one JSON object"),
+    ("{\"do\": 5}", "the message needs \"do\": the action's name"),
+    ("{\"do\": \"lift\", \"square\": \"e4\", \"id\": 7}", "e4 is empty: nothing to lift"),
+])
+def test_bad_websocket_messages_get_an_answer_and_the_page_stays(url, message, error):
+    async def send():
+        async with websockets.connect(ws_url(url), open_timeout=5) as ws:
+            await ws.send(message)
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if "re" in msg:
+                    break
+            await ws.send(json.dumps({"do": "tray", "id": 8}))     # the connection still works
+            while True:
+                ok = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if "re" in ok:
+                    return msg, ok
+    msg, ok = asyncio.run(send())
+    assert msg["ok"] is False and msg["error"] == error
+    assert ok == {"re": 8, "ok": True}
+
+
+def test_slow_requests_are_cut_off_and_do_not_harm_the_board(url, monkeypatch):
+    monkeypatch.setattr(companion_server, "HEAD_SECONDS", 1.0)
+    monkeypatch.setattr(companion_server, "BODY_SECONDS", 1.0)
+    port = port_of(url)
+    # 200 slow-loris connections, each with half a request head...
+    slow = []
+    for _ in range(200):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % port)
+        slow.append(s)
+    # ... and a normal request is still answered at once,
+    t0 = time.monotonic()
+    assert request(url, "GET", "/api/state")[0] == 200
+    assert time.monotonic() - t0 < 2
+    # and a body shorter than its Content-Length gets 408 instead of a hung answer.
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"POST /api/act HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 100\r\n\r\n{\"do\"" % port)
+        assert s.recv(1024).startswith(b"HTTP/1.1 408")
+    # The slow ones are closed by the server once their time is up.
+    for s in slow:
+        s.settimeout(5)
+        try:
+            assert s.recv(1024) == b""
+        except ConnectionResetError:
+            pass
+        s.close()
+    assert act(url, "lift", square="e2")[0] == 200
+
+
+def test_garbage_on_the_socket_does_not_stop_the_server(url):
+    port = port_of(url)
+    for junk in (b"\x00\xff garbage\r\n\r\n", b"GET\r\n\r\n",
+                 b"POST /api/act HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 99999999\r\n\r\n{" % port):
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(junk)
+            s.recv(1024)
+    assert request(url, "GET", "/api/state")[0] == 200
+
+
+def test_other_methods_and_paths(url):
+    assert request(url, "DELETE", "/api/state")[0] == 405
+    assert request(url, "GET", "/api/act")[0] == 405
+    assert request(url, "GET", "/../../etc/passwd")[0] == 404
+    assert request(url, "GET", "/companion.js")[0] == 200
+    status, text = request(url, "GET", "/")
+    assert status == 200 and "<title>Scacchiera</title>" in text
+
+
+def test_listens_on_loopback_only(url):
+    try:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        probe.connect(("10.255.255.255", 1))   # no packet is sent for a UDP connect
+        address = probe.getsockname()[0]
+        probe.close()
+    except OSError:
+        address = None
+    if not address or address.startswith("127."):
+        pytest.skip("this machine has no non-loopback address to try")
+    with pytest.raises(OSError):
+        socket.create_connection((address, port_of(url)), timeout=2).close()
+
+
+def test_step_mode_moves_time_only_on_request(url):
+    wait_for(url, lambda s: s["ready"])
+    act(url, "clock", speed=0)
+    t0 = state(url)["now"]
+    act(url, "lift", square="g1")
+    act(url, "place", square="f3")
+    assert state(url)["moves"] == [] and state(url)["now"] == t0
+    act(url, "clock", advance=400)
+    s = wait_for(url, lambda s: s["moves"] == ["g1f3"], timeout=3)
+    assert s["now"] >= t0 + 400
+
+
+# -- many pages ------------------------------------------------------------------------------
+
+def test_a_hundred_pages_at_once(url):
+    """100 WebSocket clients: each gets the state, one of them moves, all see the move."""
+    async def main():
+        clients = []
+        for _ in range(100):
+            clients.append(await websockets.connect(ws_url(url), open_timeout=10))
+        try:
+            for ws in clients:
+                assert "state" in json.loads(await asyncio.wait_for(ws.recv(), 10))
+            await clients[0].send(json.dumps({"do": "lift", "square": "e2", "id": 1}))
+            await clients[0].send(json.dumps({"do": "place", "square": "e4", "id": 2}))
+
+            async def sees_the_move(ws):
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                    if "state" in msg and msg["state"]["moves"] == ["e2e4"]:
+                        return True
+            return await asyncio.gather(*(sees_the_move(ws) for ws in clients))
+        finally:
+            await asyncio.gather(*(ws.close() for ws in clients))
+    assert asyncio.run(main()) == [True] * 100
+    assert state(url)["moves"] == ["e2e4"]
+
+
+# -- the terminal ----------------------------------------------------------------------------
+
+def test_closed_tabs_print_no_tracebacks():
+    """The real command (make sim): pages that vanish mid-answer leave the terminal quiet."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools.sim", "--port", str(port), "--no-browser"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(2)]     # the engine found or not, then the address
+        assert any("http://127.0.0.1:%d/" % port in line for line in lines), lines
+        url = "http://127.0.0.1:%d" % port
+
+        async def vanish():
+            for _ in range(5):
+                ws = await websockets.connect(ws_url(url), open_timeout=10)
+                await ws.recv()
+                await ws.send(json.dumps({"do": "send", "line": "status", "id": 1}))
+                ws.transport.abort()          # the tab is closed: no closing handshake
+        asyncio.run(vanish())
+        for _ in range(20):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                s.sendall(b"GET /companion.js HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        assert request(url, "GET", "/api/state")[0] == 200
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err and "Error" not in err, err
