@@ -108,3 +108,25 @@ def test_ticks_wrapping_at_2_to_the_30():
     table = [(wrap - 10, ()), (wrap - 5, (E4,))] + [((wrap + t) % wrap, (E4,)) for t in range(0, 40, 5)]
     changes = run(table)
     assert [(sq, p) for _, sq, p in changes] == [(E4, 1)] and changes[0][0] == (wrap - 5 + DELAY) % wrap
+
+
+@pytest.mark.parametrize("lifted, placed", [(E2, E4), (52, 36)])
+def test_a_lift_and_a_placement_settling_together_are_reported_lift_first(lifted, placed):
+    # A quick hand: e7 lifted and e5 filled within one debounce window (black's e7e5 has
+    # the placed square numbered lower than the lifted one; white's e2e4 the other way).
+    table = steady(0, 20, [lifted]) + steady(25, 100, [placed])
+    assert run(table, initial=[lifted]) == [(55, lifted, 0), (55, placed, 1)]
+
+
+@pytest.mark.parametrize("uci", ["e2e4", "e7e5"])
+def test_a_move_made_within_one_debounce_window_is_recognised(uci):
+    from firmware_support import Board
+    from scacchiera.rules import parse_square
+    board = Board()
+    if uci[1] == "7":
+        board.play("d2d4")
+    board.hw.lift(parse_square(uci[:2]))
+    board.hw.place(parse_square(uci[2:]))
+    board.run(200)
+    assert board.game.position.uci(board.game.position.move_stack[-1]) == uci
+    assert board.game.in_sync() and not board.game.tracker.diff

@@ -46,34 +46,48 @@ class Debouncer:
             self.raw[r] = rows[r]
 
     def scan(self, rows, now):
-        """One scan of the matrix. Returns the number of changes reported."""
+        """One scan of the matrix. Returns the number of changes reported.
+
+        Changes that settle at the same scan are reported departures first:
+        a piece lifted and another put down within one debounce window are a
+        lift, then a placement, whatever the order of their squares.
+        """
+        stable = self.stable
+        raw = self.raw
+        since = self.since
+        waiting = False
+        for r in range(8):
+            new = rows[r]
+            moved = new ^ raw[r]
+            if moved:
+                # Restart the quiet period of each square whose raw state changed.
+                raw[r] = new
+                f = 0
+                while moved:
+                    if moved & 1:
+                        since[r * 8 + f] = now
+                    moved >>= 1
+                    f += 1
+            if new != stable[r]:
+                waiting = True
+        if not waiting:
+            return 0
+        return self._settle(0, now) + self._settle(1, now)
+
+    def _settle(self, present, now):
+        """Report the departures (``present`` 0) or arrivals (1) that have held for ``delay_ms``."""
         stable = self.stable
         raw = self.raw
         since = self.since
         reported = 0
         for r in range(8):
-            new = rows[r]
-            moved = new ^ raw[r]
-            pending = new ^ stable[r]
-            if not moved and not pending:
-                continue
-            if moved:
-                # Restart the quiet period of each square whose raw state changed.
-                raw[r] = new
-                bits = moved
-                f = 0
-                while bits:
-                    if bits & 1:
-                        since[r * 8 + f] = now
-                    bits >>= 1
-                    f += 1
-            bits = pending & ~moved
+            bits = raw[r] ^ stable[r]
+            bits &= raw[r] if present else ~raw[r]
             f = 0
             while bits:
                 if bits & 1 and elapsed(now, since[r * 8 + f]) >= self.delay_ms:
-                    mask = 1 << f
-                    stable[r] ^= mask
-                    self.sink(r * 8 + f, 1 if stable[r] & mask else 0, now)
+                    stable[r] ^= 1 << f
+                    self.sink(r * 8 + f, present, now)
                     reported += 1
                 bits >>= 1
                 f += 1
