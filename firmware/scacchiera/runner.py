@@ -30,7 +30,7 @@ from .clock import elapsed
 from .leds.palette import Palette, BLINK_MS
 from .protocol import Protocol, VERSION, FIRMWARE
 from .rules.squares import const
-from .storage.journal import Journal
+from .storage.journal import Journal, BAD
 
 PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)
 SLOW_MS = 10              # serial, buttons, LEDs
@@ -98,7 +98,8 @@ class Runner:
             except ValueError:
                 pass
         if journal.repaired:
-            self.protocol.send({"ev": "storage_repaired", "game": journal.game_id, "ply": game.position.ply()})
+            self.protocol.send({"ev": "storage_repaired", "game": journal.game_id, "ply": game.position.ply(),
+                                "kept": BAD})
         self.app.boot(self.rows, now)
         self._flush(now)
         held = self._buttons = self._button_sample = hw.buttons()
