@@ -472,3 +472,65 @@ def test_a_record_never_holds_the_separator():
         jr.encode('O lang "a|b"')
     joined = jr.encode("M e2e4")[:-1] + b"*" + jr.encode("M e7e5")     # a newline flipped into "*"
     assert jr.decode(joined) is None
+
+
+# -- the archive's numbers --------------------------------------------------------------------
+
+def test_a_new_game_with_no_move_played_keeps_its_number():
+    fs = MemFS()
+    board = Board(fs=fs)
+    for _ in range(3):
+        board.send("new")
+    assert board.runner.journal.game_id == 1
+    board.play("e2e4")
+    board.send("new")
+    board.hw.set_squares(list(range(16)) + list(range(48, 64)))
+    board.wait(300)
+    assert board.runner.journal.game_id == 2 and board.runner.journal.archive().ids() == [1]
+    board.send("new")
+    board.send({"cmd": "new", "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"})   # stalemate at once: archived
+    board.wait(300)
+    assert board.game.result == ("1/2-1/2", "stalemate")
+    assert board.runner.journal.game_id == 2 and board.runner.journal.archive().ids() == [1, 2]
+    board.send("new")
+    assert board.runner.journal.game_id == 3
+    assert Board(fs=fs, rows=bytes(board.hw.occupied)).runner.journal.game_id == 3
+
+
+@pytest.mark.parametrize("first", [99997, 2 ** 30 - 3, 10 ** 12])
+def test_the_archive_keeps_its_limits_past_five_digits(first):
+    fs = MemFS()
+    archive = Archive(fs, max_games=3, max_bytes=1000)
+    for number in range(first, first + 6):
+        archive.save(number, "game %d" % number)
+        assert len(archive.ids()) <= 3
+    assert archive.ids() == [first + 3, first + 4, first + 5]
+    assert archive.last_id() == first + 5
+    assert archive.read(first + 5) == "game %d" % (first + 5)
+    assert [n for _i, n in archive.games()] == [len("game %d" % i) for i in archive.ids()]
+    assert len([n for n in fs.files if n.startswith("archive/")]) == 3
+    with pytest.raises(OSError):
+        archive.read(first)
+    for name in ("0099999.pgn", "-1.pgn", "12a45.pgn", ".pgn", "tmp.pgn", "00001.txt"):
+        assert jr_archive_id(name) == -1, name
+    archive.max_bytes = 2 * len("game %d" % (first + 6))
+    archive.save(first + 6, "game %d" % (first + 6))
+    assert archive.ids() == [first + 5, first + 6] and archive.used() <= archive.max_bytes
+
+
+def jr_archive_id(name):
+    from scacchiera.storage.archive import game_id_of
+    return game_id_of(name)
+
+
+def test_the_game_after_game_99999_is_100000_and_then_100001():
+    fs = MemFS()
+    fs.mkdir("archive")
+    Archive(fs).save(99999, "[Event \"x\"]\n\n*\n")
+    board = Board(fs=fs)
+    assert board.runner.journal.game_id == 100000
+    board.play("e2e4")
+    board.send("new")
+    assert board.runner.journal.archive().ids() == [99999, 100000]
+    assert board.runner.journal.game_id == 100001
+    assert board.runner.journal.archive().read(100000).rstrip().endswith("1. e4 *")

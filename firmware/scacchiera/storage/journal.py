@@ -324,11 +324,18 @@ class Journal:
         return self._archive
 
     def _next_id(self):
-        last = 0
-        for name in self.fs.listdir("archive"):    # archive.py's file names: NNNNN.pgn
-            if name[:5].isdigit():
-                last = max(last, int(name[:5]))
-        return max(self.game_id, last) + 1
+        """The number after this game's and every archived one's."""
+        return max(self.game_id, self.archive().last_id()) + 1
+
+    def _number_used(self):
+        """Does the game's number name a game (one with moves, or one archived)? Else the next game keeps it."""
+        game_id = self.game_id
+        if game_id <= 0 or (self._archived is not None and self._archived[0] == game_id):
+            return True
+        for entry in self._archives:
+            if entry[0] == game_id:
+                return True
+        return False
 
     def pgn(self, pos, game_id=None):
         return pos.pgn({"Event": "Scacchiera", "Round": str(self.game_id if game_id is None else game_id)})
@@ -359,7 +366,8 @@ class Journal:
             if old is not None and old is not self.game.position and old.ply():
                 self._queue_archive(self.game_id, old, False)
             self.position = self.game.position
-            self.game_id = self._next_id()
+            if self._number_used():
+                self.game_id = self._next_id()
             self._records = []
             self._rewrite = True
         elif kind == "resume":
