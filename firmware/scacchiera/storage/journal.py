@@ -219,7 +219,7 @@ def replay(records):
                     pos.push(last)
                     raise
             elif kind == "U" and not arg:
-                if not pos.move_stack:
+                if not pos.ply():
                     break
                 pos.take_back()
             elif kind == "X":
@@ -324,8 +324,14 @@ class Journal:
         return self._archive
 
     def _next_id(self):
-        """The number after this game's and every archived one's."""
-        return max(self.game_id, self.archive().last_id()) + 1
+        """The number after this game's and every archived one's (archive.py's names, read here
+        without loading archive.py: RAM)."""
+        last = self.game_id
+        for name in self.fs.listdir("archive"):
+            stem = name[:-4]
+            if name.endswith(".pgn") and stem.isdigit():
+                last = max(last, int(stem))
+        return last + 1
 
     def _number_used(self):
         """Does the game's number name a game (one with moves, or one archived)? Else the next game keeps it."""
