@@ -534,3 +534,29 @@ def test_the_game_after_game_99999_is_100000_and_then_100001():
     assert board.runner.journal.archive().ids() == [99999, 100000]
     assert board.runner.journal.game_id == 100001
     assert board.runner.journal.archive().read(100000).rstrip().endswith("1. e4 *")
+
+
+# -- where the flash work goes ------------------------------------------------------------------
+
+@pytest.mark.parametrize("period_us", [2500, 3000, 5000])
+def test_the_leds_show_a_committed_move_before_the_journal_writes_it(period_us, monkeypatch):
+    """A flash write can stall the loop 45-400 ms on the Pico: the LEDs must not wait for it."""
+    import firmware_support
+    monkeypatch.setattr(firmware_support, "PERIOD_US", period_us)
+    board = Board(fs=MemFS())
+    runner = board.runner
+    journal = runner.journal
+    seen = []
+    append = journal._append
+
+    def watched():
+        seen.append((runner.app.dirty, bytes(board.hw.pixels)))
+        append()
+    journal._append = watched
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"):
+        board.play(uci)
+    assert len(seen) == 6
+    for dirty, pixels in seen:
+        assert not dirty, "the frame of the move was drawn before the flash write"
+    runner._show(board.hw.ticks_ms())
+    assert seen[-1][1] == bytes(board.hw.pixels)
