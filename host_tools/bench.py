@@ -3,7 +3,8 @@
 CPython: perft with push/pop at every node (no bulk counting at the leaves),
 ours against python-chess in the same run. MicroPython (the WebAssembly port,
 by node): the same perft, the time to list Kiwipete's legal moves, and the heap
-after a 300-ply game.
+after boot and after 300- and 1000-ply games (bytes a ply). CPython also counts
+the journal's flash operations per move.
 """
 
 import os
@@ -85,6 +86,8 @@ def micropython_figures():
 
 # -- the firmware's main loop (hal.py, runner.py): per-scan cost, scan budget, heap ------------
 
+HEAP_LIMIT = 100000       # bytes: the firmware's heap after boot and a long game, after a collection
+HEAP_PER_PLY = 12         # bytes: what a ply may add to it
 RP2040_PER_WASM = 2.5      # the RP2040 runs MicroPython about 2.5x slower than the WebAssembly port here
 FAKEHW = os.path.join(ROOT, "host_tools", "fakehw")
 
@@ -115,7 +118,7 @@ def firmware_micropython():
     from host_tools import deploy
     from host_tools.fakehw.matrix import board_config   # firmware/board_config.py, found from a checkout
     from scacchiera.runner import PERIOD_US
-    print("== MicroPython: the firmware's scan, its budget on the RP2040, the heap after a 300-ply game")
+    print("== MicroPython: the firmware's scan, its budget on the RP2040, the heap after 0, 300 and 1000 plies")
     runner = os.path.join(ROOT, "tools", "micropython", "run.mjs")
     out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "firmware"),
                           "--path", os.path.join(ROOT, "tests", "mpy"),
@@ -133,15 +136,91 @@ def firmware_micropython():
         print("  scan_rate_max %.0f scans/s; paced at one scan per %d us: %d scans/s (target >= 200)"
               % (1e6 / scan, PERIOD_US, 1000000 // PERIOD_US))
         print("  an LED frame (64 x 24 bits x 1.25 us = 1920 us) is written only when the pixels change")
+    heap = {}
     with tempfile.TemporaryDirectory() as tmp:
         build = os.path.join(tmp, "build")
         deploy.build(build)
-        out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
-                              "--data", build,
-                              os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"), "300", "100000", build],
-                             capture_output=True, text=True)
-    for line in (out.stdout + out.stderr).splitlines():
-        print("  " + line)
+        for plies in (0, 300, 1000):
+            out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
+                                  "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
+                                  str(plies), str(HEAP_LIMIT), build], capture_output=True, text=True)
+            if plies == 300:
+                for line in (out.stdout + out.stderr).splitlines():
+                    print("  " + line)
+            elif out.returncode and "heap_after_game" not in out.stdout:
+                print("  (%d plies failed: %s)" % (plies, (out.stderr.strip().splitlines() or ["?"])[-1]))
+            heap[plies] = _figures(out.stdout).get("heap_after_game")
+    if None not in heap.values():
+        per_ply = (heap[1000] - heap[0]) / 1000
+        print("  heap after boot %d, 300 plies %d, 1000 plies %d bytes: %.1f bytes a ply (goal <= %d); "
+              "1000 plies %s %d" % (heap[0], heap[300], heap[1000], per_ply, HEAP_PER_PLY,
+                                    "<=" if heap[1000] <= HEAP_LIMIT else "OVER", HEAP_LIMIT))
+
+
+# -- the journal's flash work per move (littlefs-relevant operations, counted on the fake flash) ----
+
+def journal_flash_work(plies=40):
+    """Per move of a game played by hands on FakeHardware: file opens, closes, renames, removes and
+    bytes written to the flash. On the Pico every append that does not start a 4 KB block makes
+    littlefs copy the file's last block into a fresh (erased) one; a rename or close is a metadata
+    commit."""
+    import sys as _sys
+    _sys.path.append(FAKEHW)
+    import main as firmware_main
+    from fakehal import FakeHardware
+    from memfs import MemFS
+    from player import Player
+    from scacchiera.runner import PERIOD_US
+
+    class Counting(MemFS):
+        def __init__(self):
+            super().__init__("littlefs")
+            self.counts = {"open": 0, "open_append": 0, "rename": 0, "remove": 0, "bytes": 0}
+
+        def open(self, name, mode="rb"):
+            f = super().open(name, mode)
+            if "r" not in mode:
+                self.counts["open_append" if "a" in mode else "open"] += 1
+                write = f.write
+
+                def counted(data):
+                    self.counts["bytes"] += len(data)
+                    return write(data)
+                f.write = counted
+            return f
+
+        def rename(self, old, new):
+            self.counts["rename"] += 1
+            super().rename(old, new)
+
+        def remove(self, name):
+            self.counts["remove"] += 1
+            super().remove(name)
+
+    print("== CPython: the journal's flash work per move (a %d-ply game by hands, fake flash)" % plies)
+    fs = Counting()
+    hw = FakeHardware(fs=fs)
+    hw.set_squares(list(range(16)) + list(range(48, 64)))
+    runner = firmware_main.build(hw, PERIOD_US)
+    hands = Player(hw, lambda n: firmware_main.serve(runner, n), PERIOD_US)
+    for key in fs.counts:
+        fs.counts[key] = 0
+    game = runner.app.game
+    seed = 12345
+    while game.position.ply() < plies:
+        moves = sorted(game.position.legal_moves())
+        seed = (seed * 1103 + 12345) & 0xFFFF
+        move = moves[seed % len(moves)]
+        game.position.push(move)
+        over = game.position.outcome() is not None
+        game.position.pop()
+        if not over:
+            hands.play(game.position, move)
+    hands.wait(1000)
+    c = fs.counts
+    print("  per move: %.2f rewrites (open 'wb'), %.2f appends (open 'ab'), %.2f renames, %.2f removes, "
+          "%.1f bytes written" % (c["open"] / plies, c["open_append"] / plies, c["rename"] / plies,
+                                  c["remove"] / plies, c["bytes"] / plies))
 
 
 def companion_latency(rounds=40, engine_rounds=8):
@@ -228,6 +307,7 @@ def companion_latency(rounds=40, engine_rounds=8):
 
 def main():
     companion_latency()
+    journal_flash_work()
     cpython_perft()
     cpython_board()
     micropython_figures()

@@ -16,6 +16,7 @@ import pytest
 from firmware_support import Board, PowerCut, Reset, copy_fs, rows_of, MemFS
 from scacchiera.storage import journal as jr
 from scacchiera.storage.archive import Archive
+from scacchiera.rules import Position
 
 CASTLING_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 MODES = ("torn", "littlefs")
@@ -231,10 +232,12 @@ def test_a_leftover_temp_file_is_ignored_or_taken():
 def test_the_journal_is_compacted_past_its_cap():
     fs = MemFS()
     board = Board(fs=fs)
-    board.runner.journal.max_bytes = 200
+    journal = board.runner.journal
+    start = jr.START_COPIES * len(jr.encode(journal.start_record()))
+    journal.max_bytes = start + 200
     for i in range(3):                               # knights out and back (a fifth time would draw)
         board.play("g1f3", "g8f6", "f3g1", "f6g8")
-        assert board.runner.journal.size <= 200 + 80
+        assert journal.size <= start + 200 + 80
     board.play("e2e4", "e7e5", "d2d4")
     state = board.state()
     assert len(state["moves"]) == 15
@@ -304,7 +307,7 @@ def test_a_finished_game_is_archived_once_and_again_if_taken_back_and_replayed()
     assert board.runner.journal.game_id == 2
     assert fs.read(name) == first
     assert not [n for n in fs.files if n.startswith("archive/") and n != name]
-    written = fs.ticks - ticks
+    written = fs.ticks - ticks - board.runner.journal.size     # beside the new game's journal
     assert written < len(first), "the finished game is not written again"
     # Game 2 ends, is taken back, and ends differently: the archive follows.
     board.play("f2f3", "e7e5", "g2g4", "d8h4")
@@ -325,3 +328,235 @@ def test_booting_a_finished_game_does_not_rewrite_its_archive():
     again = Board(fs=fs, rows=bytes(board.hw.occupied))
     assert again.game.result == ("0-1", "resignation")
     assert fs.ticks == ticks, "nothing written at boot"
+
+
+# -- a flipped bit anywhere: the start survives, the damaged journal is kept ----------------------
+
+class _Game:
+    """What the journal reads of a game: its position and result."""
+
+    def __init__(self):
+        self.position = Position()
+        self.result = None
+
+
+def _journal_of_a_game(plies, fs):
+    """A journal of a reproducible ``plies``-ply game written through Journal; (journal, ucis)."""
+    journal = jr.Journal(fs)
+    journal.load()
+    game = _Game()
+    journal.attach(game, False)
+    journal.option("hints", False)
+    journal.flush()
+    seed = 7
+    ucis = []
+    while len(ucis) < plies:
+        moves = sorted(game.position.legal_moves())
+        seed = (seed * 1103 + 12345) & 0xFFFF
+        move = moves[seed % len(moves)]
+        game.position.push(move)
+        if game.position.outcome() is not None:
+            game.position.pop()
+            continue
+        ucis.append(game.position.uci(move))
+        journal.event({"kind": "move", "uci": ucis[-1]})
+        journal.flush()
+    return journal, ucis
+
+
+def test_a_flipped_bit_anywhere_in_a_40_ply_journal_keeps_the_start_and_the_records_before_it():
+    fs = MemFS()
+    journal, ucis = _journal_of_a_game(40, fs)
+    data = fs.read(jr.JOURNAL)
+    whole, clean, _size = jr.read_records(fs)
+    assert clean and whole[0].startswith("S ") and whole.count("O hints false") == 0
+    assert whole[-40:] == ["M " + u for u in ucis]
+    # The record each byte belongs to (the start's three copies are record 0).
+    ends = []
+    offset = 0
+    for i, line in enumerate(data.split(b"\n")[:-1]):
+        offset += len(line) + 1
+        ends.append(offset)
+    first_after_start = jr.START_COPIES
+    kept = {}
+    for i in range(len(data)):
+        line = next(n for n, end in enumerate(ends) if i < end)
+        record = max(0, line - first_after_start + 1)      # index in ``whole``
+        for bit in range(8):
+            damaged = bytearray(data)
+            damaged[i] ^= 1 << bit
+            flipped = MemFS()
+            flipped.files[jr.JOURNAL] = damaged
+            records, clean, _size = jr.read_records(flipped)
+            assert not clean, "byte %d bit %d: the damage is seen" % (i, bit)
+            assert records == whole[:len(records)], (i, bit)
+            assert len(records) >= max(1, record), "byte %d bit %d: records before the damaged one are kept" % (i, bit)
+            kept[len(records)] = kept.get(len(records), 0) + 1
+    # Replaying each outcome once: the start and the moves before the damage, the options with them.
+    for n in kept:
+        game_id, pos, options, used = jr.replay(whole[:n])
+        assert used == n and game_id == journal.game_id and options == {"hints": False}
+        assert [pos.uci(m) for m in pos.move_stack] == ucis[:n - 1]
+    assert min(kept) == 1, "a flip in the first move keeps the start"
+    assert sum(kept.values()) == 8 * len(data)
+
+
+def test_a_damaged_journal_is_kept_and_the_boot_says_how_many_plies_came_back():
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.play("e2e4", "e7e5", "g1f3", "b8c6")
+    data = fs.read(jr.JOURNAL)
+    damaged = bytearray(data)
+    damaged[len(data) - 2 * 12 + 2] ^= 0x10         # inside the record of g1f3
+    fs.files[jr.JOURNAL] = damaged
+    again = Board(fs=fs, rows=bytes(board.hw.occupied))
+    assert again.state()["moves"] == ["e2e4", "e7e5"]
+    assert fs.read(jr.BAD) == bytes(damaged), "the damaged journal is kept"
+    repaired = [l for l in again.lines() if l.get("ev") == "storage_repaired"]
+    assert repaired and repaired[0]["ply"] == 2 and repaired[0]["kept"] == jr.BAD
+    assert jr.read_records(fs)[1], "the journal in place is whole again"
+    # The start's first copy damaged: everything comes back, and the copy is kept too.
+    data = fs.read(jr.JOURNAL)
+    damaged = bytearray(data)
+    damaged[3] ^= 0x01
+    fs.files[jr.JOURNAL] = damaged
+    third = Board(fs=fs, rows=bytes(board.hw.occupied))
+    assert third.state()["moves"] == ["e2e4", "e7e5"]
+    assert fs.read(jr.BAD) == bytes(damaged)
+    assert fs.read(jr.JOURNAL) == data
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_power_cut_while_a_damaged_journal_is_repaired_loses_nothing_more(mode):
+    fs = MemFS(mode)
+    board = Board(fs=fs)
+    board.play("e2e4", "e7e5", "g1f3")
+    rows = bytes(board.hw.occupied)
+    damaged = bytearray(fs.read(jr.JOURNAL))
+    damaged[-5] ^= 0x02                              # the checksum of g1f3
+    fs.files[jr.JOURNAL] = damaged
+    saved = copy_fs(fs)
+    for k in range(1000):
+        fs = copy_fs(saved)
+        fs.cut_at = fs.ticks + k
+        try:
+            Board(fs=fs, rows=rows)
+        except (PowerCut, Reset):
+            pass
+        cut = fs.dead
+        again = boot(fs, rows)
+        assert again.state()["moves"] == ["e2e4", "e7e5"], k
+        assert jr.read_records(fs)[1]
+        if jr.BAD in fs.files:
+            assert fs.read(jr.BAD) == bytes(damaged)
+        if not cut:
+            assert fs.read(jr.BAD) == bytes(damaged)
+            break
+    else:
+        raise AssertionError("the repair never finished")
+
+
+def test_a_journal_of_the_earlier_format_is_still_read():
+    fs = MemFS()
+    old = [jr.encode(r) for r in ("G 7", "N fide " + START, "O hints false", "M e2e4", "M c7c5")]
+    fs.files[jr.JOURNAL] = bytearray(b"".join(old))
+    board = Board(fs=fs, rows=bytes(Position("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+                                     .occupancy()))
+    state = board.state()
+    assert state["game"] == 7 and state["moves"] == ["e2e4", "c7c5"] and state["options"][0] is False
+    assert not [l for l in board.lines() if l.get("ev") == "storage_repaired"]
+
+
+def test_a_record_never_holds_the_separator():
+    with pytest.raises(ValueError):
+        jr.encode('O lang "a|b"')
+    joined = jr.encode("M e2e4")[:-1] + b"*" + jr.encode("M e7e5")     # a newline flipped into "*"
+    assert jr.decode(joined) is None
+
+
+# -- the archive's numbers --------------------------------------------------------------------
+
+def test_a_new_game_with_no_move_played_keeps_its_number():
+    fs = MemFS()
+    board = Board(fs=fs)
+    for _ in range(3):
+        board.send("new")
+    assert board.runner.journal.game_id == 1
+    board.play("e2e4")
+    board.send("new")
+    board.hw.set_squares(list(range(16)) + list(range(48, 64)))
+    board.wait(300)
+    assert board.runner.journal.game_id == 2 and board.runner.journal.archive().ids() == [1]
+    board.send("new")
+    board.send({"cmd": "new", "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"})   # stalemate at once: archived
+    board.wait(300)
+    assert board.game.result == ("1/2-1/2", "stalemate")
+    assert board.runner.journal.game_id == 2 and board.runner.journal.archive().ids() == [1, 2]
+    board.send("new")
+    assert board.runner.journal.game_id == 3
+    assert Board(fs=fs, rows=bytes(board.hw.occupied)).runner.journal.game_id == 3
+
+
+@pytest.mark.parametrize("first", [99997, 2 ** 30 - 3, 10 ** 12])
+def test_the_archive_keeps_its_limits_past_five_digits(first):
+    fs = MemFS()
+    archive = Archive(fs, max_games=3, max_bytes=1000)
+    for number in range(first, first + 6):
+        archive.save(number, "game %d" % number)
+        assert len(archive.ids()) <= 3
+    assert archive.ids() == [first + 3, first + 4, first + 5]
+    assert archive.last_id() == first + 5
+    assert archive.read(first + 5) == "game %d" % (first + 5)
+    assert [n for _i, n in archive.games()] == [len("game %d" % i) for i in archive.ids()]
+    assert len([n for n in fs.files if n.startswith("archive/")]) == 3
+    with pytest.raises(OSError):
+        archive.read(first)
+    for name in ("0099999.pgn", "-1.pgn", "12a45.pgn", ".pgn", "tmp.pgn", "00001.txt"):
+        assert jr_archive_id(name) == -1, name
+    archive.max_bytes = 2 * len("game %d" % (first + 6))
+    archive.save(first + 6, "game %d" % (first + 6))
+    assert archive.ids() == [first + 5, first + 6] and archive.used() <= archive.max_bytes
+
+
+def jr_archive_id(name):
+    from scacchiera.storage.archive import game_id_of
+    return game_id_of(name)
+
+
+def test_the_game_after_game_99999_is_100000_and_then_100001():
+    fs = MemFS()
+    fs.mkdir("archive")
+    Archive(fs).save(99999, "[Event \"x\"]\n\n*\n")
+    board = Board(fs=fs)
+    assert board.runner.journal.game_id == 100000
+    board.play("e2e4")
+    board.send("new")
+    assert board.runner.journal.archive().ids() == [99999, 100000]
+    assert board.runner.journal.game_id == 100001
+    assert board.runner.journal.archive().read(100000).rstrip().endswith("1. e4 *")
+
+
+# -- where the flash work goes ------------------------------------------------------------------
+
+@pytest.mark.parametrize("period_us", [2500, 3000, 5000])
+def test_the_leds_show_a_committed_move_before_the_journal_writes_it(period_us, monkeypatch):
+    """A flash write can stall the loop 45-400 ms on the Pico: the LEDs must not wait for it."""
+    import firmware_support
+    monkeypatch.setattr(firmware_support, "PERIOD_US", period_us)
+    board = Board(fs=MemFS())
+    runner = board.runner
+    journal = runner.journal
+    seen = []
+    append = journal._append
+
+    def watched():
+        seen.append((runner.app.dirty, bytes(board.hw.pixels)))
+        append()
+    journal._append = watched
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"):
+        board.play(uci)
+    assert len(seen) == 6
+    for dirty, pixels in seen:
+        assert not dirty, "the frame of the move was drawn before the flash write"
+    runner._show(board.hw.ticks_ms())
+    assert seen[-1][1] == bytes(board.hw.pixels)

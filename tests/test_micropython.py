@@ -26,6 +26,20 @@ def test_rules_heap_after_a_300_ply_game():
     assert "heap ok" in out.stdout
 
 
+def _rules_heap(plies):
+    out = run_micropython("tests/mpy/rules_heap.py", plies, 1000000)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "plies %d" % plies in out.stdout
+    return int(out.stdout.split("-ply game: ")[1].split()[0])
+
+
+def test_the_rules_history_takes_at_most_10_bytes_a_ply_over_1000_plies():
+    # Lists of ints took 12.3 bytes a ply (three pointers, plus the lists' doubling);
+    # and the scripts' random game could not last past ply 573 (the 75-move rule).
+    grown = _rules_heap(1000) - _rules_heap(0)
+    assert grown <= 10 * 1000, "%d bytes for 1000 plies" % grown
+
+
 def test_a_failing_micropython_script_fails_the_test():
     # The runner must report failure, or every check above could pass vacuously.
     out = run_micropython("tests/mpy/must_fail.py")

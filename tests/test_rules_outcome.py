@@ -145,7 +145,8 @@ class TestRepetition:
         p = Position()
         shuffle(p, 1)
         p.push_san("Nc3")
-        p._keys[-3] = p._keys[-5] = p._keys[-1]  # forge two colliding earlier keys (same side to move)
+        n = p.ply()                              # p._keys[n] is the current position's key
+        p._keys[n - 2] = p._keys[n - 4] = p._keys[n]  # forge two colliding earlier keys (same side to move)
         assert p.repetitions() == 3
         assert not p._is_repetition(3)
         assert p.outcome(claim_draw=True) is None

@@ -4,7 +4,8 @@ One cooperative loop, paced at ``period_us`` (2.5 ms: 400 scans/s). Every
 iteration (``step``) reads the switch matrix, hands it to the application
 and feeds the watchdog; every ``SLOW_MS`` it also reads the serial port,
 polls the buttons and redraws the LEDs if the frame changed (or a blink
-phase turned); after a scan that produced events it makes them durable.
+phase turned); after a scan that produced events it makes them durable,
+once the LEDs show them (littlefs can stall the loop 45-400 ms on a write).
 A steady scan allocates nothing (tests/mpy/check_scan_no_alloc.py).
 
 Why not asyncio tasks: each task switch is a pass of the scheduler, and the
@@ -31,7 +32,7 @@ from .clock import elapsed
 from .leds.palette import Palette, BLINK_MS
 from .protocol import Protocol, VERSION, FIRMWARE
 from .rules.squares import const
-from .storage.journal import Journal
+from .storage.journal import Journal, BAD
 
 PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)
 SLOW_MS = 10              # serial, buttons, LEDs
@@ -101,7 +102,8 @@ class Runner:
             except ValueError:
                 pass
         if journal.repaired:
-            self.protocol.send({"ev": "storage_repaired", "game": journal.game_id, "ply": game.position.ply()})
+            self.protocol.send({"ev": "storage_repaired", "game": journal.game_id, "ply": game.position.ply(),
+                                "kept": BAD})
         self.app.boot(self.rows, now)
         self._flush(now)
         held = self._buttons = self._button_sample = hw.buttons()
@@ -167,6 +169,7 @@ class Runner:
                 protocol.send({"ev": "occupancy", "squares": occupied(self)})
             self._show(now)
         if self.journal.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+            self._show(now)            # the move's LEDs first: a flash write can stall the loop 45-400 ms
             self._flush(now)
         if self.protocol.out:
             self._write_out()

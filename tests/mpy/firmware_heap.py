@@ -24,28 +24,13 @@ if len(sys.argv) > 3:
 import main
 from fakehal import FakeHardware
 from player import Player
+from long_game import choose
 from measure import heap_verdict, measure_heap
 from scacchiera.storage.fs import OsFS
 
 PERIOD_US = 5000
 plies = int(sys.argv[1])
 limit = int(sys.argv[2])
-
-
-def choose(pos, seed):
-    """A reproducible move that keeps the game going (queen promotions only)."""
-    moves = pos.legal_moves()
-    start = seed % len(moves)
-    for i in range(len(moves)):
-        m = moves[(start + i) % len(moves)]
-        if (m >> 14) & 7 not in (0, 5):
-            continue
-        pos.push(m)
-        over = pos.outcome() is not None
-        pos.pop()
-        if not over:
-            return m
-    raise SystemExit("no move keeps the game going at ply %d" % pos.ply())
 
 
 class Quiet(FakeHardware):

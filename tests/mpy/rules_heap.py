@@ -1,7 +1,7 @@
 """Heap in use after importing the rules and playing a long game (MicroPython).
 
-Self-contained on purpose (no helper module, not even tests/mpy/measure.py):
-whatever it imports is counted in the figure.
+Whatever it imports is counted in the figure, so it imports only the rules and
+long_game.py (the move choice shared with firmware_heap.py, a few hundred bytes).
 
 Usage: rules_heap.py PLIES LIMIT_BYTES. Prints the figures; exits 1 over the limit.
 """
@@ -10,6 +10,7 @@ import gc
 import sys
 
 from scacchiera.rules import Position
+from long_game import choose
 
 
 def long_game(plies):
@@ -17,17 +18,8 @@ def long_game(plies):
     p = Position()
     seed = 12345
     while p.ply() < plies:
-        moves = p.legal_moves()
         seed = (seed * 1103 + 12345) & 0xFFFF
-        start = seed % len(moves)
-        for i in range(len(moves)):
-            m = moves[(start + i) % len(moves)]
-            p.push(m)
-            if p.outcome() is None:
-                break
-            p.pop()
-        else:
-            raise SystemExit("no move keeps the game going at ply %d" % p.ply())
+        p.push(choose(p, seed))
     return p
 
 

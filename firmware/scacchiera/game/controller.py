@@ -1,6 +1,6 @@
 """The game controller: one object that owns the game on the board.
 
-It holds the position, the moves with their times, the rule profile, the
+It holds the position (with its moves), the rule profile, the
 options and the result; it applies what the move tracker recognises, ends the
 game where the rules say, grants claims, resignations and draws (from board
 gestures or from the host), and reports every change as an event, a small
@@ -51,7 +51,6 @@ class Game:
         self.listener = listener
         self.position = new_position(fen, profile, variant, seed)
         self.tracker = tr.Tracker(self.position, self._tracker_says, self.options.settle_ms)
-        self.move_ms = []            # when each move of the game was played
         self.result = None           # (result, termination) once the game is over
         self.claimable = ()
         self.taps = 0
@@ -95,7 +94,6 @@ class Game:
             self._play(value, now)
         elif kind == tr.AMEND:
             undone = pos.pop()
-            self.move_ms.pop()
             self.emit("takeback", uci=pos.uci(undone), fen=pos.fen(), ply=pos.ply())
             self._play(value, now, tr.AMEND)
         elif kind == tr.TAKEBACK:
@@ -142,7 +140,6 @@ class Game:
         san = pos.san(move, self.options.lang)
         uci = pos.uci(move)
         pos.push(move)
-        self.move_ms.append(now)
         self.turn_ms = now
         self.tracker.required = -1
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
@@ -179,10 +176,9 @@ class Game:
 
     def _take_back(self, kind):
         pos = self.position
-        if not pos.move_stack:
+        if not pos.ply():
             return False
         move = pos.take_back()
-        self.move_ms.pop()
         self.result = None
         self.tracker.enabled = True
         self.tracker.required = -1
@@ -215,7 +211,6 @@ class Game:
         """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
         self.position = pos
         self.tracker.pos = pos
-        self.move_ms = [0] * pos.ply()
         self.turn_ms = now
         self.result = None
         self.claimable = ()
@@ -339,8 +334,8 @@ class Game:
         self._report_sync()
 
     def last_move(self):
-        stack = self.position.move_stack
-        return stack[-1] if stack else -1
+        pos = self.position
+        return pos.peek() if pos.ply() else -1
 
     def turn_color(self):
         return self.position.turn

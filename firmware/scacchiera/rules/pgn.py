@@ -104,7 +104,7 @@ def pgn(pos, tags=None):
         lines.append('[%s "%s"]' % (key, _tag_value(given[key])))
     # Replay from the start to write each move's SAN in its own position.
     moves = []
-    while pos.move_stack:
+    while pos.ply():
         moves.append(pos.pop())
     tokens = []
     first = True

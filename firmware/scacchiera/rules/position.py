@@ -1,9 +1,16 @@
 """The position: a 0x88 mailbox, a legal move generator, push/pop, game end.
 
 Written for the RP2040 first: the board is one ``bytearray``, moves and
-squares are small ints, and the history keeps three small ints per ply
-(move, undo record, repetition key). Nothing here allocates per square or
-per move except the list of moves the caller asks for.
+squares are small ints, and the history is arrays of small ints, about 8
+bytes a ply (no object per ply): one word per move (``array('I')``: the
+move's 18 bits and, above them, what it took away: captured piece, castling
+rights, en passant file), the repetition key of every position, and the
+halfmove clock before a move only where the move reset it (elsewhere it is
+the clock after, less one).
+MicroPython's arrays have no ``pop``, so they grow by ``_GROW`` plies at a
+time and a count says how much of them is the game.
+Nothing here allocates per square or per move except the list of moves the
+caller asks for.
 
 Legality: pins and checks are found once per position by walking the eight
 rays from the king; a pinned piece moves only along its pin, a king only to
@@ -11,6 +18,8 @@ unattacked squares, and in check only moves that capture or block the
 checker survive. En passant, the one move that can uncover the king along a
 rank, is checked by making it on the board.
 """
+
+from array import array
 
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, const)
@@ -22,6 +31,11 @@ _QUEEN_DIRS = _ROOK_DIRS + _BISHOP_DIRS
 _KNIGHT_STEPS = (33, 31, 18, 14, -33, -31, -18, -14)
 # The 64 real squares of the 0x88 board, a1 first.
 _SQUARES = tuple(r * 16 + f for r in range(8) for f in range(8))
+
+_GROW = const(32)      # plies the history arrays grow by
+_ZEROS_I = array("I", [0] * _GROW)
+_MOVE = const(0x3FFFF)   # a move's bits in a history word; what it took away is above them
+_UNDO = const(18)
 
 _WK = const(1)
 _WQ = const(2)
@@ -85,9 +99,6 @@ class Position:
         self.fullmove = 1
         self.kings = [0, 0]
         self.hash = 0
-        self._moves = []
-        self._undo = []
-        self._keys = []
         self._declared = None  # (ply, result, termination): resignation or agreement
         notation.set_fen(self, self.STARTING_FEN if fen is None else fen)
 
@@ -129,9 +140,11 @@ class Position:
     def _reset_history(self):
         """Called by set_fen once the board is set: the position is the game's start."""
         self.start_fen = self.fen()
-        self._moves = []
-        self._undo = []
-        self._keys = [self.hash]
+        self._n = 0                     # plies played: the first _n entries of the arrays below
+        self._plies = array("I")        # move | (captured | castling << 4 | (ep file + 1) << 8) << _UNDO
+        self._keys = array("I", (self.hash,))   # the repetition key of every position, the start's first
+        self._clocks = array("I")       # the halfmove clock before each move that reset it...
+        self._nclocks = 0               # ...the first _nclocks entries
         self._declared = None
 
     def piece_at(self, square):
@@ -154,10 +167,18 @@ class Position:
 
     @property
     def move_stack(self):
-        return self._moves
+        """The moves played, first to last (a new list)."""
+        plies = self._plies
+        return [plies[i] & _MOVE for i in range(self._n)]
+
+    def peek(self):
+        """The last move played; IndexError if none."""
+        if not self._n:
+            raise IndexError("no move played")
+        return self._plies[self._n - 1] & _MOVE
 
     def ply(self):
-        return len(self._moves)
+        return self._n
 
     def drawn_tile(self):
         """The tile the side to move has just drawn: none in chess (Scacchi Sprint has them)."""
@@ -433,12 +454,17 @@ class Position:
         ep = self.ep
         castling = self.castling
         captured = board[to]
-        self._undo.append(captured | castling << 4 | (ep + 1) << 8 | self.halfmove << 16)
-        self._moves.append(move)
+        halfmove = self.halfmove
+        n = self._n
+        if n == len(self._plies):
+            self._plies.extend(_ZEROS_I)
+            self._keys.extend(_ZEROS_I)
+        self._plies[n] = move | (captured | castling << 4 | ((ep & 7) + 1 if ep >= 0 else 0) << 8) << _UNDO
+        self._n = n + 1
         h = self.hash ^ _ZSIDE
         if ep >= 0:
             h ^= _Z[_ZEP + (ep & 7)]
-        self.halfmove += 1
+        self.halfmove = halfmove + 1
         new_ep = -1
         if move & DROP:
             piece = (move >> 14) & 7 | us << 3
@@ -490,15 +516,33 @@ class Position:
             if new_ep >= 0:
                 h ^= _Z[_ZEP + (new_ep & 7)]
         self.hash = h
-        self._keys.append(h)
+        self._keys[n + 1] = h
+        if not self.halfmove:
+            self._save_clock(halfmove)
+
+    def _save_clock(self, halfmove):
+        c = self._nclocks
+        if c == len(self._clocks):
+            self._clocks.extend(_ZEROS_I)
+        self._clocks[c] = halfmove
+        self._nclocks = c + 1
+
+    def _reset_clock(self):
+        """After ``push``: the move just played resets the halfmove clock (a variant's rule)."""
+        if self.halfmove:
+            self._save_clock(self.halfmove - 1)
+            self.halfmove = 0
 
     def pop(self):
         """Take back the last move and return it."""
-        move = self._moves.pop()
-        u = self._undo.pop()
-        keys = self._keys
-        keys.pop()
-        self.hash = keys[-1]
+        n = self._n - 1
+        if n < 0:
+            raise IndexError("no move to take back")
+        self._n = n
+        u = self._plies[n]
+        move = u & _MOVE
+        u >>= _UNDO
+        self.hash = self._keys[n]
         board = self.board
         us = self.turn ^ 1
         self.turn = us
@@ -507,9 +551,15 @@ class Position:
         fr = move & 127
         to = (move >> 7) & 127
         self.castling = (u >> 4) & 15
-        ep = ((u >> 8) & 255) - 1
+        ep = (u >> 8) & 15
+        ep = ep - 1 + (0x50 if us == WHITE else 0x20) if ep else -1
         self.ep = ep
-        self.halfmove = u >> 16
+        h = self.halfmove
+        if h:
+            self.halfmove = h - 1
+        else:
+            self._nclocks -= 1
+            self.halfmove = self._clocks[self._nclocks]
         if move & DROP:
             board[to] = 0
             return move
@@ -537,7 +587,7 @@ class Position:
         walking back through the game and forward again changes nothing.)
         """
         move = self.pop()
-        if self._declared is not None and self._declared[0] > len(self._moves):
+        if self._declared is not None and self._declared[0] > self._n:
             self._declared = None
         return move
 
@@ -589,9 +639,9 @@ class Position:
     def repetitions(self):
         """How many times the current position has stood since the last pawn move or capture."""
         keys = self._keys
-        key = keys[-1]
+        i = self._n
+        key = keys[i]
         count = 0
-        i = len(keys) - 1
         low = max(0, i - self.halfmove)
         while i >= low:
             if keys[i] == key:
@@ -607,7 +657,7 @@ class Position:
         now = (bytes(self.board), self.turn, self.castling, self.ep)
         taken = []
         count = 1
-        for _ in range(min(self.halfmove, len(self._moves))):
+        for _ in range(min(self.halfmove, self._n)):
             taken.append(self.pop())
             if (bytes(self.board), self.turn, self.castling, self.ep) == now:
                 count += 1
@@ -645,19 +695,19 @@ class Position:
     def claim_draw(self):
         """Claim a draw (50 moves or threefold); if granted it ends the game. Returns the outcome or None."""
         if self.can_claim_fifty_moves():
-            self._declared = (len(self._moves), "1/2-1/2", "fifty_moves")
+            self._declared = (self._n, "1/2-1/2", "fifty_moves")
         elif self.can_claim_threefold_repetition():
-            self._declared = (len(self._moves), "1/2-1/2", "threefold_repetition")
+            self._declared = (self._n, "1/2-1/2", "threefold_repetition")
         else:
             return None
         return self.outcome()
 
     def resign(self, color):
         """``color`` resigns the game in the current position."""
-        self._declared = (len(self._moves), "0-1" if color == WHITE else "1-0", "resignation")
+        self._declared = (self._n, "0-1" if color == WHITE else "1-0", "resignation")
 
     def agree_draw(self):
-        self._declared = (len(self._moves), "1/2-1/2", "agreement")
+        self._declared = (self._n, "1/2-1/2", "agreement")
 
     def outcome(self, claim_draw=False):
         """None while the game goes on, else ``(result, termination)``.
@@ -667,7 +717,7 @@ class Position:
         claims if ``claim_draw``.
         """
         declared = self._declared
-        if declared and declared[0] == len(self._moves):
+        if declared and declared[0] == self._n:
             return declared[1], declared[2]
         moves = self.legal_moves()
         if not moves and self.is_check():

@@ -425,7 +425,7 @@ class SprintPosition(Position):
             t = (move >> 14) & 7
             to = (move >> 7) & 127
             self.hands[us << 3 | t] -= 1
-            self.halfmove = 0          # a placement is irreversible, like a pawn move
+            self._reset_clock()        # a placement is irreversible, like a pawn move
             if t == BISHOP:
                 self.flags = flags | 1 << (_BISHOP_BITS + 2 * us + ((to + (to >> 4)) & 1))
             elif t == ROOK and flags & _UNMOVED << us:
@@ -445,7 +445,7 @@ class SprintPosition(Position):
         self._sundo.append(flags | drew << 8)
         h ^= old_key ^ self._sprint_key()
         self.hash = h
-        self._keys[-1] = h
+        self._keys[self._n] = h
 
     def pop(self):
         """Take back the last move (and the draw that followed it); return the move."""
@@ -517,7 +517,7 @@ class SprintPosition(Position):
         now = self._snapshot()
         taken = []
         count = 1
-        for _ in range(min(self.halfmove, len(self._moves))):
+        for _ in range(min(self.halfmove, self._n)):
             taken.append(self.pop())
             if self._snapshot() == now:
                 count += 1

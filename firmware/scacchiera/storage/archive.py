@@ -1,7 +1,7 @@
 """Finished games as PGN files, a bounded archive: the oldest rotate out.
 
 Files are ``archive/NNNNN.pgn`` where NNNNN is the game's number (the
-journal's ``G`` record), so archiving the same game twice (after a crash
+journal's start record), at least five digits (``00042.pgn``, ``123456.pgn``), so archiving the same game twice (after a crash
 between writing the PGN and starting the next game) overwrites one file.
 Each file is written to ``archive/tmp.pgn`` and renamed into place: a power
 cut leaves the old archive and at most a stray ``tmp.pgn``, never half a game.
@@ -22,11 +22,13 @@ def file_name(game_id):
     return "%05d.pgn" % game_id
 
 
-def _game_id(name):
-    """The game number of an archive file name, or -1."""
-    if len(name) != 9 or not name.endswith(".pgn") or not name[:5].isdigit():
+def game_id_of(name):
+    """The game number of an archive file name (any number of digits), or -1."""
+    stem = name[:-4]
+    if not name.endswith(".pgn") or not stem.isdigit():
         return -1
-    return int(name[:5])
+    number = int(stem)
+    return number if file_name(number) == name else -1
 
 
 class Archive:
@@ -41,7 +43,7 @@ class Archive:
 
     def ids(self):
         """Archived game numbers, oldest first."""
-        ids = [_game_id(n) for n in self.fs.listdir(self.folder)]
+        ids = [game_id_of(n) for n in self.fs.listdir(self.folder)]
         ids = [i for i in ids if i >= 0]
         ids.sort()
         return ids
@@ -62,7 +64,7 @@ class Archive:
 
     def read(self, game_id):
         """The PGN text of a game; OSError if it is not archived."""
-        if not isinstance(game_id, int) or _game_id(file_name(game_id)) != game_id:
+        if not isinstance(game_id, int) or game_id_of(file_name(game_id)) != game_id:
             raise OSError(2, "no such game")
         with self.fs.open(self._path(file_name(game_id)), "rb") as f:
             return f.read().decode()

@@ -4,8 +4,9 @@
 
     <payload>|<crc>\\n      crc: CRC-16/CCITT-FALSE of the payload, 4 lowercase hex digits
 
-    G 12                  the game's number (names its archive file)
-    N fide <FEN>          the game starts from FEN under a rule profile
+    S 12 fide <FEN>;{"hints": false}   the start: the game's number (names its archive
+                          file), rule profile, start FEN (chess or a Sprint string)
+                          and the options in force (JSON), three copies in a row
     O hints false         an option (a JSON value), in force from here on
     M e2e4                a move
     A e1g1                the last move, replaced by this one (the tracker amended it)
@@ -13,6 +14,20 @@
     X resign w            how a game the rules did not end was ended:
     X draw                ...resignation (w or b resigned), agreement,
     X claim               ...or a draw claimed (50 moves, threefold)
+
+(The journals of earlier firmware began with ``G 12`` and ``N fide <FEN>``
+records instead of the start record; they are still read.)
+
+Why one flipped bit (a worn flash cell, a cosmic ray) loses at most the
+records from the damaged one on, never the game's start: the start record is
+written three times, each copy the same length, so the moves begin at three
+times the length of the first whole copy. A flipped bit damages one record
+(a payload byte or its checksum: CRC-16 sees every single-bit error), or
+two (a newline flipped joins two lines into one bad line; no payload holds
+``|``, so a joined line never passes for a record), so of three copies one
+is always whole. A damaged journal found at boot is kept as ``current.bad``
+and the game is rewritten from what was read (``storage_repaired`` says how
+many plies that is).
 
 Why a power cut at any instant leaves the game before or after a move, never
 a corrupt or empty one:
@@ -27,7 +42,8 @@ a corrupt or empty one:
   journal into ``current.tmp``, closes it, then renames it over
   ``current.log``: littlefs renames atomically, so either file is whole.
   ``load`` deletes a leftover ``current.tmp``, or takes it if
-  ``current.log`` is gone (a filesystem that renames by remove-then-rename).
+  ``current.log`` is gone (a filesystem that renames by remove-then-rename,
+  or a repair cut between setting the damaged journal aside and the rename).
 - After a torn tail, or after a write failed (flash full), the next write is
   a rewrite, so later records never follow garbage.
 
@@ -45,8 +61,9 @@ from ..rules.variants import new_position
 
 JOURNAL = "current.log"
 TEMP = "current.tmp"
-BAD = "current.bad"            # a journal that made the firmware fail at boot, kept for a bug report
+BAD = "current.bad"            # a damaged journal, or one that made the boot fail, kept for a bug report
 MAX_BYTES = 16 * 1024
+START_COPIES = 3
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition")
 
 
@@ -63,7 +80,9 @@ def crc16(data, crc=0xFFFF):
 
 
 def encode(payload):
-    """The record line (bytes) for a payload (str, printable ASCII)."""
+    """The record line (bytes) for a payload (str, printable ASCII without ``|``)."""
+    if "|" in payload:
+        raise ValueError("a journal record cannot hold '|'")
     return (payload + "|%04x\n" % crc16(payload.encode())).encode()
 
 
@@ -83,7 +102,7 @@ def decode(line):
             return None
     payload = line[:n - 6]
     for b in payload:
-        if b < 32 or b > 126:
+        if b < 32 or b > 126 or b == 124:     # printable, and no "|": two joined lines never pass
             return None
     if crc16(payload) != crc:
         return None
@@ -91,23 +110,55 @@ def decode(line):
 
 
 def read_records(fs, name=JOURNAL):
-    """(payloads, clean, size): the valid records up to the first bad one; clean if there was none."""
-    records = []
+    """(payloads, clean, size): the start, then the valid records up to the first bad one.
+
+    clean: nothing was damaged (every copy of the start whole, no bad record).
+    """
     size = fs.size(name)
     if size < 0:
-        return records, True, -1
-    good = 0
+        return [], True, -1
     with fs.open(name, "rb") as f:
+        start, read, damaged = _read_start(f)
+        if start is None:
+            return [], False, size
+        records = [start]
         while True:
             line = f.readline()
             if not line:
                 break
             payload = decode(line)
             if payload is None:
+                damaged = True
                 break
             records.append(payload)
-            good += len(line)
-    return records, good == size, size
+            read += len(line)
+    return records, not damaged and read == size, size
+
+
+def _read_start(f):
+    """(start payload or None, bytes read, damaged): the first whole copy of the start, the others skipped.
+
+    A journal of earlier firmware has no copies: its first record is ``G``.
+    """
+    read = 0
+    damaged = False
+    while True:
+        line = f.readline()
+        if not line:
+            return None, read, True
+        read += len(line)
+        payload = decode(line)
+        if payload is not None:
+            break
+        damaged = True
+    if payload[:2] != "S ":
+        return (None if damaged else payload), read, damaged
+    n = len(line)
+    end = START_COPIES * n
+    if read % n or read > end:
+        return None, read, True
+    rest = f.read(end - read)
+    return payload, end, damaged or rest != line * ((end - read) // n)
 
 
 def declare(pos, what):
@@ -140,7 +191,15 @@ def replay(records):
         kind = rec[:1]
         arg = rec[2:]
         try:
-            if kind == "G":
+            if kind == "S":
+                head, opts = arg.split(";", 1)
+                number, profile, fen = head.split(" ", 2)
+                options = json.loads(opts)
+                if not isinstance(options, dict):
+                    break
+                pos = new_position(fen, profile)
+                game_id = int(number)
+            elif kind == "G":                      # earlier firmware: G then N
                 game_id = int(arg)
             elif kind == "N":
                 profile, fen = arg.split(" ", 1)
@@ -160,7 +219,7 @@ def replay(records):
                     pos.push(last)
                     raise
             elif kind == "U" and not arg:
-                if not pos.move_stack:
+                if not pos.ply():
                     break
                 pos.take_back()
             elif kind == "X":
@@ -203,6 +262,7 @@ class Journal:
         self.repaired = False         # load() found a torn or corrupt tail
         self._records = []            # records waiting to be appended
         self._rewrite = False         # the journal must be rewritten whole
+        self._keep_bad = False        # ...and the damaged one in place kept as current.bad
         self._archives = []           # [game number, Position, live, tries, version]
         self._archived = None         # the version last written to the archive
         self._changes = 0             # counts the game's changes: (number, changes) is a version
@@ -225,6 +285,7 @@ class Journal:
         self.repaired = size >= 0 and (not clean or used < len(records))
         if pos is None or game_id <= 0 or self.repaired:
             self._rewrite = True
+            self._keep_bad = size > 0
             self.dirty = True
         return pos
 
@@ -263,11 +324,24 @@ class Journal:
         return self._archive
 
     def _next_id(self):
-        last = 0
-        for name in self.fs.listdir("archive"):    # archive.py's file names: NNNNN.pgn
-            if name[:5].isdigit():
-                last = max(last, int(name[:5]))
-        return max(self.game_id, last) + 1
+        """The number after this game's and every archived one's (archive.py's names, read here
+        without loading archive.py: RAM)."""
+        last = self.game_id
+        for name in self.fs.listdir("archive"):
+            stem = name[:-4]
+            if name.endswith(".pgn") and stem.isdigit():
+                last = max(last, int(stem))
+        return last + 1
+
+    def _number_used(self):
+        """Does the game's number name a game (one with moves, or one archived)? Else the next game keeps it."""
+        game_id = self.game_id
+        if game_id <= 0 or (self._archived is not None and self._archived[0] == game_id):
+            return True
+        for entry in self._archives:
+            if entry[0] == game_id:
+                return True
+        return False
 
     def pgn(self, pos, game_id=None):
         return pos.pgn({"Event": "Scacchiera", "Round": str(self.game_id if game_id is None else game_id)})
@@ -298,7 +372,8 @@ class Journal:
             if old is not None and old is not self.game.position and old.ply():
                 self._queue_archive(self.game_id, old, False)
             self.position = self.game.position
-            self.game_id = self._next_id()
+            if self._number_used():
+                self.game_id = self._next_id()
             self._records = []
             self._rewrite = True
         elif kind == "resume":
@@ -330,7 +405,7 @@ class Journal:
         ok = self._flush_archives(False)
         try:
             if self._rewrite or self.size < 0:
-                self._write_all()
+                self._write_all(self._keep_bad)
             elif self._records:
                 self._append()
                 if self.size > self.max_bytes:
@@ -355,20 +430,25 @@ class Journal:
         self.size += sum([len(r) + 6 for r in records])
         self._records = []
 
-    def _write_all(self):
-        """The whole journal from the live game, written aside then renamed into place."""
+    def start_record(self):
+        """The ``S`` record of the game on the board: number, profile, start, options."""
+        pos = self.game.position
+        return "S %d %s %s;%s" % (self.game_id, pos.profile, pos.start_fen, json.dumps(self.options))
+
+    def _write_all(self, keep_bad=False):
+        """The whole journal from the live game, written aside then renamed into place.
+
+        keep_bad: the journal in place is damaged; it is kept as ``current.bad``.
+        """
         game = self.game
         pos = game.position
         fs = self.fs
         size = 0
         with fs.open(TEMP, "wb") as f:
-            lines = ["G %d" % self.game_id, "N %s %s" % (pos.profile, pos.start_fen)]
-            for name in sorted(self.options):
-                lines.append("O %s %s" % (name, json.dumps(self.options[name])))
-            for line in lines:
-                data = encode(line)
+            data = encode(self.start_record())
+            for _ in range(START_COPIES):
                 f.write(data)
-                size += len(data)
+            size += START_COPIES * len(data)
             for m in pos.move_stack:
                 data = encode("M " + pos.uci(m))
                 f.write(data)
@@ -377,7 +457,10 @@ class Journal:
                 data = encode(_declaration(game.result[0], game.result[1]))
                 f.write(data)
                 size += len(data)
+        if keep_bad and fs.size(JOURNAL) >= 0:
+            fs.rename(JOURNAL, BAD)          # a cut here leaves only TEMP: load() takes it
         fs.rename(TEMP, JOURNAL)
+        self._keep_bad = False
         self.size = size
         self._records = []
         self._rewrite = False

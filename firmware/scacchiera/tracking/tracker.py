@@ -146,7 +146,7 @@ class Tracker:
     def _load_logical(self):
         pos = self.pos
         self._occupancy(self.logical)
-        if pos.move_stack:
+        if pos.ply():
             move = pos.pop()
             self._occupancy(self.previous)
             pos.push(move)
@@ -329,7 +329,7 @@ class Tracker:
         return -1
 
     def _check_takeback(self):
-        if self.takeback_enabled and self.pos.move_stack and self.physical == self.previous:
+        if self.takeback_enabled and self.pos.ply() and self.physical == self.previous:
             self.pending = 0
             self.pending_kind = TAKEBACK
             self.pending_prefix = False
@@ -339,7 +339,7 @@ class Tracker:
     def _check_amend(self):
         """Is the side that just moved still moving: another move from the previous position?"""
         pos = self.pos
-        if not pos.move_stack:
+        if not pos.ply():
             return False
         # Once the other side has lifted one of its own pieces, the last move stands.
         board = pos.board
