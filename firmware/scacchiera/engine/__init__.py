@@ -61,17 +61,22 @@ class Engine:
         self.done = True
         self.result = None
         self.from_book = False
+        self.use_book = True
 
     def set_level(self, level):
         if not isinstance(level, int) or not MIN_LEVEL <= level <= MAX_LEVEL:
             raise ValueError("engine level must be %d..%d, got %r" % (MIN_LEVEL, MAX_LEVEL, level))
         self.level = level
 
-    def start(self, position, max_nodes=None, max_ms=None):
-        """Begin a search of ``position``; then ``step`` until it returns True, and read ``result``."""
+    def start(self, position, max_nodes=None, max_ms=None, max_depth=None):
+        """Begin a search of ``position``; then ``step`` until it returns True, and read ``result``.
+
+        ``max_depth`` (UCI's ``go depth``) caps the iterations below the level's own cap.
+        """
         if getattr(position, "variant", "chess") != "chess":
             raise ValueError("the engine plays chess only, not %s" % position.variant)
-        max_depth, noise, default_nodes = LEVELS[self.level]
+        level_depth, noise, default_nodes = LEVELS[self.level]
+        max_depth = level_depth if max_depth is None else min(max_depth, level_depth)
         if max_nodes is None and max_ms is None:
             max_nodes = default_nodes
         if max_nodes is not None and max_nodes < 1:
@@ -85,7 +90,7 @@ class Engine:
         if len(legal) == 1:
             self.result = legal[0]
             return
-        known = [m for m in book_moves(position.hash) if m in legal]
+        known = [m for m in book_moves(position.hash) if m in legal] if self.use_book else None
         if known:
             self.result = known[(position.hash ^ self.seed) % len(known)] if self.level < MAX_LEVEL \
                 or self.seed else known[0]
@@ -119,14 +124,19 @@ class Engine:
             self.done = True
             self.result = self.search.result
 
-    def best_move(self, position, max_nodes=None, max_ms=None):
+    def best_move(self, position, max_nodes=None, max_ms=None, max_depth=None):
         """The move to play (one of ``position.legal_moves()``), or None if there is none."""
-        self.start(position, max_nodes, max_ms)
+        self.start(position, max_nodes, max_ms, max_depth)
         while not self.step(100000):
             pass
         return self.result
 
     # -- what the last search saw (UCI's info lines) -----------------------
+
+    @property
+    def best_so_far(self):
+        """The move the search would play now (``result`` once done)."""
+        return self.result if self.done else self.search.result
 
     @property
     def nodes(self):
