@@ -144,12 +144,55 @@ def firmware_micropython():
         print("  " + line)
 
 
+# -- the engine (issue 15): nodes/s, heap, the RP2040's node budget per move -----------------
+
+ENGINE_RP2040_PER_WASM = 4   # search is perft-like work: the RP2040 ~4x slower than the wasm port (estimate)
+ENGINE_SECONDS_PER_MOVE = 10
+
+
+def engine_figures():
+    """Nodes/s of the engine's search on CPython and MicroPython (wasm), its heap, and the
+    estimated RP2040 budget per move (wasm nodes/s / 4 x 10 s, until the emulated Pico measures it)."""
+    import time
+    from scacchiera.engine import Engine
+    from scacchiera.rules import Position
+    positions = os.path.join(ROOT, "tests", "data", "engine_positions.txt")
+    with open(positions) as f:
+        fens = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    print("== Engine: search speed (%d positions of tests/data/engine_positions.txt)" % len(fens))
+    engine = Engine()
+    engine.use_book = False
+    nodes = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    for fen in fens:
+        engine.best_move(Position(fen), max_nodes=5000)
+        nodes += engine.nodes
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print("  CPython: %d nodes, %.0f nodes/s (%.0f per CPU second)" % (nodes, nodes / wall, nodes / cpu))
+    runner = os.path.join(ROOT, "tools", "micropython", "run.mjs")
+    out = subprocess.run(["node", runner, "--path", os.path.join(ROOT, "firmware"),
+                          "--path", os.path.join(ROOT, "tests", "mpy"), "--data", os.path.join(ROOT, "tests", "data"),
+                          os.path.join(ROOT, "tests", "mpy", "check_engine.py"), positions, "3000"],
+                         capture_output=True, text=True)
+    if out.returncode:
+        print("  MicroPython failed: %s" % (out.stderr.strip().splitlines() or ["?"])[-1])
+        return
+    lines = out.stdout.strip().splitlines()
+    heap = int(lines[0].split(": ")[1])
+    wasm = int(lines[-1].split(": ")[1])
+    pico = wasm / ENGINE_RP2040_PER_WASM
+    print("  MicroPython (wasm): %d nodes/s, searched with the heap locked; the Engine's heap: %d bytes" % (wasm, heap))
+    print("  RP2040 (estimate: wasm / %d): %.0f nodes/s, %d nodes in %d s per move"
+          % (ENGINE_RP2040_PER_WASM, pico, pico * ENGINE_SECONDS_PER_MOVE, ENGINE_SECONDS_PER_MOVE))
+
+
 def main():
     cpython_perft()
     cpython_board()
     micropython_figures()
     firmware_cpython()
     firmware_micropython()
+    engine_figures()
 
 
 if __name__ == "__main__":

@@ -43,10 +43,11 @@ class TestTree:
         n0 = 0 if start == 0 else self.ends[tree.ply - 1]
         n1 = tree.generate(n0, True)
         self.ends[tree.ply] = n1
+        self.checked[tree.ply] = tree.in_check()
         count = 0
         for j in range(n0, n1):
             tree.make(tree.moves[j])
-            if not tree.left_in_check():
+            if not tree.left_in_check(self.checked[tree.ply - 1]):
                 count += self.tree_perft(tree, depth - 1)
             tree.unmake()
         return count
@@ -61,6 +62,7 @@ class TestTree:
         tree = Tree()
         tree.load(Position(fen))
         self.ends = [0] * 8
+        self.checked = [False] * 8
         assert self.tree_perft(tree, 3) == expected
 
     def test_make_unmake_keep_hash_and_score_incremental(self):
@@ -70,10 +72,13 @@ class TestTree:
             tree.load(position)
             before = (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling, tree.ep)
             n = tree.generate(0, True)
+            checked = tree.in_check()
+            legal = []
             for j in range(n):
                 m = tree.moves[j]
                 tree.make(m)
-                if not tree.left_in_check():
+                if not tree.left_in_check(checked):
+                    legal.append(m)
                     position.push(m)
                     fresh.load(position)
                     assert (tree.mg, tree.eg, tree.phase) == (fresh.mg, fresh.eg, fresh.phase)
@@ -83,6 +88,7 @@ class TestTree:
                 tree.unmake()
                 assert (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling,
                         tree.ep) == before
+            assert sorted(legal) == sorted(position.legal_moves())
 
 
 class TestMates:

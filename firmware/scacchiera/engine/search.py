@@ -69,6 +69,7 @@ class Search:
         self.alpha0 = [0] * n
         self.flags = [0] * n    # 1 quiescence, 2 in check, 4 null window child, 8 static eval known
         self.static = [0] * n
+        self.checker = [0] * n  # the checking piece's square, -1 none, -2 two
         self.killer1 = [0] * n
         self.killer2 = [0] * n
         self.history = array("h", bytes(2 * 16 * 64))
@@ -227,7 +228,9 @@ class Search:
                 a = alpha[ply]
                 b = beta[ply]
                 d = depth[ply]
-                check = tree.in_check()
+                checker = tree.checker()
+                check = checker != -1
+                self.checker[ply] = checker
                 f = 2 if check else 0
                 if d <= 0 and not check:
                     # quiescence: stand pat, then captures
@@ -341,8 +344,12 @@ class Search:
                     # quiescence delta pruning: a capture that cannot lift the score to alpha
                     if best[ply] + VALUE[tree.board[(m >> 7) & 127] & 7] + 200 <= alpha[ply] and not m >> 14 & 7:
                         continue
+                if f & 2 and (m & 127) != tree.kings[tree.turn]:
+                    c = self.checker[ply]
+                    if c == -2 or not tree.stops_check(m, c):
+                        continue
                 tree.make(m)
-                if tree.left_in_check():
+                if tree.left_in_check(f & 2):
                     tree.unmake()
                     continue
                 legal[ply] += 1

@@ -30,6 +30,18 @@ _BISHOP_DIRS = (15, 17, -15, -17)
 _SQUARES = tuple(r * 16 + f for r in range(8) for f in range(8))
 
 
+def _line_steps():
+    """For each 0x88 difference b - a + 119: the step from a towards b if they share a line, + 18 (0: none)."""
+    steps = bytearray(239)
+    for d in (16, -16, 1, -1, 15, 17, -15, -17):
+        for n in range(1, 8):
+            steps[d * n + 119] = d + 18
+    return steps
+
+
+_LINE = _line_steps()
+
+
 class Tree:
     """Board, side, castling, en passant, clocks, hash and score, with make/unmake."""
 
@@ -47,6 +59,7 @@ class Tree:
         self.mg = 0
         self.eg = 0
         self.phase = 0
+        self.special = 0      # the last move made was a king move or an en passant capture
         n = MAX_PLY + 1
         self.u_move = [0] * n
         self.u_cap = [0] * n
@@ -95,10 +108,92 @@ class Tree:
         us = self.turn
         return self.pos._attacked(self.kings[us], us ^ 1)
 
-    def left_in_check(self):
-        """After make: is the side that just moved in check (the move was illegal)?"""
+    def checker(self):
+        """The square of the piece giving check: -1 if none, -2 if two (only the king may move).
+
+        Like the rules module's attack test, but it names the attacker, so the
+        search can skip the moves that neither take it nor block it.
+        """
+        board = self.board
+        us = self.turn
+        them = us ^ 1
+        k = self.kings[us]
+        found = -1
+        c = them << 3
+        pawn = PAWN | c
+        s = k + 15 if us == WHITE else k - 17
+        for _ in range(2):
+            if not s & 0x88 and board[s] == pawn:
+                found = s
+            s += 2
+        p = KNIGHT | c
+        for d in _KNIGHT_STEPS:
+            s = k + d
+            if not s & 0x88 and board[s] == p:
+                if found >= 0:
+                    return -2
+                found = s
+        q = QUEEN | c
+        for d in _KING_STEPS:
+            p = (ROOK if d == 16 or d == -16 or d == 1 or d == -1 else BISHOP) | c
+            s = k + d
+            while not s & 0x88:
+                x = board[s]
+                if x:
+                    if x == p or x == q:
+                        if found >= 0:
+                            return -2
+                        found = s
+                    break
+                s += d
+        return found
+
+    def stops_check(self, move, checker):
+        """Can ``move`` (not a king move) answer a check by the piece on ``checker``: take it or block?"""
+        to = (move >> 7) & 127
+        if to == checker or to == self.ep:
+            return True
+        k = self.kings[self.turn]
+        step = _LINE[checker - k + 119]
+        if not step or _LINE[to - k + 119] != step:
+            return False
+        a = to - k
+        b = checker - k
+        return (a if a > 0 else -a) < (b if b > 0 else -b)
+
+    def left_in_check(self, was_in_check):
+        """After make: is the side that just moved in check (the move was illegal)?
+
+        Unless the mover was in check, moved its king or took en passant, only a
+        piece leaving the line between its king and an enemy slider can expose
+        the king: one ray walk instead of a full attack test.
+        """
         them = self.turn
-        return self.pos._attacked(self.kings[them ^ 1], them)
+        us = them ^ 1
+        k = self.kings[us]
+        move = self.u_move[self.ply - 1]
+        fr = move & 127
+        if was_in_check or self.special:
+            return self.pos._attacked(k, them)
+        step = _LINE[fr - k + 119]
+        if not step:
+            return False
+        step -= 18
+        board = self.board
+        s = k + step
+        while not s & 0x88:
+            x = board[s]
+            if x:
+                if x >> 3 != them:
+                    return False
+                t = x & 7
+                if t == QUEEN:
+                    return True
+                if step == 16 or step == -16 or step == 1 or step == -1:
+                    return t == ROOK
+                return t == BISHOP
+            s += step
+        return False
 
     def generate(self, n, quiet):
         """Write pseudo-legal moves from ``moves[n]`` on; returns the new end.
@@ -246,10 +341,12 @@ class Tree:
         board[to] = piece
         new_ep = -1
         t = piece & 7
+        self.special = t == KING
         if t == PAWN:
             half = 0
             step = to - fr
             if to == ep:
+                self.special = True
                 c = to - 16 if us == WHITE else to + 16
                 x = board[c]
                 c64 = (c + (c & 7)) >> 1
