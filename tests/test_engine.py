@@ -106,7 +106,9 @@ class TestMates:
     @pytest.mark.parametrize("fen,first", [
         ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1"),       # unique mates in 2, checked by brute force with python-chess
         ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
-        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6"),
+        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6"),                        # zugzwang
+        ("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", "d5d8"),
+        ("r2qk2r/pb4pp/1n2Pb2/2B2Q2/p1p5/2P5/2B2PPP/RN2R1K1 w - - 1 1", "f5g6"),
     ])
     def test_mate_in_two(self, fen, first):
         p = Position(fen)

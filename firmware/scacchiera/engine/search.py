@@ -37,6 +37,7 @@ _UPPER = const(2)
 _ENTER = const(0)
 _NEXT = const(1)
 _RETURN = const(2)
+_GENERATE = const(3)
 
 _TT_SCORE = const(30000)
 _CAPTURE = const(20000)
@@ -67,9 +68,10 @@ class Search:
         self.end = [0] * n
         self.legal = [0] * n
         self.alpha0 = [0] * n
-        self.flags = [0] * n    # 1 quiescence, 2 in check, 4 null window child, 8 static eval known
+        self.flags = [0] * n    # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child
         self.static = [0] * n
         self.checker = [0] * n  # the checking piece's square, -1 none, -2 two
+        self.ttmove = [0] * n
         self.killer1 = [0] * n
         self.killer2 = [0] * n
         self.history = array("h", bytes(2 * 16 * 64))
@@ -245,8 +247,6 @@ class Search:
                     self.static[ply] = stand
                     f |= 1 | 8
                     ttmove = 0
-                    n0 = first[ply] = end[ply - 1] if ply else self.root_end
-                    n1 = tree.generate(n0, False)
                 else:
                     if d <= 0:
                         d = 0       # in check at the horizon: search every reply
@@ -270,13 +270,31 @@ class Search:
                                 op = _RETURN
                                 continue
                     best[ply] = -INF
-                    if ply:
-                        n0 = first[ply] = end[ply - 1]
-                        n1 = tree.generate(n0, True)
-                    else:
-                        n0 = first[ply] = 0
-                        n1 = self.root_end
-                # order: table move, captures (MVV-LVA), killers, history
+                alpha[ply] = a
+                depth[ply] = d
+                flags[ply] = f
+                self.ttmove[ply] = ttmove
+                op = _GENERATE
+                if ply and not f & 3 and d >= 3 and b - a == 1 and tree.u_move[ply - 1] \
+                        and tree.has_pieces() and tree.evaluate() >= b:
+                    # null move: if passing still fails high, a real move will too
+                    tree.make_null()
+                    c = ply + 1
+                    alpha[c] = -b
+                    beta[c] = 1 - b
+                    depth[c] = d - 3 if d < 7 else d - 4
+                    op = _ENTER
+            elif op == _GENERATE:
+                # -- the moves, in order: table move, captures (MVV-LVA), killers, history
+                f = flags[ply]
+                ttmove = self.ttmove[ply]
+                if ply:
+                    n0 = end[ply - 1]
+                    n1 = tree.generate(n0, not f & 8)
+                else:
+                    n0 = 0
+                    n1 = self.root_end
+                first[ply] = n0
                 board = tree.board
                 k1 = killer1[ply]
                 k2 = killer2[ply]
@@ -295,14 +313,11 @@ class Search:
                     else:
                         to = (m >> 7) & 127
                         scores[j] = history[(board[m & 127] & 15) << 6 | (to + (to & 7)) >> 1]
-                alpha[ply] = a
-                self.alpha0[ply] = a
-                depth[ply] = d
+                self.alpha0[ply] = alpha[ply]
                 nxt[ply] = n0
                 end[ply] = n1
                 legal[ply] = 0
                 best_move[ply] = 0
-                flags[ply] = f
                 op = _NEXT
             elif op == _NEXT:
                 # -- the next move of the node at ``ply`` -------------------------
@@ -348,28 +363,36 @@ class Search:
                     c = self.checker[ply]
                     if c == -2 or not tree.stops_check(m, c):
                         continue
+                quiet = ts < _KILLER - 1 and not tree.board[(m >> 7) & 127] and not m >> 14 & 7
                 tree.make(m)
                 if tree.left_in_check(f & 2):
                     tree.unmake()
                     continue
-                legal[ply] += 1
+                n = legal[ply] + 1
+                legal[ply] = n
                 c = ply + 1
                 a = alpha[ply]
+                d = depth[ply]
+                f &= ~36
                 if f & 1:
                     alpha[c] = -beta[ply]
                     beta[c] = -a
                     depth[c] = 0
-                    flags[ply] = f & ~4
-                elif legal[ply] > 1 and beta[ply] - a > 1:
+                elif n > 1:
                     alpha[c] = -a - 1
                     beta[c] = -a
-                    depth[c] = depth[ply] - 1
-                    flags[ply] = f | 4
+                    f |= 4
+                    if n > 3 and d >= 3 and quiet and not f & 2:
+                        # late move reduction: a quiet move far down the list, one ply less
+                        depth[c] = d - 2
+                        f |= 32
+                    else:
+                        depth[c] = d - 1
                 else:
                     alpha[c] = -beta[ply]
                     beta[c] = -a
-                    depth[c] = depth[ply] - 1
-                    flags[ply] = f & ~4
+                    depth[c] = d - 1
+                flags[ply] = f
                 if self.nodes >= stop_at:
                     self.op = _ENTER
                     return False
@@ -382,7 +405,9 @@ class Search:
                         self.result = best_move[0]
                         self.score = value
                     self.completed = self.iteration
-                    if self.iteration >= self.max_depth or value > MATE_BOUND or value < -MATE_BOUND \
+                    # a mate found within this depth cannot get shorter: stop there
+                    mate = MATE - (value if value > 0 else -value)
+                    if self.iteration >= self.max_depth or mate <= self.iteration \
                             or (self.node_limit and self.nodes >= self.node_limit):
                         self.done = True
                         return True
@@ -395,10 +420,31 @@ class Search:
                     continue
                 value = -value
                 m = tree.u_move[ply - 1]
+                if not m:
+                    # the null move's answer
+                    tree.unmake_null()
+                    ply -= 1
+                    if value >= beta[ply]:
+                        if value > MATE_BOUND:
+                            value = beta[ply]
+                        op = _RETURN
+                    else:
+                        op = _GENERATE
+                    continue
                 tree.unmake()
                 ply -= 1
                 f = flags[ply]
-                if f & 4 and alpha[ply] < value < beta[ply]:
+                if f & 32 and value > alpha[ply]:
+                    # the reduced search beat alpha: again at full depth (null window)
+                    tree.make(m)
+                    c = ply + 1
+                    alpha[c] = -alpha[ply] - 1
+                    beta[c] = -alpha[ply]
+                    depth[c] = depth[ply] - 1
+                    flags[ply] = f & ~32
+                    op = _ENTER
+                    continue
+                if f & 4 and alpha[ply] < value < beta[ply] and beta[ply] - alpha[ply] > 1:
                     # the null window failed high: search the move again with the full window
                     tree.make(m)
                     c = ply + 1

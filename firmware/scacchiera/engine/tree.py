@@ -406,6 +406,49 @@ class Tree:
         self.ply = ply
         self.keys[ply] = h
 
+    def make_null(self):
+        """Pass the move (null-move pruning): side, en passant and hash change, nothing moves."""
+        ply = self.ply
+        self.u_move[ply] = 0
+        self.u_state[ply] = self.castling | (self.ep + 1) << 4 | self.halfmove << 12
+        h = self.hash
+        self.u_hash[ply] = h
+        h ^= _ZSIDE
+        if self.ep >= 0:
+            h ^= _Z[_ZEP + (self.ep & 7)]
+        self.ep = -1
+        self.halfmove = 0     # no repetition reaches back across a pass
+        self.turn ^= 1
+        self.hash = h
+        ply += 1
+        self.ply = ply
+        self.keys[ply] = h
+
+    def unmake_null(self):
+        ply = self.ply - 1
+        self.ply = ply
+        self.turn ^= 1
+        state = self.u_state[ply]
+        self.ep = ((state >> 4) & 255) - 1
+        self.halfmove = state >> 12
+        self.hash = self.u_hash[ply]
+
+    def has_pieces(self):
+        """Has the side to move two pieces besides king and pawns? With fewer, zugzwang is
+        common enough that passing (null-move pruning) is no safe guess."""
+        board = self.board
+        c = self.turn << 3
+        n = 0
+        for sq in _SQUARES:
+            p = board[sq]
+            if p and p & 8 == c:
+                t = p & 7
+                if t != PAWN and t != KING:
+                    n += 1
+                    if n == 2:
+                        return True
+        return False
+
     def unmake(self):
         ply = self.ply - 1
         self.ply = ply
