@@ -355,9 +355,14 @@ class Search:
                     scores[j] = ts
                 nxt[ply] = j + 1
                 f = flags[ply]
-                if f & 8:
-                    # quiescence delta pruning: a capture that cannot lift the score to alpha
-                    if best[ply] + VALUE[tree.board[(m >> 7) & 127] & 7] + 200 <= alpha[ply] and not m >> 14 & 7:
+                if f & 8 and not m >> 14 & 7:
+                    # quiescence: skip a capture that cannot lift the score to alpha (delta
+                    # pruning), or that gives more than it takes onto a defended square
+                    to = (m >> 7) & 127
+                    gain = VALUE[tree.board[to] & 7]
+                    if best[ply] + gain + 200 <= alpha[ply]:
+                        continue
+                    if gain < VALUE[tree.board[m & 127] & 7] and tree.pos._attacked(to, tree.turn ^ 1):
                         continue
                 if f & 2 and (m & 127) != tree.kings[tree.turn]:
                     c = self.checker[ply]
