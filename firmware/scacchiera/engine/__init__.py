@@ -35,15 +35,17 @@ except ImportError:  # CPython
 # Level: (deepest iteration, evaluation noise in centipawns, default node budget).
 # The noise is a per-position offset fixed by the key and the seed: a weak
 # level misjudges quiet positions but still sees every capture (quiescence),
-# so it blunders plausibly, not absurdly.
+# so it blunders plausibly, not absurdly. The default budgets keep every level
+# within about 10 s per move on the RP2040 (~500 nodes/s, estimated: see
+# docs/engine.md); level 6 is the strongest at that time.
 LEVELS = (
     None,
-    (1, 150, 1000),
-    (2, 80, 3000),
-    (3, 40, 8000),
-    (4, 15, 15000),
-    (6, 0, 20000),
-    (40, 0, 30000),
+    (1, 150, 300),
+    (2, 80, 1000),
+    (3, 40, 2000),
+    (4, 15, 3000),
+    (5, 0, 4000),
+    (40, 0, 5000),
 )
 MIN_LEVEL = 1
 MAX_LEVEL = len(LEVELS) - 1
