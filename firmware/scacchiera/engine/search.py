@@ -20,11 +20,9 @@ resume it later; ``Engine.best_move`` just runs it to the end.
   losing one walks into them.
 """
 
-from array import array
-
 from ..rules.squares import const
 from .evaluate import VALUE
-from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM
+from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints
 
 INF = const(32000)
 MATE = const(31000)
@@ -57,24 +55,23 @@ class Search:
         self.tt_mask = size - 1
         self.generation = 0
         n = MAX_PLY + 1
-        self.scores = array("h", bytes(2 * len(self.tree.moves)))
-        self.alpha = [0] * n
-        self.beta = [0] * n
-        self.depth = [0] * n
-        self.best = [0] * n
-        self.best_move = [0] * n
-        self.first = [0] * n    # start of the node's moves in tree.moves
-        self.next = [0] * n     # next move to try
-        self.end = [0] * n
-        self.legal = [0] * n
-        self.alpha0 = [0] * n
-        self.flags = [0] * n    # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child
-        self.static = [0] * n
-        self.checker = [0] * n  # the checking piece's square, -1 none, -2 two
-        self.ttmove = [0] * n
-        self.killer1 = [0] * n
-        self.killer2 = [0] * n
-        self.history = array("h", bytes(2 * 16 * 64))
+        self.scores = shorts(MOVE_SPACE)
+        self.alpha = shorts(n)
+        self.beta = shorts(n)
+        self.depth = shorts(n)
+        self.best = shorts(n)
+        self.best_move = ints(n)
+        self.first = shorts(n)    # start of the node's moves in tree.moves
+        self.next = shorts(n)     # next move to try
+        self.end = shorts(n)
+        self.legal = shorts(n)
+        self.alpha0 = shorts(n)
+        self.flags = shorts(n)    # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child
+        self.checker = shorts(n)  # the checking piece's square, -1 none, -2 two
+        self.ttmove = ints(n)
+        self.killer1 = ints(n)
+        self.killer2 = ints(n)
+        self.history = shorts(16 * 64)
         self.noise = 0
         self.noise_seed = 0
         self.max_depth = MAX_PLY - 4
@@ -244,7 +241,6 @@ class Search:
                     if stand > a:
                         a = stand
                     best[ply] = stand
-                    self.static[ply] = stand
                     f |= 1 | 8
                     ttmove = 0
                 else:

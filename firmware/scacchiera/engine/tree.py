@@ -15,12 +15,14 @@ Zobrist keys and castling masks are the rules module's too, so the tree's
 hash is the game's repetition key.
 """
 
+from array import array
+
 from ..rules.squares import WHITE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, const
 from ..rules.position import Position, _Z, _ZC, _ZEP, _ZSIDE, _CASTLE_KEEP
 from .evaluate import MIDDLE, END, PHASE, PHASE_FULL
 
-MAX_PLY = const(64)
-MOVE_SPACE = const(1200)     # moves of every ply on the current line
+MAX_PLY = const(48)
+MOVE_SPACE = const(800)      # moves of every ply on the current line
 ROOM = const(230)           # more than any position's moves (218)
 
 _KNIGHT_STEPS = (33, 31, 18, 14, -33, -31, -18, -14)
@@ -28,6 +30,16 @@ _KING_STEPS = (16, -16, 1, -1, 15, 17, -15, -17)
 _ROOK_DIRS = (16, -16, 1, -1)
 _BISHOP_DIRS = (15, 17, -15, -17)
 _SQUARES = tuple(r * 16 + f for r in range(8) for f in range(8))
+
+
+def shorts(n):
+    """n zeros as 16-bit ints: half a list's RAM on MicroPython."""
+    return array("h", bytes(2 * n))
+
+
+def ints(n):
+    """n zeros as 32-bit ints (moves, keys: small ints up to 30 bits)."""
+    return array("i", bytes(4 * n))
 
 
 def _line_steps():
@@ -49,7 +61,7 @@ class Tree:
         self.pos = Position()
         self.board = self.pos.board
         self.kings = self.pos.kings
-        self.moves = [0] * MOVE_SPACE
+        self.moves = ints(MOVE_SPACE)
         self.ply = 0
         self.turn = WHITE
         self.castling = 0
@@ -61,14 +73,14 @@ class Tree:
         self.phase = 0
         self.special = 0      # the last move made was a king move or an en passant capture
         n = MAX_PLY + 1
-        self.u_move = [0] * n
-        self.u_cap = [0] * n
-        self.u_state = [0] * n   # castling | (ep + 1) << 4 | halfmove << 12
-        self.u_hash = [0] * n
-        self.u_mg = [0] * n
-        self.u_eg = [0] * n
-        self.u_phase = [0] * n
-        self.keys = [0] * (MAX_PLY + 1)  # the hash at every ply of the line
+        self.u_move = ints(n)
+        self.u_cap = bytearray(n)
+        self.u_state = ints(n)   # castling | (ep + 1) << 4 | halfmove << 12
+        self.u_hash = ints(n)
+        self.u_mg = shorts(n)
+        self.u_eg = shorts(n)
+        self.u_phase = shorts(n)
+        self.keys = ints(n)      # the hash at every ply of the line
 
     def load(self, position):
         """Copy ``position`` (a rules Position) in; the tree never touches it again."""
