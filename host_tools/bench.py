@@ -187,8 +187,17 @@ def engine_figures():
     pico = wasm / ENGINE_RP2040_PER_WASM
     print("  MicroPython (wasm): %d nodes/s (searched with the heap locked); %s nodes/s when stepped one node "
           "at a time" % (wasm, figures["nodes/s in 1-node slices"]))
-    print("  heap: %s bytes for an Engine (table, buffers), %s bytes for importing its modules (.mpy)"
-          % (figures["engine heap"], figures["engine import heap"]))
+    used = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        build = os.path.join(tmp, "build")
+        deploy.build(build)
+        for mode in ("rules", "modules", "engine"):
+            out = subprocess.run(["node", runner, "--data", build,
+                                  os.path.join(ROOT, "tests", "mpy", "engine_heap.py"), mode, build],
+                                 capture_output=True, text=True)
+            used[mode] = int(out.stdout.split("heap in use: ")[1].split()[0]) if "heap in use: " in out.stdout else 0
+    print("  heap beyond the rules' (.mpy, after a real collection): %d bytes = modules %d + an Engine %d"
+          % (used["engine"] - used["rules"], used["modules"] - used["rules"], used["engine"] - used["modules"]))
     print("  RP2040 (estimate: wasm / %d): %.0f nodes/s, %d nodes in %d s per move"
           % (ENGINE_RP2040_PER_WASM, pico, pico * ENGINE_SECONDS_PER_MOVE, ENGINE_SECONDS_PER_MOVE))
 

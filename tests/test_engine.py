@@ -228,6 +228,19 @@ class TestDraws:
         assert engine.score == 0
 
 
+class TestEndgames:
+    @pytest.mark.parametrize("fen,plies", [("8/8/3k4/8/8/8/8/Q3K3 w - - 0 1", 40),
+                                           ("8/8/3k4/8/8/8/8/R3K3 w - - 0 1", 70)])
+    def test_mates_a_lone_king(self, fen, plies):
+        # against itself: the defence is the engine's best too
+        p, board, engine = Position(fen), chess.Board(fen), Engine(MAX_LEVEL)
+        while not board.is_game_over(claim_draw=True) and board.ply() < plies:
+            move = engine.best_move(p, max_nodes=3000)
+            board.push_uci(p.uci(move))
+            p.push(move)
+        assert board.is_checkmate(), board.fen()
+
+
 class TestLevelsAndBook:
     def test_levels_are_checked(self):
         for bad in (0, MAX_LEVEL + 1, "3"):

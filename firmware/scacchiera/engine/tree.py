@@ -114,6 +114,20 @@ class Tree:
         if ph > PHASE_FULL:
             ph = PHASE_FULL
         s = (self.mg * ph + self.eg * (PHASE_FULL - ph)) // PHASE_FULL
+        if ph <= 6 and (s > 250 or s < -250):
+            # a won ending: drive the lone king to the edge, bring the other king close
+            # (the piece-square tables alone let a rook or queen up wander for 100 plies)
+            w = self.kings[0]
+            b = self.kings[1]
+            loser = b if s > 0 else w
+            f = loser & 7
+            r = loser >> 4
+            edge = (f if f > 3 else 7 - f) + (r if r > 3 else 7 - r)
+            df = (w & 7) - (b & 7)
+            dr = (w >> 4) - (b >> 4)
+            near = 14 - (df if df > 0 else -df) - (dr if dr > 0 else -dr)
+            bonus = 10 * edge + 4 * near
+            s += bonus if s > 0 else -bonus
         return -s if self.turn else s
 
     def in_check(self):
