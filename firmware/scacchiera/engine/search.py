@@ -120,6 +120,7 @@ class Search:
         self.deadline = deadline
         self.clock = clock
         self.result = root_moves[0] if root_moves else 0
+        self.best_move[0] = 0
         self.score = 0
         self.completed = 0
         self.iteration = 0
