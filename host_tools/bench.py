@@ -150,6 +150,12 @@ ENGINE_RP2040_PER_WASM = 4   # search is perft-like work: the RP2040 ~4x slower 
 ENGINE_SECONDS_PER_MOVE = 10
 
 
+def _children_cpu():
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def engine_figures():
     """Nodes/s of the engine's search on CPython and MicroPython (wasm), its heap, and the
     estimated RP2040 budget per move (wasm nodes/s / 4 x 10 s, until the emulated Pico measures it)."""
@@ -175,18 +181,23 @@ def engine_figures():
     with tempfile.TemporaryDirectory() as tmp:
         build = os.path.join(tmp, "build")
         deploy.build(build)     # the .mpy files the Pico loads: their heap is the one that counts
-        out = subprocess.run(["node", runner, "--path", os.path.join(ROOT, "tests", "mpy"),
-                              "--data", os.path.join(ROOT, "tests", "data"), "--data", build,
-                              os.path.join(ROOT, "tests", "mpy", "check_engine.py"), positions, "3000", build],
-                             capture_output=True, text=True)
+        cpu = []
+        for script, args in (("engine_heap.py", ("rules", build)), ("check_engine.py", (positions, "3000", build))):
+            c0 = _children_cpu()
+            out = subprocess.run(["node", runner, "--path", os.path.join(ROOT, "tests", "mpy"),
+                                  "--data", os.path.join(ROOT, "tests", "data"), "--data", build,
+                                  os.path.join(ROOT, "tests", "mpy", script)] + list(args),
+                                 capture_output=True, text=True)
+            cpu.append(_children_cpu() - c0)
     if out.returncode:
         print("  MicroPython failed: %s" % (out.stderr.strip().splitlines() or ["?"])[-1])
         return
     figures = dict(line.split(": ") for line in out.stdout.splitlines() if ": " in line)
-    wasm = int(figures["nodes/s"])
+    # CPU seconds of the search alone: the run less a run that only starts MicroPython and imports the rules
+    wasm = int(int(figures["nodes searched"]) / max(cpu[1] - cpu[0], 1e-3))
     pico = wasm / ENGINE_RP2040_PER_WASM
-    print("  MicroPython (wasm): %d nodes/s (searched with the heap locked); %s nodes/s when stepped one node "
-          "at a time" % (wasm, figures["nodes/s in 1-node slices"]))
+    print("  MicroPython (wasm): %d nodes per CPU second; wall clock %s nodes/s (heap locked), %s nodes/s "
+          "stepped one node at a time" % (wasm, figures["nodes/s"], figures["nodes/s in 1-node slices"]))
     used = {}
     with tempfile.TemporaryDirectory() as tmp:
         build = os.path.join(tmp, "build")

@@ -30,8 +30,9 @@ from host_tools import _paths  # noqa: F401
 from scacchiera.engine import Engine, MAX_LEVEL
 from scacchiera.rules import Position
 
-# host_tools/bench.py's estimate: ~500 wasm-measured nodes/s / 4... times 10 s (see docs/engine.md).
-RP2040_NODES = 5000
+# host_tools/bench.py's estimate: ~6,000 nodes per CPU second in the wasm port / 4 = ~1,500 nodes/s
+# on the RP2040, x 10 s (see docs/engine.md); to be replaced by the emulated Pico's measurement.
+RP2040_NODES = 15000
 MAX_PLIES = 200
 
 # Balanced openings (a few moves each, equal by common theory), played from both sides.

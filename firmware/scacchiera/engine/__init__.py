@@ -36,16 +36,16 @@ except ImportError:  # CPython
 # The noise is a per-position offset fixed by the key and the seed: a weak
 # level misjudges quiet positions but still sees every capture (quiescence),
 # so it blunders plausibly, not absurdly. The default budgets keep every level
-# within about 10 s per move on the RP2040 (~500 nodes/s, estimated: see
+# within about 10 s per move on the RP2040 (~1,500 nodes/s, an estimate: see
 # docs/engine.md); level 6 is the strongest at that time.
 LEVELS = (
     None,
-    (1, 150, 300),
-    (2, 80, 1000),
-    (3, 40, 2000),
-    (4, 15, 3000),
-    (5, 0, 4000),
-    (40, 0, 5000),
+    (1, 150, 500),
+    (2, 80, 2000),
+    (3, 40, 5000),
+    (4, 15, 8000),
+    (5, 0, 12000),
+    (40, 0, 15000),
 )
 MIN_LEVEL = 1
 MAX_LEVEL = len(LEVELS) - 1
