@@ -175,6 +175,16 @@ class TestDeterminism:
         assert (c.result, c.nodes, c.depth, c.score) == seen
         assert slices >= c.nodes // 37 - 2  # it did run in slices
 
+    def test_many_searches_before_do_not_change_the_answer(self):
+        # the table's generation wraps (6 bits): nothing of 70 searches ago may leak in
+        fen = fens(POSITIONS)[5]
+        fresh = Engine(MAX_LEVEL)
+        expected = (fresh.best_move(Position(fen), max_nodes=1500), fresh.nodes, fresh.score)
+        used = Engine(MAX_LEVEL)
+        for i in range(70):
+            used.best_move(Position(fen), max_nodes=40 + i)
+        assert (used.best_move(Position(fen), max_nodes=1500), used.nodes, used.score) == expected
+
     def test_a_time_limit_still_gives_a_legal_move(self):
         p = Position(fens(POSITIONS)[1])
         move = Engine(MAX_LEVEL).best_move(p, max_ms=50)

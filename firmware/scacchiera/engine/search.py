@@ -12,8 +12,9 @@ resume it later; ``Engine.best_move`` just runs it to the end.
 - Move order: the transposition table's move, captures by victim then
   attacker (MVV-LVA), two killer moves per ply, then the history score.
 - Transposition table: ``TT_ENTRY`` bytes per entry in one bytearray,
-  indexed by the low bits of the 30-bit Zobrist key; a generation byte makes
-  every search start from an empty table (so a result depends on the
+  indexed by the low bits of the 30-bit Zobrist key; a generation number
+  (6 bits, the table cleared when it wraps) makes every search start from
+  an empty table (so a result depends on the
   position and the budget only), without clearing the bytes.
 - Draws: a repetition of any earlier position (on the line or in the game)
   and the fifty-move rule score 0, so a winning engine avoids them and a
@@ -96,8 +97,9 @@ class Search:
         keys = position._keys
         keep = position.halfmove + 1
         self.history_keys = keys[-keep:] if keep < len(keys) else list(keys)
-        self.generation = (self.generation + 1) & 255
+        self.generation = (self.generation + 1) & 63    # 6 bits in an entry
         if self.generation == 0:
+            # every 63 searches: clear, so no entry of an older search can pass for a new one
             tt = self.tt
             for i in range(len(tt)):
                 tt[i] = 0
@@ -162,19 +164,18 @@ class Search:
         tt[i + 3] = (key >> 24) & 63 | flag << 6
         tt[i + 4] = move & 255
         tt[i + 5] = (move >> 8) & 255
-        tt[i + 6] = (move >> 16) & 255
         tt[i + 7] = depth if depth > 0 else 0
         score += 32768
         tt[i + 8] = score & 255
         tt[i + 9] = score >> 8
-        # the generation shares byte 6 with the move's top 2 bits: 6 bits are enough
-        tt[i + 6] = (move >> 16) & 3 | (self.generation & 63) << 2
+        # the generation shares byte 6 with the move's top 2 bits
+        tt[i + 6] = (move >> 16) & 3 | self.generation << 2
 
     def _tt_index(self, key):
         """Byte offset of ``key``'s entry if it is there and from this search, else -1."""
         tt = self.tt
         i = (key & self.tt_mask) * TT_ENTRY
-        if tt[i + 6] >> 2 != self.generation & 63:
+        if tt[i + 6] >> 2 != self.generation:
             return -1
         if tt[i] | tt[i + 1] << 8 | tt[i + 2] << 16 | (tt[i + 3] & 63) << 24 != key:
             return -1
