@@ -8,7 +8,7 @@ MPY_DIR := tools/micropython
 MICROPYTHON := node $(MPY_DIR)/run.mjs
 PYTEST_WORKERS ?= 2
 
-.PHONY: help test test-long perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn
+.PHONY: help test test-long perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
 
 help:
 	@echo "make sim        run the simulator (the main job)"
@@ -17,6 +17,7 @@ help:
 	@echo "make test-long  the deep perft and the long fuzz runs"
 	@echo "make perft      every line of the perft suite at every depth"
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
+	@echo "make engine-match  the engine against Stockfish (UCI_Elo), Elo per level (long)"
 	@echo "make firmware   build/firmware: the precompiled firmware (.mpy for the RP2040)"
 	@echo "make deploy     precompile firmware/ and copy it to a Pico (PORT=auto or e.g. /dev/ttyACM0)"
 	@echo "make repl       MicroPython's REPL on the Pico (Ctrl-] leaves)"
@@ -56,6 +57,11 @@ perft: deps
 
 bench: deps
 	$(PY) -m host_tools.bench
+
+# Strength: needs Debian's stockfish. ENGINE_MATCH="--levels 2,4,6 --elos 1350,1500 --games 20"
+ENGINE_MATCH ?= --levels 1,2,3,4,5,6 --elos 1350,1500 --games 10
+engine-match: deps
+	$(PY) -m host_tools.engine_match $(ENGINE_MATCH)
 
 # -- the Pico (README: "Flashing the Pico") -------------------------------
 

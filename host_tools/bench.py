@@ -305,6 +305,75 @@ def companion_latency(rounds=40, engine_rounds=8):
         print("engine reply -> LEDs lit: no Stockfish (apt-get install stockfish), not measured")
 
 
+# -- the engine (issue 15): nodes/s, heap, the RP2040's node budget per move -----------------
+
+ENGINE_RP2040_PER_WASM = 4   # search is perft-like work: the RP2040 ~4x slower than the wasm port (estimate)
+ENGINE_SECONDS_PER_MOVE = 10
+
+
+def _children_cpu():
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def engine_figures():
+    """Nodes/s of the engine's search on CPython and MicroPython (wasm), its heap, and the
+    estimated RP2040 budget per move (wasm nodes/s / 4 x 10 s, until the emulated Pico measures it)."""
+    import time
+    from scacchiera.engine import Engine
+    from scacchiera.rules import Position
+    positions = os.path.join(ROOT, "tests", "data", "engine_positions.txt")
+    with open(positions) as f:
+        fens = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    print("== Engine: search speed (%d positions of tests/data/engine_positions.txt)" % len(fens))
+    engine = Engine()
+    engine.use_book = False
+    nodes = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    for fen in fens:
+        engine.best_move(Position(fen), max_nodes=5000)
+        nodes += engine.nodes
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print("  CPython: %d nodes, %.0f nodes/s (%.0f per CPU second)" % (nodes, nodes / wall, nodes / cpu))
+    import tempfile
+    from host_tools import deploy
+    runner = os.path.join(ROOT, "tools", "micropython", "run.mjs")
+    with tempfile.TemporaryDirectory() as tmp:
+        build = os.path.join(tmp, "build")
+        deploy.build(build)     # the .mpy files the Pico loads: their heap is the one that counts
+        cpu = []
+        for script, args in (("engine_heap.py", ("rules", build)), ("check_engine.py", (positions, "3000", build))):
+            c0 = _children_cpu()
+            out = subprocess.run(["node", runner, "--path", os.path.join(ROOT, "tests", "mpy"),
+                                  "--data", os.path.join(ROOT, "tests", "data"), "--data", build,
+                                  os.path.join(ROOT, "tests", "mpy", script)] + list(args),
+                                 capture_output=True, text=True)
+            cpu.append(_children_cpu() - c0)
+    if out.returncode:
+        print("  MicroPython failed: %s" % (out.stderr.strip().splitlines() or ["?"])[-1])
+        return
+    figures = dict(line.split(": ") for line in out.stdout.splitlines() if ": " in line)
+    # CPU seconds of the search alone: the run less a run that only starts MicroPython and imports the rules
+    wasm = int(int(figures["nodes searched"]) / max(cpu[1] - cpu[0], 1e-3))
+    pico = wasm / ENGINE_RP2040_PER_WASM
+    print("  MicroPython (wasm): %d nodes per CPU second; wall clock %s nodes/s (heap locked), %s nodes/s "
+          "stepped one node at a time" % (wasm, figures["nodes/s"], figures["nodes/s in 1-node slices"]))
+    used = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        build = os.path.join(tmp, "build")
+        deploy.build(build)
+        for mode in ("rules", "modules", "engine"):
+            out = subprocess.run(["node", runner, "--data", build,
+                                  os.path.join(ROOT, "tests", "mpy", "engine_heap.py"), mode, build],
+                                 capture_output=True, text=True)
+            used[mode] = int(out.stdout.split("heap in use: ")[1].split()[0]) if "heap in use: " in out.stdout else 0
+    print("  heap beyond the rules' (.mpy, after a real collection): %d bytes = modules %d + an Engine %d"
+          % (used["engine"] - used["rules"], used["modules"] - used["rules"], used["engine"] - used["modules"]))
+    print("  RP2040 (estimate: wasm / %d): %.0f nodes/s, %d nodes in %d s per move"
+          % (ENGINE_RP2040_PER_WASM, pico, pico * ENGINE_SECONDS_PER_MOVE, ENGINE_SECONDS_PER_MOVE))
+
+
 def main():
     companion_latency()
     journal_flash_work()
@@ -313,6 +382,7 @@ def main():
     micropython_figures()
     firmware_cpython()
     firmware_micropython()
+    engine_figures()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,154 @@
+"""A chess engine for the board: levels from a beginner's to the strongest the RP2040 allows.
+
+    from scacchiera.engine import Engine
+    engine = Engine(level=3)
+    move = engine.best_move(position, max_nodes=20000)   # one of position.legal_moves()
+
+or, a slice at a time between two scans of the board::
+
+    engine.start(position, max_nodes=20000)
+    while not engine.step(500):
+        ...scan, render...
+    move = engine.result
+
+The position is copied when the search starts and never changed. With only
+``max_nodes`` the answer depends on nothing but the position (its history
+too, for repetitions), the level, the seed and the budget; ``max_ms`` adds
+the clock. Chess only: a Scacchi Sprint position raises ValueError (see
+docs/engine.md). Levels: LEVELS below and docs/engine.md.
+"""
+
+from .search import Search
+from .book import book_moves
+
+try:
+    from time import ticks_ms, ticks_diff
+except ImportError:  # CPython
+    from time import monotonic
+
+    def ticks_ms():
+        return int(monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+# Level: (deepest iteration, evaluation noise in centipawns, default node budget).
+# The noise is a per-position offset fixed by the key and the seed: a weak
+# level misjudges quiet positions but still sees every capture (quiescence),
+# so it blunders plausibly, not absurdly. The default budgets keep every level
+# within about 10 s per move on the RP2040 (~1,500 nodes/s, an estimate: see
+# docs/engine.md); level 6 is the strongest at that time.
+LEVELS = (
+    None,
+    (1, 150, 500),
+    (2, 80, 2000),
+    (3, 40, 5000),
+    (4, 15, 8000),
+    (5, 0, 12000),
+    (40, 0, 15000),
+)
+MIN_LEVEL = 1
+MAX_LEVEL = len(LEVELS) - 1
+DEFAULT_LEVEL = MAX_LEVEL
+
+
+class Engine:
+    """Plays one side; ``seed`` varies the book choice and the weak levels' noise."""
+
+    def __init__(self, level=DEFAULT_LEVEL, seed=0, tt_entries=1024):
+        self.search = Search(tt_entries)
+        self.seed = seed & 0xFFFF
+        self.level = DEFAULT_LEVEL
+        self.set_level(level)
+        self.done = True
+        self.result = None
+        self.from_book = False
+        self.use_book = True
+
+    def set_level(self, level):
+        if not isinstance(level, int) or not MIN_LEVEL <= level <= MAX_LEVEL:
+            raise ValueError("engine level must be %d..%d, got %r" % (MIN_LEVEL, MAX_LEVEL, level))
+        self.level = level
+
+    def start(self, position, max_nodes=None, max_ms=None, max_depth=None):
+        """Begin a search of ``position``; then ``step`` until it returns True, and read ``result``.
+
+        ``max_depth`` (UCI's ``go depth``) caps the iterations below the level's own cap.
+        """
+        if getattr(position, "variant", "chess") != "chess":
+            raise ValueError("the engine plays chess only, not %s" % position.variant)
+        level_depth, noise, default_nodes = LEVELS[self.level]
+        max_depth = level_depth if max_depth is None else min(max_depth, level_depth)
+        if max_nodes is None and max_ms is None:
+            max_nodes = default_nodes
+        if max_nodes is not None and max_nodes < 1:
+            raise ValueError("max_nodes must be at least 1")
+        legal = position.legal_moves()
+        self.result = None
+        self.from_book = False
+        self.done = True
+        if not legal:
+            return
+        if len(legal) == 1:
+            self.result = legal[0]
+            return
+        known = [m for m in book_moves(position.hash) if m in legal] if self.use_book else None
+        if known:
+            self.result = known[(position.hash ^ self.seed) % len(known)] if self.level < MAX_LEVEL \
+                or self.seed else known[0]
+            self.from_book = True
+            return
+        search = self.search
+        search.noise = noise
+        search.noise_seed = (self.seed * 31 + self.level) & 0x3FFFFFFF
+        clock = deadline = None
+        if max_ms is not None:
+            t0 = ticks_ms()
+
+            def clock():
+                return ticks_diff(ticks_ms(), t0)
+            deadline = max_ms
+        search.start(position, legal, max_nodes or 0, max_depth, deadline, clock)
+        self.done = False
+
+    def step(self, budget_nodes):
+        """Search ``budget_nodes`` more nodes at most; True once ``result`` is final."""
+        if not self.done:
+            if self.search.run(budget_nodes):
+                self.done = True
+                self.result = self.search.result
+        return self.done
+
+    def stop(self):
+        """End a search now (UCI ``stop``): ``result`` is the best move found so far."""
+        if not self.done:
+            self.search.stop()
+            self.done = True
+            self.result = self.search.result
+
+    def best_move(self, position, max_nodes=None, max_ms=None, max_depth=None):
+        """The move to play (one of ``position.legal_moves()``), or None if there is none."""
+        self.start(position, max_nodes, max_ms, max_depth)
+        while not self.step(100000):
+            pass
+        return self.result
+
+    # -- what the last search saw (UCI's info lines) -----------------------
+
+    @property
+    def best_so_far(self):
+        """The move the search would play now (``result`` once done)."""
+        return self.result if self.done else self.search.result
+
+    @property
+    def nodes(self):
+        return 0 if self.from_book else self.search.nodes
+
+    @property
+    def depth(self):
+        return 0 if self.from_book else self.search.completed
+
+    @property
+    def score(self):
+        """Centipawns from the side to move's view; None for a book move."""
+        return None if self.from_book else self.search.score

@@ -1,0 +1,501 @@
+"""Iterative deepening principal-variation search, run as a loop over an explicit stack.
+
+The search is not recursive: every node's state (window, depth, move range,
+best so far) lives in preallocated per-ply lists, and ``run(budget)`` walks
+the tree one step at a time until ``budget`` nodes are spent. The board's
+main loop can so give the engine a slice of time between two scans and
+resume it later; ``Engine.best_move`` just runs it to the end.
+
+- Negamax alpha-beta with a principal-variation (null-window) search, a
+  check extension, and a quiescence search of captures and queen
+  promotions (all moves when in check) with delta pruning.
+- Move order: the transposition table's move, captures by victim then
+  attacker (MVV-LVA), two killer moves per ply, then the history score.
+- Transposition table: ``TT_ENTRY`` bytes per entry in one bytearray,
+  indexed by the low bits of the 30-bit Zobrist key; a generation number
+  (6 bits, the table cleared when it wraps) makes every search start from
+  an empty table (so a result depends on the
+  position and the budget only), without clearing the bytes.
+- Draws: a repetition of any earlier position (on the line or in the game)
+  and the fifty-move rule score 0, so a winning engine avoids them and a
+  losing one walks into them.
+"""
+
+from ..rules.squares import const
+from .evaluate import VALUE
+from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints
+
+INF = const(32000)
+MATE = const(31000)
+MATE_BOUND = const(30000)    # scores beyond this are mates
+TT_ENTRY = const(10)
+_EXACT = const(0)
+_LOWER = const(1)
+_UPPER = const(2)
+
+_ENTER = const(0)
+_NEXT = const(1)
+_RETURN = const(2)
+_GENERATE = const(3)
+
+_TT_SCORE = const(30000)
+_CAPTURE = const(20000)
+_KILLER = const(15000)
+_HISTORY_MAX = const(14000)
+
+
+class Search:
+    """One search at a time; its memory is allocated once, here."""
+
+    def __init__(self, tt_entries=1024):
+        self.tree = Tree()
+        size = 1
+        while size * 2 <= tt_entries:
+            size *= 2
+        self.tt = bytearray(size * TT_ENTRY)
+        self.tt_mask = size - 1
+        self.generation = 0
+        n = MAX_PLY + 1
+        self.scores = shorts(MOVE_SPACE)
+        self.alpha = shorts(n)
+        self.beta = shorts(n)
+        self.depth = shorts(n)
+        self.best = shorts(n)
+        self.best_move = ints(n)
+        self.first = shorts(n)    # start of the node's moves in tree.moves
+        self.next = shorts(n)     # next move to try
+        self.end = shorts(n)
+        self.legal = shorts(n)
+        self.alpha0 = shorts(n)
+        self.flags = shorts(n)    # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child
+        self.checker = shorts(n)  # the checking piece's square, -1 none, -2 two
+        self.ttmove = ints(n)
+        self.killer1 = ints(n)
+        self.killer2 = ints(n)
+        self.history = shorts(16 * 64)
+        self.noise = 0
+        self.noise_seed = 0
+        self.max_depth = MAX_PLY - 4
+        self.history_keys = [0]
+        self.nodes = 0
+        self.node_limit = 0
+        self.deadline = None
+        self.clock = None
+        self.done = True
+        self.op = _ENTER
+        self.iteration = 0        # depth being searched
+        self.completed = 0        # deepest depth finished
+        self.result = 0
+        self.score = 0
+
+    # -- set-up -----------------------------------------------------------
+
+    def start(self, position, root_moves, max_nodes, max_depth, deadline=None, clock=None):
+        """Prepare a search of ``position`` restricted to ``root_moves`` (its legal moves)."""
+        tree = self.tree
+        tree.load(position)
+        keys = position._keys
+        keep = position.halfmove + 1
+        self.history_keys = keys[-keep:] if keep < len(keys) else list(keys)
+        self.generation = (self.generation + 1) & 63    # 6 bits in an entry
+        if self.generation == 0:
+            # every 63 searches: clear, so no entry of an older search can pass for a new one
+            tt = self.tt
+            for i in range(len(tt)):
+                tt[i] = 0
+            self.generation = 1
+        h = self.history
+        for i in range(len(h)):
+            h[i] = 0
+        for i in range(MAX_PLY + 1):
+            self.killer1[i] = 0
+            self.killer2[i] = 0
+        moves = tree.moves
+        n = 0
+        for m in root_moves:
+            moves[n] = m
+            n += 1
+        self.root_end = n
+        self.nodes = 0
+        self.node_limit = max_nodes
+        self.max_depth = min(max_depth, MAX_PLY - 8)
+        self.deadline = deadline
+        self.clock = clock
+        self.result = root_moves[0] if root_moves else 0
+        self.best_move[0] = 0
+        self.score = 0
+        self.completed = 0
+        self.iteration = 0
+        self.done = not root_moves
+        if not self.done:
+            self._next_iteration()
+
+    def _next_iteration(self):
+        self.iteration += 1
+        self.alpha[0] = -INF
+        self.beta[0] = INF
+        self.depth[0] = self.iteration
+        self.op = _ENTER
+
+    def stop(self):
+        """End the search now: unmake the line being searched, keep the best move found."""
+        tree = self.tree
+        while tree.ply:
+            tree.unmake()
+        # A root move that finished with the best score in this unfinished iteration beats
+        # the last iteration's choice (the first root move is that choice, searched first).
+        if self.best_move[0]:
+            self.result = self.best_move[0]
+            self.score = self.best[0]
+        self.done = True
+
+    # -- the transposition table -----------------------------------------
+
+    def _tt_store(self, key, depth, flag, score, move, ply):
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        tt = self.tt
+        i = (key & self.tt_mask) * TT_ENTRY
+        tt[i] = key & 255
+        tt[i + 1] = (key >> 8) & 255
+        tt[i + 2] = (key >> 16) & 255
+        tt[i + 3] = (key >> 24) & 63 | flag << 6
+        tt[i + 4] = move & 255
+        tt[i + 5] = (move >> 8) & 255
+        tt[i + 7] = depth if depth > 0 else 0
+        score += 32768
+        tt[i + 8] = score & 255
+        tt[i + 9] = score >> 8
+        # the generation shares byte 6 with the move's top 2 bits
+        tt[i + 6] = (move >> 16) & 3 | self.generation << 2
+
+    def _tt_index(self, key):
+        """Byte offset of ``key``'s entry if it is there and from this search, else -1."""
+        tt = self.tt
+        i = (key & self.tt_mask) * TT_ENTRY
+        if tt[i + 6] >> 2 != self.generation:
+            return -1
+        if tt[i] | tt[i + 1] << 8 | tt[i + 2] << 16 | (tt[i + 3] & 63) << 24 != key:
+            return -1
+        return i
+
+    # -- the search -------------------------------------------------------
+
+    def run(self, budget):
+        """Search for at most ``budget`` more nodes; returns True once the search is over."""
+        if self.done:
+            return True
+        tree = self.tree
+        moves = tree.moves
+        scores = self.scores
+        alpha = self.alpha
+        beta = self.beta
+        depth = self.depth
+        best = self.best
+        best_move = self.best_move
+        first = self.first
+        nxt = self.next
+        end = self.end
+        legal = self.legal
+        flags = self.flags
+        killer1 = self.killer1
+        killer2 = self.killer2
+        history = self.history
+        tt = self.tt
+        stop_at = self.nodes + budget
+        op = self.op
+        value = 0
+        while True:
+            ply = tree.ply
+            if op == _ENTER:
+                # -- a new node: draws, limits, the table, the moves ------------
+                nodes = self.nodes + 1
+                self.nodes = nodes
+                if (self.node_limit and nodes > self.node_limit) or \
+                        (self.deadline is not None and not nodes & 127 and self.clock() >= self.deadline):
+                    self.stop()
+                    return True
+                if ply:
+                    if tree.halfmove >= 100 or tree.is_repetition(self.history_keys):
+                        value = 0
+                        op = _RETURN
+                        continue
+                    if ply >= MAX_PLY - 2 or end[ply - 1] + ROOM > MOVE_SPACE:
+                        value = tree.evaluate()   # the line is too long for the buffers
+                        op = _RETURN
+                        continue
+                a = alpha[ply]
+                b = beta[ply]
+                d = depth[ply]
+                checker = tree.checker()
+                check = checker != -1
+                self.checker[ply] = checker
+                f = 2 if check else 0
+                if d <= 0 and not check:
+                    # quiescence: stand pat, then captures
+                    stand = tree.evaluate() + self._noise(tree.hash)
+                    if stand >= b:
+                        value = stand
+                        op = _RETURN
+                        continue
+                    if stand > a:
+                        a = stand
+                    best[ply] = stand
+                    f |= 1 | 8
+                    ttmove = 0
+                else:
+                    if d <= 0:
+                        d = 0       # in check at the horizon: search every reply
+                        f |= 1
+                    elif check:
+                        d += 1      # check extension
+                    ttmove = 0
+                    i = self._tt_index(tree.hash)
+                    if i >= 0:
+                        ttmove = tt[i + 4] | tt[i + 5] << 8 | (tt[i + 6] & 3) << 16
+                        if ply and tt[i + 7] >= d and b - a == 1:
+                            s = tt[i + 8] | tt[i + 9] << 8
+                            s -= 32768
+                            if s > MATE_BOUND:
+                                s -= ply
+                            elif s < -MATE_BOUND:
+                                s += ply
+                            bound = tt[i + 3] >> 6
+                            if bound == _EXACT or (bound == _LOWER and s >= b) or (bound == _UPPER and s <= a):
+                                value = s
+                                op = _RETURN
+                                continue
+                    best[ply] = -INF
+                alpha[ply] = a
+                depth[ply] = d
+                flags[ply] = f
+                self.ttmove[ply] = ttmove
+                op = _GENERATE
+                if ply and not f & 3 and d >= 3 and b - a == 1 and tree.u_move[ply - 1] \
+                        and tree.has_pieces() and tree.evaluate() >= b:
+                    # null move: if passing still fails high, a real move will too
+                    tree.make_null()
+                    c = ply + 1
+                    alpha[c] = -b
+                    beta[c] = 1 - b
+                    depth[c] = d - 3 if d < 7 else d - 4
+                    op = _ENTER
+            elif op == _GENERATE:
+                # -- the moves, in order: table move, captures (MVV-LVA), killers, history
+                f = flags[ply]
+                ttmove = self.ttmove[ply]
+                if ply:
+                    n0 = end[ply - 1]
+                    n1 = tree.generate(n0, not f & 8)
+                else:
+                    n0 = 0
+                    n1 = self.root_end
+                first[ply] = n0
+                board = tree.board
+                k1 = killer1[ply]
+                k2 = killer2[ply]
+                for j in range(n0, n1):
+                    m = moves[j]
+                    if m == ttmove:
+                        scores[j] = _TT_SCORE
+                        continue
+                    victim = board[(m >> 7) & 127]
+                    if victim or m >> 14 & 7 == 5:
+                        scores[j] = _CAPTURE + VALUE[victim & 7] - (board[m & 127] & 7) + (m >> 14 & 7) * 100
+                    elif m == k1:
+                        scores[j] = _KILLER
+                    elif m == k2:
+                        scores[j] = _KILLER - 1
+                    else:
+                        to = (m >> 7) & 127
+                        scores[j] = history[(board[m & 127] & 15) << 6 | (to + (to & 7)) >> 1]
+                self.alpha0[ply] = alpha[ply]
+                nxt[ply] = n0
+                end[ply] = n1
+                legal[ply] = 0
+                best_move[ply] = 0
+                op = _NEXT
+            elif op == _NEXT:
+                # -- the next move of the node at ``ply`` -------------------------
+                j = nxt[ply]
+                n1 = end[ply]
+                if j >= n1:
+                    # every move tried
+                    f = flags[ply]
+                    if not legal[ply]:
+                        if f & 2:
+                            value = -MATE + ply
+                        elif f & 1:
+                            value = best[ply]
+                        else:
+                            value = 0   # stalemate
+                    else:
+                        value = best[ply]
+                    if not f & 1:
+                        bound = _UPPER if value <= self.alpha0[ply] else _EXACT
+                        self._tt_store(tree.hash, depth[ply], bound, value, best_move[ply], ply)
+                    op = _RETURN
+                    continue
+                # pick the best scored move left
+                top = j
+                ts = scores[j]
+                for k in range(j + 1, n1):
+                    if scores[k] > ts:
+                        ts = scores[k]
+                        top = k
+                m = moves[top]
+                if top != j:
+                    moves[top] = moves[j]
+                    scores[top] = scores[j]
+                    moves[j] = m
+                    scores[j] = ts
+                nxt[ply] = j + 1
+                f = flags[ply]
+                if f & 8 and not m >> 14 & 7:
+                    # quiescence: skip a capture that cannot lift the score to alpha (delta
+                    # pruning), or that gives more than it takes onto a defended square
+                    to = (m >> 7) & 127
+                    gain = VALUE[tree.board[to] & 7]
+                    if best[ply] + gain + 200 <= alpha[ply]:
+                        continue
+                    if gain < VALUE[tree.board[m & 127] & 7] and tree.pos._attacked(to, tree.turn ^ 1):
+                        continue
+                if f & 2 and (m & 127) != tree.kings[tree.turn]:
+                    c = self.checker[ply]
+                    if c == -2 or not tree.stops_check(m, c):
+                        continue
+                quiet = ts < _KILLER - 1 and not tree.board[(m >> 7) & 127] and not m >> 14 & 7
+                tree.make(m)
+                if tree.left_in_check(f & 2):
+                    tree.unmake()
+                    continue
+                n = legal[ply] + 1
+                legal[ply] = n
+                c = ply + 1
+                a = alpha[ply]
+                d = depth[ply]
+                f &= ~36
+                if f & 1:
+                    alpha[c] = -beta[ply]
+                    beta[c] = -a
+                    depth[c] = 0
+                elif n > 1:
+                    alpha[c] = -a - 1
+                    beta[c] = -a
+                    f |= 4
+                    if n > 3 and d >= 3 and quiet and not f & 2:
+                        # late move reduction: a quiet move far down the list, one ply less
+                        depth[c] = d - 2
+                        f |= 32
+                    else:
+                        depth[c] = d - 1
+                else:
+                    alpha[c] = -beta[ply]
+                    beta[c] = -a
+                    depth[c] = d - 1
+                flags[ply] = f
+                if self.nodes >= stop_at:
+                    self.op = _ENTER
+                    return False
+                op = _ENTER
+            else:
+                # -- a child's score comes back to the node at ply - 1 --------------
+                if not ply:
+                    # the root is done: one more iteration, or the end
+                    if best_move[0]:
+                        self.result = best_move[0]
+                        self.score = value
+                    self.completed = self.iteration
+                    # a mate found within this depth cannot get shorter: stop there
+                    mate = MATE - (value if value > 0 else -value)
+                    if self.iteration >= self.max_depth or mate <= self.iteration \
+                            or (self.node_limit and self.nodes >= self.node_limit):
+                        self.done = True
+                        return True
+                    self._next_iteration()
+                    self._order_root()
+                    op = _ENTER
+                    if self.nodes >= stop_at:
+                        self.op = op
+                        return False
+                    continue
+                value = -value
+                m = tree.u_move[ply - 1]
+                if not m:
+                    # the null move's answer
+                    tree.unmake_null()
+                    ply -= 1
+                    if value >= beta[ply]:
+                        if value > MATE_BOUND:
+                            value = beta[ply]
+                        op = _RETURN
+                    else:
+                        op = _GENERATE
+                    continue
+                tree.unmake()
+                ply -= 1
+                f = flags[ply]
+                if f & 32 and value > alpha[ply]:
+                    # the reduced search beat alpha: again at full depth (null window)
+                    tree.make(m)
+                    c = ply + 1
+                    alpha[c] = -alpha[ply] - 1
+                    beta[c] = -alpha[ply]
+                    depth[c] = depth[ply] - 1
+                    flags[ply] = f & ~32
+                    op = _ENTER
+                    continue
+                if f & 4 and alpha[ply] < value < beta[ply] and beta[ply] - alpha[ply] > 1:
+                    # the null window failed high: search the move again with the full window
+                    tree.make(m)
+                    c = ply + 1
+                    alpha[c] = -beta[ply]
+                    beta[c] = -alpha[ply]
+                    depth[c] = depth[ply] - 1
+                    flags[ply] = f & ~4
+                    op = _ENTER
+                    continue
+                if value > best[ply]:
+                    best[ply] = value
+                    best_move[ply] = m
+                    if value > alpha[ply]:
+                        alpha[ply] = value
+                        if value >= beta[ply]:
+                            if not f & 1:
+                                board = tree.board
+                                if not board[(m >> 7) & 127] and not m >> 14 & 7:
+                                    if killer1[ply] != m:
+                                        killer2[ply] = killer1[ply]
+                                        killer1[ply] = m
+                                    d = depth[ply]
+                                    to = (m >> 7) & 127
+                                    i = (board[m & 127] & 15) << 6 | (to + (to & 7)) >> 1
+                                    v = history[i] + d * d
+                                    history[i] = v
+                                    if v > _HISTORY_MAX:
+                                        for k in range(len(history)):
+                                            history[k] >>= 1
+                                self._tt_store(tree.hash, depth[ply], _LOWER, value, m, ply)
+                            op = _RETURN
+                            continue
+                op = _NEXT
+
+    def _order_root(self):
+        """The previous iteration's best move first, the others in their last order."""
+        moves = self.tree.moves
+        best = self.result
+        for j in range(self.root_end):
+            if moves[j] == best:
+                while j:
+                    moves[j] = moves[j - 1]
+                    j -= 1
+                moves[0] = best
+                break
+
+    def _noise(self, key):
+        """A level's controlled randomness: a score offset fixed by the position and the seed."""
+        if not self.noise:
+            return 0
+        return ((key ^ self.noise_seed) % (2 * self.noise + 1)) - self.noise

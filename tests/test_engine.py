@@ -1,0 +1,346 @@
+"""The engine: finds mates, plays only legal moves, repeats itself for a budget, knows draws.
+
+python-chess is the oracle for legality; the perft suite checks the
+search's own move generator (engine/tree.py) against the rules module.
+"""
+
+import os
+import random
+import shutil
+import sys
+
+import chess
+import chess.engine
+import pytest
+
+from chess_oracle import random_game
+from mpy_runner import ROOT, run_micropython
+from scacchiera.engine import Engine, LEVELS, MIN_LEVEL, MAX_LEVEL
+from scacchiera.engine.book import book_moves
+from scacchiera.engine.tree import Tree
+from scacchiera.rules import Position
+from scacchiera.rules.variants import new_position
+
+POSITIONS = os.path.join(ROOT, "tests", "data", "engine_positions.txt")
+
+
+def fens(path):
+    with open(path) as f:
+        return [line.split(";")[0].strip() for line in f if line.strip() and not line.startswith("#")]
+
+
+def uci_of(position, move):
+    return position.uci(move) if move else None
+
+
+class TestTree:
+    """The search's own generator and make/unmake agree with the rules module."""
+
+    def tree_perft(self, tree, depth):
+        if depth == 0:
+            return 1
+        start = tree.ply * 0 if tree.ply == 0 else None
+        n0 = 0 if start == 0 else self.ends[tree.ply - 1]
+        n1 = tree.generate(n0, True)
+        self.ends[tree.ply] = n1
+        self.checked[tree.ply] = tree.in_check()
+        count = 0
+        for j in range(n0, n1):
+            tree.make(tree.moves[j])
+            if not tree.left_in_check(self.checked[tree.ply - 1]):
+                count += self.tree_perft(tree, depth - 1)
+            tree.unmake()
+        return count
+
+    @pytest.mark.parametrize("line", open(os.path.join(ROOT, "tests", "data", "perft_suite.epd")).read()
+                             .splitlines()[1:9])
+    def test_perft_depth_3(self, line):
+        fen = line.split(";")[0].strip()
+        expected = int(line.split(";D3 ")[1].split()[0]) if ";D3 " in line else None
+        if expected is None or expected > 120000:
+            pytest.skip("no small depth-3 count")
+        tree = Tree()
+        tree.load(Position(fen))
+        self.ends = [0] * 8
+        self.checked = [False] * 8
+        assert self.tree_perft(tree, 3) == expected
+
+    def test_make_unmake_keep_hash_and_score_incremental(self):
+        rng = random.Random(7)
+        tree, fresh = Tree(), Tree()
+        for _, position in random_game(rng, "random", 150):
+            tree.load(position)
+            before = (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling, tree.ep)
+            n = tree.generate(0, True)
+            checked = tree.in_check()
+            legal = []
+            for j in range(n):
+                m = tree.moves[j]
+                tree.make(m)
+                if not tree.left_in_check(checked):
+                    legal.append(m)
+                    position.push(m)
+                    fresh.load(position)
+                    assert (tree.mg, tree.eg, tree.phase) == (fresh.mg, fresh.eg, fresh.phase)
+                    if position.ep < 0 and tree.ep < 0:
+                        assert tree.hash == position.hash
+                    position.pop()
+                tree.unmake()
+                assert (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling,
+                        tree.ep) == before
+            assert sorted(legal) == sorted(position.legal_moves())
+
+
+class TestMates:
+    @pytest.mark.parametrize("fen,best", [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8"),                          # back rank
+        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7"),  # scholar's
+        ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4"),  # fool's
+        ("7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", "g1g7"),
+    ])
+    def test_mate_in_one(self, fen, best):
+        for level in (MIN_LEVEL, MAX_LEVEL):
+            p = Position(fen)
+            assert uci_of(p, Engine(level).best_move(p, max_nodes=500)) == best
+
+    @pytest.mark.parametrize("fen,first", [
+        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1"),       # unique mates in 2, checked by brute force with python-chess
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
+        ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6"),                        # zugzwang
+        ("r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", "d5d8"),
+        ("r2qk2r/pb4pp/1n2Pb2/2B2Q2/p1p5/2P5/2B2PPP/RN2R1K1 w - - 1 1", "f5g6"),
+    ])
+    def test_mate_in_two(self, fen, first):
+        p = Position(fen)
+        board = chess.Board(fen)
+        engine = Engine(MAX_LEVEL)
+        move = engine.best_move(p, max_nodes=3000)     # under 1,400 nodes needed today
+        assert uci_of(p, move) == first
+        assert engine.score > 30000
+        # and the mate is real: against every defence, a mate in one follows
+        board.push_uci(first)
+        for reply in list(board.legal_moves):
+            board.push(reply)
+            q = Position(board.fen())
+            answer = engine.best_move(q, max_nodes=5000)
+            board.push_uci(q.uci(answer))
+            assert board.is_checkmate(), board.fen()
+            board.pop()
+            board.pop()
+
+
+class TestLegality:
+    def test_never_an_illegal_move(self):
+        rng = random.Random(2024)
+        checked = 0
+        for game in range(6):
+            for board, position in random_game(rng, rng.choice(("random", "captures", "promote", "castle")), 120):
+                if rng.random() > 0.15:
+                    continue
+                before = position.fen()
+                level = rng.randint(MIN_LEVEL, MAX_LEVEL)
+                move = Engine(level, seed=game).best_move(position, max_nodes=rng.choice((1, 50, 400)))
+                assert position.fen() == before
+                if board.is_game_over():
+                    assert move is None
+                    continue
+                assert chess.Move.from_uci(position.uci(move)) in board.legal_moves, (before, position.uci(move))
+                checked += 1
+        assert checked > 40
+
+    def test_the_position_and_its_history_are_left_unchanged(self):
+        p = Position()
+        for text in ("e2e4", "c7c5", "g1f3"):
+            p.push(p.parse_uci(text))
+        before = (p.fen(), list(p.move_stack), p.hash, p.repetitions())
+        Engine(MAX_LEVEL).best_move(p, max_nodes=3000)
+        assert (p.fen(), list(p.move_stack), p.hash, p.repetitions()) == before
+
+
+class TestDeterminism:
+    @pytest.mark.parametrize("fen", fens(POSITIONS)[1:7])
+    def test_same_budget_same_move_and_sliced_equals_blocking(self, fen):
+        p = Position(fen)
+        a = Engine(MAX_LEVEL)
+        first = a.best_move(p, max_nodes=2500)
+        seen = (first, a.nodes, a.depth, a.score)
+        b = Engine(MAX_LEVEL)
+        b.best_move(Position(), max_nodes=700)    # a different search before must not matter
+        assert (b.best_move(p, max_nodes=2500), b.nodes, b.depth, b.score) == seen
+        c = Engine(MAX_LEVEL)
+        c.start(p, max_nodes=2500)
+        slices = 0
+        while not c.step(37):
+            slices += 1
+        assert (c.result, c.nodes, c.depth, c.score) == seen
+        assert slices >= c.nodes // 37 - 2  # it did run in slices
+
+    def test_many_searches_before_do_not_change_the_answer(self):
+        # the table's generation wraps (6 bits): nothing of 70 searches ago may leak in
+        fen = fens(POSITIONS)[5]
+        fresh = Engine(MAX_LEVEL)
+        expected = (fresh.best_move(Position(fen), max_nodes=1500), fresh.nodes, fresh.score)
+        used = Engine(MAX_LEVEL)
+        for i in range(70):
+            used.best_move(Position(fen), max_nodes=40 + i)
+        assert (used.best_move(Position(fen), max_nodes=1500), used.nodes, used.score) == expected
+
+    def test_a_time_limit_still_gives_a_legal_move(self):
+        p = Position(fens(POSITIONS)[1])
+        move = Engine(MAX_LEVEL).best_move(p, max_ms=50)
+        assert move in p.legal_moves()
+
+
+class TestDraws:
+    def test_no_move_when_none_is_legal(self):
+        stalemate = Position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+        mated = Position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+        for p in (stalemate, mated):
+            assert Engine().best_move(p, max_nodes=100) is None
+
+    def test_avoids_stalemating_when_winning(self):
+        # most quiet moves (Kc7, Kd7, Qc5...) stalemate; Qb7 mates
+        p = Position("k7/8/1QK5/8/8/8/8/8 w - - 0 1")
+        engine = Engine(MAX_LEVEL)
+        move = engine.best_move(p, max_nodes=5000)
+        p.push(move)
+        assert not p.is_stalemate() and p.is_checkmate()
+
+    def _cycle(self, fen, moves):
+        p = Position(fen)
+        for text in moves:
+            p.push(p.parse_uci(text))
+        return p
+
+    def test_takes_a_repetition_when_losing(self):
+        # black is a queen and a rook down: Nb8-a6 repeats the position after its first move
+        p = self._cycle("1n5k/7p/8/8/3RQ3/8/8/K7 b - - 0 1", ["b8a6", "a1b1", "a6b8", "b1a1"])
+        assert p.repetitions() == 2
+        engine = Engine(MAX_LEVEL)
+        move = engine.best_move(p, max_nodes=3000)
+        assert p.uci(move) == "b8a6" and engine.score == 0
+
+    def test_avoids_a_repetition_when_winning(self):
+        # white is winning: Ka1-b1 would repeat; the engine plays on
+        p = self._cycle("1n5k/7p/8/8/3RQ3/8/8/K7 w - - 0 1", ["a1b1", "b8a6", "b1a1", "a6b8"])
+        assert p.repetitions() == 2
+        engine = Engine(MAX_LEVEL)
+        move = engine.best_move(p, max_nodes=3000)
+        assert p.uci(move) != "a1b1" and engine.score > 500
+        p.push(move)
+        assert p.repetitions() == 1
+
+    def test_fifty_move_rule_scores_as_a_draw(self):
+        # a rook up, but the 100th half-move without a capture or pawn move is next
+        p = Position("8/8/3k4/8/8/8/8/R3K3 w - - 99 80")
+        engine = Engine(MAX_LEVEL)
+        engine.best_move(p, max_nodes=2000)
+        assert engine.score == 0
+
+
+class TestEndgames:
+    @pytest.mark.parametrize("fen,plies", [("8/8/3k4/8/8/8/8/Q3K3 w - - 0 1", 40),
+                                           ("8/8/3k4/8/8/8/8/R3K3 w - - 0 1", 70)])
+    def test_mates_a_lone_king(self, fen, plies):
+        # against itself: the defence is the engine's best too
+        p, board, engine = Position(fen), chess.Board(fen), Engine(MAX_LEVEL)
+        while not board.is_game_over(claim_draw=True) and board.ply() < plies:
+            move = engine.best_move(p, max_nodes=3000)
+            board.push_uci(p.uci(move))
+            p.push(move)
+        assert board.is_checkmate(), board.fen()
+
+
+class TestLevelsAndBook:
+    def test_levels_are_checked(self):
+        for bad in (0, MAX_LEVEL + 1, "3"):
+            with pytest.raises(ValueError):
+                Engine(bad)
+        assert len(LEVELS) - 1 == MAX_LEVEL
+
+    def test_the_weakest_level_does_not_hang_its_queen(self):
+        # the queen is attacked by a pawn: every level moves it (or trades it) to safety
+        p = Position("rnb1kbnr/pppp1ppp/8/4q3/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 3")
+        for seed in range(5):
+            engine = Engine(MIN_LEVEL, seed=seed)
+            move = engine.best_move(p, max_nodes=2000)
+            p.push(move)
+            board = chess.Board(p.fen())
+            queen = [sq for sq, piece in board.piece_map().items() if piece.symbol() == "q"]
+            p.pop()
+            assert queen and not board.is_attacked_by(chess.WHITE, queen[0]) or \
+                board.is_attacked_by(chess.BLACK, queen[0]), p.uci(move)
+
+    def test_the_book_answers_main_lines_and_its_data_is_up_to_date(self):
+        from host_tools.make_book import main
+        assert main(["--check"]) == 0
+        p = Position()
+        e4 = p.parse_uci("e2e4")
+        assert e4 in book_moves(p.hash)
+        engine = Engine(MAX_LEVEL)
+        assert engine.best_move(p) == e4 and engine.from_book
+        p.push(e4)
+        assert engine.best_move(p) in book_moves(p.hash)
+
+    def test_sprint_positions_are_refused_clearly(self):
+        sprint = new_position(variant="sprint", seed=1)
+        with pytest.raises(ValueError, match="chess only"):
+            Engine().best_move(sprint)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_micropython_plays_the_same_moves_and_allocates_nothing_per_node():
+    budget = 1500
+    out = run_micropython("tests/mpy/check_engine.py", "tests/data/engine_positions.txt", budget)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    lines = out.stdout.strip().splitlines()
+    got = [line for line in lines if ": " not in line]
+    expected = []
+    engine = Engine()
+    for fen in fens(POSITIONS):
+        p = Position(fen)
+        engine.start(p, max_nodes=budget)
+        while not engine.step(300):
+            pass
+        expected.append("%s %d %d %s" % (uci_of(p, engine.result) or "none", engine.nodes, engine.depth,
+                                         engine.score))
+    assert got == expected
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_engine_heap_under_micropython(tmp_path):
+    """The engine's live heap (modules as deployed, table, buffers) beyond the rules': within its
+    share of the 60 KB that engine and game may add."""
+    from host_tools import deploy
+    build = str(tmp_path / "build")
+    deploy.build(build)
+    used = {}
+    for mode in ("rules", "engine"):
+        out = run_micropython("tests/mpy/engine_heap.py", mode, build, paths=(), data=(build,))
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+        used[mode] = int(out.stdout.split("heap in use: ")[1].split()[0])
+    assert used["engine"] - used["rules"] < 50 * 1024, used
+
+
+def test_uci_through_python_chess():
+    cmd = [sys.executable, "-m", "host_tools.uci"]
+    engine = chess.engine.SimpleEngine.popen_uci(cmd, cwd=ROOT)
+    try:
+        assert engine.id["name"] == "Scacchiera"
+        engine.configure({"Level": 3})
+        board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+        result = engine.play(board, chess.engine.Limit(nodes=500))
+        assert result.move == chess.Move.from_uci("d1d8")
+        info = engine.analyse(board, chess.engine.Limit(depth=2))
+        assert info["score"].white().mate() == 1
+        board = chess.Board()
+        for _ in range(6):
+            result = engine.play(board, chess.engine.Limit(time=0.05))
+            assert result.move in board.legal_moves
+            board.push(result.move)
+        result = engine.play(board, chess.engine.Limit(white_clock=1, black_clock=1))
+        assert result.move in board.legal_moves
+        with pytest.raises(chess.engine.EngineError):
+            engine.configure({"Level": 99})
+    finally:
+        engine.quit()
