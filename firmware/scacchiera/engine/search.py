@@ -94,9 +94,7 @@ class Search:
         """Prepare a search of ``position`` restricted to ``root_moves`` (its legal moves)."""
         tree = self.tree
         tree.load(position)
-        keys = position._keys
-        keep = position.halfmove + 1
-        self.history_keys = keys[-keep:] if keep < len(keys) else list(keys)
+        self.history_keys = position.recent_keys()
         self.generation = (self.generation + 1) & 63    # 6 bits in an entry
         if self.generation == 0:
             # every 63 searches: clear, so no entry of an older search can pass for a new one

@@ -636,6 +636,13 @@ class Position:
                 colours |= 1 << ((sq + (sq >> 4)) & 1)
         return minors, colours
 
+    def recent_keys(self):
+        """The repetition keys of the positions since the last pawn move or capture, oldest
+        first, the current one last (a new list): what a search needs to see repetitions."""
+        n = self._n
+        keys = self._keys
+        return [keys[i] for i in range(max(0, n - self.halfmove), n + 1)]
+
     def repetitions(self):
         """How many times the current position has stood since the last pawn move or capture."""
         keys = self._keys
