@@ -33,7 +33,7 @@ STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
 
 class ProtocolError(Exception):
     def __init__(self, code, message, rid=None, cmd=None):
-        Exception.__init__(self, message)
+        super().__init__(message)
         self.code = code
         self.rid = rid
         self.cmd = cmd
