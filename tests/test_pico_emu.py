@@ -235,23 +235,11 @@ def test_every_scenario_same_as_the_simulator(script, firmware):
     assert_same_as_sim(script, firmware)
 
 
-def long_game(plies, seed=1):
-    """A random legal game of ``plies`` plies that does not end before (python-chess plays it)."""
-    import chess
-    from hands_fuzz import choose
-    rng = random.Random(seed)
-    while True:
-        board = chess.Board()
-        while len(board.move_stack) < plies and not board.is_game_over():
-            board.push(choose(rng, board))
-        if len(board.move_stack) == plies and not board.is_game_over():
-            return board.move_stack
-
-
 @pytest.mark.slow
 def test_a_300_ply_game(firmware):
     import chess
     from hands_fuzz import GameHands
+    from host_tools.pico_emu.bench import long_game
     from host_tools.pico_emu.board import PicoHands
     moves = long_game(300)
     hands = PicoHands(firmware=firmware)
