@@ -56,14 +56,14 @@ def placement_to_move(hands, frm, to):
 
 
 class QuickPlayer:
-    """python-chess moves made by hand on the emulated board, briskly (40 ms between touches)."""
+    """python-chess moves made by hand on the emulated board, briskly (80 ms between touches)."""
 
     def __init__(self, hands):
         sys.path.insert(0, os.path.join(ROOT, "tests"))
         from hands_fuzz import GameHands
         self.player = GameHands(random.Random(11), chatter=False)
         self.player.hands = hands
-        self.player.pause = lambda lo=0, hi=0: hands.wait(40)
+        self.player.pause = lambda lo=0, hi=0: hands.wait(80)
 
     def play(self, move):
         self.player.play(move)
@@ -98,7 +98,7 @@ def main(plies=300):
         settle = hands.status()["options"]["settle_ms"]
         lifts = [lift_to_leds(hands, sq, targets) for sq, targets in
                  (("g1", ("f3", "h3")), ("b1", ("a3", "c3")), ("e2", ("e3", "e4")), ("d2", ("d3", "d4")),
-                  ("g8", ("f6", "h6")))]
+                  ("c2", ("c3", "c4")))]
         known = [t for t in lifts if t is not None]
         print("  lift -> legal-destination LEDs: median %.0f ms, max %.0f ms (%d lifts)"
               % (statistics.median(known), max(known), len(known)))
@@ -116,9 +116,11 @@ def main(plies=300):
     try:
         hands.query({"cmd": "new", "variant": "sprint", "seed": 1})
         hands.wait(600)
-        blinking = sum(1 for c in hands.candidates() if len(c) > 1 or c & {"to-empty", "to-fill", "error"})
-        print("  scans/s while an error blinks (Sprint set-up, 32 pieces on the board, %d squares lit): %d"
-              % (blinking, scan_rate(hands)))
+        rate = scan_rate(hands)
+        frame = hands.led_meanings()
+        print("  scans/s while the set-up blinks (Sprint after a chess game's 32 pieces: %d squares to-empty, "
+              "%d to-fill): %d" % (sum(1 for m in frame.values() if m == "to-empty"),
+                                  sum(1 for m in frame.values() if m == "to-fill"), rate))
     finally:
         hands.emu.close()
     hands = PicoHands()
