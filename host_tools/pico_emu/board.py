@@ -138,7 +138,7 @@ class PicoHands(Hands):
     def candidates(self):
         return self.decoder.candidates(self.emu.frames_since_boot(), self.emu.device_ms)
 
-    def led_meanings(self, game_over=False, settle_ms=2 * BLINK_MS + 150):
+    def led_meanings(self, game_over=False, settle_ms=3 * BLINK_MS + 150):
         """{square: meaning} decoded from the strip; runs up to ``settle_ms`` more until every square is certain."""
         waited = 0
         while True:

@@ -6,13 +6,14 @@ option), and blinks some of them: dark during odd 250 ms phases of its clock.
 Several meanings share a colour and differ only in blinking (lifted and
 promote-queen), or share both and differ only in context (check and loser).
 
-So a frame alone tells, for each square, a set of *candidate* meanings:
+So the strip tells, for each square, a set of *candidate* meanings:
 
-- lit in a lit phase: the steady and the blinking meanings of that colour;
-- lit in a dark phase: the steady meanings of that colour;
-- dark in a lit phase: dark; dark in a dark phase: dark or any blinking meaning;
-- if a phase boundary passed with no new frame, nothing blinks (the firmware
-  redraws at every boundary when a pixel would change): steady, exactly.
+- from the last frame alone: lit, the steady and blinking meanings of that
+  colour; dark, dark or any blinking meaning;
+- if a phase (250 ms) passed with no new frame, nothing blinks (the firmware
+  redraws at every phase boundary when a pixel would change): steady, exactly;
+- if the last three frames alternate A, B, A a phase apart, only lit/dark
+  toggling between them, the toggling squares blink and the rest are steady.
 
 ``resolve`` settles check/loser and claim/draw with the game's result, and
 promote-*/drop-* with the variant. Colours no meaning has are an error.
@@ -28,8 +29,6 @@ from scacchiera.rules.squares import square_name
 # The firmware redraws within one slow tick (10 ms) of a phase boundary, plus a flash write it may be
 # in the middle of: a boundary this far in the past with no new frame means nothing blinks.
 REDRAW_MS = 100
-# A frame's pixels are computed a few ms before the last bit leaves (64 LEDs: 1.9 ms of bits).
-RENDER_MS = 8
 DARK = ""
 
 
@@ -70,32 +69,48 @@ class LedDecoder:
         t_frame, pixels = frames[-1]
         table = self.table(self.cap_of(pixels))
         blinking = set(name for (colour, blink), names in table.items() if blink for name in names)
-        render = int(t_frame - RENDER_MS)
-        next_boundary = (render // BLINK_MS + 1) * BLINK_MS
-        if now_ms >= next_boundary + REDRAW_MS:
-            phases = ("steady",)
-        elif render % BLINK_MS < RENDER_MS:
-            phases = ("lit", "dark")          # drawn too near a boundary to say which phase
+        if now_ms - t_frame >= BLINK_MS + REDRAW_MS:
+            toggled = set()                    # a phase boundary passed with no frame: nothing blinks
+        elif self._alternating(frames):
+            toggled = set(sq for sq in range(64) if self._px(frames[-2][1], sq) != self._px(pixels, sq))
         else:
-            phases = ("dark",) if (render // BLINK_MS) & 1 else ("lit",)
+            toggled = None                     # not known yet
         out = []
         for sq in range(64):
-            i = self.led_of_square[sq] * 3
-            colour = bytes(pixels[i:i + 3])
-            got = set()
-            if colour == bytes(3):
-                got.add(DARK)
-                if "dark" in phases:
-                    got |= blinking
+            colour = self._px(pixels, sq)
+            if toggled is not None and sq in toggled:
+                colour = colour if colour != bytes(3) else self._px(frames[-2][1], sq)
+                got = set(table.get((colour, True), ()))
+            elif toggled is not None:
+                got = set(table.get((colour, False), ())) if colour != bytes(3) else {DARK}
+            elif colour == bytes(3):
+                got = {DARK} | blinking
             else:
-                got.update(table.get((colour, False), ()))
-                if "lit" in phases:
-                    got.update(table.get((colour, True), ()))
-                if not got:
-                    raise ValueError("%s shows %s, which no meaning has %s" % (
-                        square_name(sq), colour.hex(), "steadily" if phases == ("steady",) else "now"))
+                got = set(table.get((colour, False), ())) | set(table.get((colour, True), ()))
+            if not got:
+                raise ValueError("%s shows %s, which no meaning has %s" % (
+                    square_name(sq), colour.hex(), "steadily" if toggled is not None else "at all"))
             out.append(got)
         return out
+
+    def _px(self, pixels, sq):
+        i = self.led_of_square[sq] * 3
+        return bytes(pixels[i:i + 3])
+
+    @staticmethod
+    def _alternating(frames):
+        """The last three frames are one state blinking: A, B, A, one phase (250 ms) apart, and B
+        differs from A only by lit squares going dark or dark ones lighting."""
+        if len(frames) < 3:
+            return False
+        (t0, a), (t1, b), (t2, c) = frames[-3:]
+        if a != c or abs(t1 - t0 - BLINK_MS) > REDRAW_MS or abs(t2 - t1 - BLINK_MS) > REDRAW_MS:
+            return False
+        for i in range(0, len(a), 3):
+            x, y = a[i:i + 3], b[i:i + 3]
+            if x != y and any(x) and any(y):
+                return False
+        return True
 
     @staticmethod
     def certain(candidates):
