@@ -125,6 +125,8 @@ class Board {
     this.resetPending = null;
     wd.onWatchdogTrigger = () => {
       this.resetPending = { reason: wd.reason, scratch: Uint32Array.from(wd.scratchData) };
+      // The chip resets now. (rp2040js re-arms its alarm at a count of 0, i.e. at once, for ever.)
+      wd.alarm.enable = false;
     };
     mcu.onBreak = (tag) => this.onBreak(mcu, tag);
     this.chip = mcu;
