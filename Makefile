@@ -6,15 +6,21 @@ VENV := .venv
 PY := $(VENV)/bin/python
 MPY_DIR := tools/micropython
 MICROPYTHON := node $(MPY_DIR)/run.mjs
+RP2040_DIR := tools/rp2040
+# MicroPython v1.28.0 for the Pico (https://micropython.org/download/RPI_PICO/): the emulated-Pico
+# tests run it (tests/test_pico_emu.py; skipped, saying so, without it). CI has it in ../shared.
+UF2 ?= $(wildcard ../shared/rp2040/RPI_PICO-v1.28.0.uf2)
+export SCACCHIERA_UF2 := $(if $(UF2),$(abspath $(UF2)),$(SCACCHIERA_UF2))
 PYTEST_WORKERS ?= 2
 
-.PHONY: help test test-long perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
+.PHONY: help test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
 
 help:
 	@echo "make sim        run the simulator (the main job)"
 	@echo "make connect    the same page for a real board on USB (PORT=auto or e.g. /dev/ttyACM0)"
 	@echo "make test       install everything and run the tests (< 15 min)"
 	@echo "make test-long  the deep perft and the long fuzz runs"
+	@echo "make test-pico  the firmware on MicroPython for the Pico in an emulated RP2040 (UF2=path)"
 	@echo "make perft      every line of the perft suite at every depth"
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
 	@echo "make engine-match  the engine against Stockfish (UCI_Elo), Elo per level (long)"
@@ -36,7 +42,11 @@ $(MPY_DIR)/node_modules/.installed: $(MPY_DIR)/package.json $(MPY_DIR)/package-l
 	npm ci --prefix $(MPY_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
-deps: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
+$(RP2040_DIR)/node_modules/.installed: $(RP2040_DIR)/package.json $(RP2040_DIR)/package-lock.json
+	npm ci --prefix $(RP2040_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
+deps: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed $(RP2040_DIR)/node_modules/.installed
 
 # -- tests ---------------------------------------------------------------
 
@@ -51,6 +61,10 @@ test: deps mpy-cross
 
 test-long: deps
 	$(PY) -m pytest -n $(PYTEST_WORKERS) -m slow -q
+
+# The emulated Pico alone (docs/emulator.md): make test-pico UF2=~/Downloads/RPI_PICO-v1.28.0.uf2
+test-pico: deps
+	$(PY) -m pytest -n $(PYTEST_WORKERS) -q tests/test_pico_emu.py
 
 perft: deps
 	$(PY) -m host_tools.perft --suite tests/data/perft_suite.epd
@@ -92,4 +106,4 @@ connect: $(VENV)/.installed
 	$(PY) -m host_tools.companion $(CONNECT_ARGS) connect $(if $(filter-out auto,$(PORT)),--device $(PORT))
 
 clean:
-	rm -rf $(VENV) $(MPY_DIR)/node_modules .pytest_cache
+	rm -rf $(VENV) $(MPY_DIR)/node_modules $(RP2040_DIR)/node_modules .pytest_cache

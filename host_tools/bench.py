@@ -4,7 +4,8 @@ CPython: perft with push/pop at every node (no bulk counting at the leaves),
 ours against python-chess in the same run. MicroPython (the WebAssembly port,
 by node): the same perft, the time to list Kiwipete's legal moves, and the heap
 after boot and after 300- and 1000-ply games (bytes a ply). CPython also counts
-the journal's flash operations per move.
+the journal's flash operations per move. The emulated Pico (host_tools/pico_emu/bench.py): boot,
+scan rates, LED and move latencies, heap and flash work over a 300-ply game.
 """
 
 import os
@@ -383,6 +384,8 @@ def main():
     firmware_cpython()
     firmware_micropython()
     engine_figures()
+    from host_tools.pico_emu import bench as pico_bench   # skipped, saying why, without a .uf2
+    pico_bench.main()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+"""python -m host_tools.pico_emu --uf2 FILE --script FILE [--json] [--fen FEN] [--variant sprint --seed N] [--heap]
+   python -m host_tools.pico_emu --uf2 FILE --pty     (the board's USB serial as a pseudo-terminal)"""
+
+import argparse
+import json
+import sys
+
+from host_tools import _paths  # noqa: F401
+from host_tools.hands import ScriptError, script_setup
+from host_tools.pico_emu.emulator import EmulatorError, missing
+
+
+def run_script(args):
+    from host_tools.pico_emu.board import PicoHands
+    try:
+        with open(args.script) as f:
+            text = f.read()
+    except OSError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    setup = script_setup(text)
+    try:
+        hands = PicoHands(args.fen or setup.get("fen"), args.profile, args.variant or setup.get("variant"),
+                          args.seed if args.seed is not None else setup.get("seed"),
+                          uf2=args.uf2, bootrom=args.bootrom)
+    except (ValueError, EmulatorError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        for number, line in enumerate(text.split("\n"), 1):
+            seen = len(hands.events)
+            try:
+                hands.step(line, number)
+            except ScriptError as e:
+                message = str(e) if str(e).startswith("line ") else "line %d: %s" % (number, e)
+                print("error: %s" % message, file=sys.stderr)
+                return 1
+            except AssertionError as e:
+                print("error: line %d: expectation failed: %s" % (number, e), file=sys.stderr)
+                return 1
+            if not args.json:
+                for event in hands.events[seen:]:
+                    print(" ".join("%s=%s" % (k, v) for k, v in sorted(event.items())))
+        state = hands.snapshot(heap=args.heap)
+    except EmulatorError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    finally:
+        hands.emu.close()
+    if args.json:
+        print(json.dumps(state))
+    else:
+        print("result: %s%s" % (state["result"], " (%s)" % state["termination"] if state["termination"] else ""))
+        print("fen: %s" % state["fen"])
+        print("emulated: %d ms, %s scans/s" % (state["emulated_ms"], state["scan_rate"]))
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m host_tools.pico_emu",
+                                     description="The Scacchiera firmware on MicroPython for the Pico, in an "
+                                                 "emulated RP2040 (rp2040js), with the board's wiring as a model.")
+    parser.add_argument("--uf2", help="MicroPython for RPI_PICO (default: $SCACCHIERA_UF2 or ../shared/rp2040)")
+    parser.add_argument("--bootrom", help="the RP2040 bootrom B1 (default: beside the .uf2, or ../shared/rp2040)")
+    parser.add_argument("--script", metavar="FILE", help="run a hands script (the simulator's format) and exit")
+    parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
+    parser.add_argument("--heap", action="store_true",
+                        help="with --script: measure the free heap at the end (stops the firmware: Ctrl-C)")
+    parser.add_argument("--profile", default="fide", choices=("fide", "casual"))
+    parser.add_argument("--fen", help="start from this position (set up on the board)")
+    parser.add_argument("--variant", choices=("chess", "sprint"))
+    parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
+    parser.add_argument("--pty", action="store_true", help="serve the board's USB serial on a pseudo-terminal")
+    args = parser.parse_args(argv)
+    why = missing(args.uf2, args.bootrom)
+    if why:
+        print("error: %s" % why, file=sys.stderr)
+        return 2
+    if args.script:
+        return run_script(args)
+    if args.pty:
+        from host_tools.pico_emu.pty import serve
+        return serve(args)
+    parser.error("give --script FILE or --pty")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""Hands scripts on the emulated Pico: the simulator's script format, run against MicroPython on an RP2040.
+
+``PicoHands`` is host_tools.hands.Hands with the emulator as the board: ``lift``
+and ``place`` open and close reeds of the electrical matrix, ``wait`` lets
+emulated time pass, ``press`` holds a button, ``send`` writes a line on the USB
+serial link. Two more steps: ``power-cut`` (the cable pulled: the chip stops,
+the flash keeps what it had) and ``boot`` (power on), and one for tests,
+``fault flash-stuck`` (the flash never leaves busy, until a reset).
+
+Expectations read the board as a person or a host would: ``expect leds`` and
+``expect dark`` decode the WS2812 chain (pico_emu/leds.py) and take no time;
+``expect moves``, ``fen``, ``result`` and ``state`` ask the board with the
+protocol's ``status`` command, which costs the emulated time the firmware
+takes to answer (tens of ms).
+"""
+
+import json
+
+from host_tools.hands import Hands, ScriptError, SCAN_MS
+from host_tools.pico_emu.emulator import Emulator, EmulatorError
+from host_tools.pico_emu.leds import LedDecoder, DARK
+from scacchiera.leds.palette import BLINK_MS
+from scacchiera.rules.squares import parse_square, square_name
+from scacchiera.rules.variants import new_position, variant_of, CHESS
+
+BUTTON_MS = 150          # as the simulator's press
+SEND_MS = 20
+QUERY_STEP_MS = 10
+QUERY_LIMIT_MS = 3000
+BOOT_MS = 3000           # the longest a boot may take before the board must have said `boot`
+ID_PREFIX = "emu:"       # replies to the harness's own queries are left out of ``protocol``
+
+
+class PicoHands(Hands):
+    def __init__(self, fen=None, profile="fide", variant=None, seed=None, emulator=None, **kwargs):
+        pos = new_position(fen, profile, variant, seed)
+        squares = [sq for sq in range(64) if pos.piece_at(sq)]
+        self.emu = emulator or Emulator(squares=squares, **kwargs)
+        self.emu.set_squares(squares)
+        self.decoder = LedDecoder()
+        self.sprint = variant_of(pos) != CHESS
+        self._queries = 0
+        self._seen = 0               # serial lines already sorted into events/protocol
+        self.boot_lines = []
+        rows = self._rows_of([1 if sq in squares else 0 for sq in range(64)])
+        self._start(None, rows, 0, None, [])
+        self.wait_for_boot()
+        if fen is not None or profile != "fide" or self.sprint:
+            command = {"cmd": "new", "fen": pos.fen(), "profile": profile}
+            if self.sprint:
+                command.update(variant="sprint", seed=pos.seed)
+            reply = self.query(command)
+            if not reply.get("ok"):
+                raise ScriptError("the board refused the set-up: %s" % reply.get("message"))
+
+    # -- time and the serial link -------------------------------------------------------
+
+    def wait(self, ms):
+        end = self.now + ms
+        if end > self.now:
+            self.emu.run(end - self.now)
+        self.now = end
+        self._collect()
+
+    def _collect(self):
+        """Sort new serial lines: the board's events and replies (``protocol``), not the harness's queries."""
+        lines = self.emu.lines()
+        for line in lines[self._seen:]:
+            if isinstance(line, dict):
+                if str(line.get("id", "")).startswith(ID_PREFIX):
+                    continue
+                if "ev" in line:
+                    self.events.append(line)
+            self.protocol.append(line if isinstance(line, str) else json.dumps(line, sort_keys=True))
+        self._seen = len(lines)
+
+    def wait_for_boot(self):
+        """Run until the firmware says ``boot`` (and its LEDs are drawn)."""
+        start = len(self.emu.lines())
+        for _ in range(BOOT_MS // QUERY_STEP_MS):
+            self.wait(QUERY_STEP_MS)
+            for line in self.emu.lines()[start:]:
+                if isinstance(line, dict) and line.get("ev") == "boot":
+                    self.wait(50)
+                    return line
+        raise EmulatorError("no boot event within %d ms; the board said: %s" % (
+            BOOT_MS, self.emu.serial[-2000:]))
+
+    def query(self, command):
+        """Send a command (a dict) with the harness's id and run until its reply; returns the reply."""
+        self._queries += 1
+        rid = "%s%d" % (ID_PREFIX, self._queries)
+        command = dict(command, id=rid)
+        self.emu.send(json.dumps(command) + "\n")
+        for _ in range(QUERY_LIMIT_MS // QUERY_STEP_MS):
+            self.wait(QUERY_STEP_MS)
+            for line in reversed(self.emu.lines()):
+                if isinstance(line, dict) and line.get("id") == rid:
+                    return line
+        raise EmulatorError("no reply to %s within %d ms" % (command["cmd"], QUERY_LIMIT_MS))
+
+    def status(self):
+        return self.query({"cmd": "status"})
+
+    # -- the hands -----------------------------------------------------------------------
+
+    def touch(self, square, level):
+        self._set(square, level)
+        self.emu.set_square(square, level)
+
+    def press(self, name):
+        try:
+            self.emu.button(name, True)
+        except EmulatorError as e:
+            raise ScriptError(str(e))
+        self.wait(BUTTON_MS)
+        self.emu.button(name, False)
+        self.wait(20)
+
+    def send(self, line):
+        self.emu.send(line + "\n")
+        self.wait(SEND_MS)
+
+    def step(self, line, number=0):
+        words = line.split("#", 1)[0].split()
+        if words and words[0] == "power-cut":
+            self.emu.power_cut()
+        elif words and words[0] == "boot":
+            self.emu.boot()
+            self.wait_for_boot()
+        elif words and words[0] == "fault":
+            self.emu.fault(words[1] if len(words) > 1 else None)
+        else:
+            Hands.step(self, line, number)
+
+    # -- what the board shows -------------------------------------------------------------
+
+    def candidates(self):
+        return self.decoder.candidates(self.emu.frames_since_boot(), self.emu.device_ms)
+
+    def led_meanings(self, game_over=False, settle_ms=3 * BLINK_MS + 150):
+        """{square: meaning} decoded from the strip; runs up to ``settle_ms`` more until every square is certain."""
+        waited = 0
+        while True:
+            cands = self.candidates()
+            if self.decoder.certain(cands) or waited >= settle_ms:
+                return self.decoder.resolve(cands, game_over, self.sprint)
+            self.wait(50)
+            waited += 50
+
+    def moves(self):
+        return self.status()["moves"]
+
+    def state(self):
+        return self.status()["state"]
+
+    def expect(self, words):
+        if not words:
+            raise ScriptError("expect what?")
+        what, args = words[0], words[1:]
+        if what in ("leds", "dark"):
+            cands = self.candidates()
+            for item in args:
+                name, _, meaning = item.partition("=") if what == "leds" else (item, "=", DARK)
+                got = cands[parse_square(name)]
+                assert meaning in got, "led %s: the strip shows %s, not %s" % (
+                    name, "/".join(sorted(m or "dark" for m in got)), meaning or "dark")
+        elif what == "moves":
+            got = self.moves()
+            assert got == args, "moves: got %s, expected %s" % (got, args)
+        elif what == "result":
+            st = self.status()
+            got = [st["result"]] + ([st["termination"]] if st["termination"] else [])
+            assert got == args, "result: got %s, expected %s" % (got, args)
+        elif what == "fen":
+            got = self.status()["fen"]
+            assert got == " ".join(args), "fen: got %s" % got
+        elif what == "state":
+            got = self.state()
+            assert got == args[0], "state: got %s, expected %s" % (got, args[0])
+        else:
+            raise ScriptError("unknown expectation %r" % what)
+
+    def snapshot(self, heap=False):
+        """The simulator's --json object (fen, moves, san, result, termination, in_sync, leds, protocol)
+        plus emulated_ms, scan_rate, heap_free (with ``heap``: Ctrl-C, then a collection in the REPL)."""
+        st = self.status()
+        sans = []
+        replay = new_position(self._start_fen(), st["options"]["profile"])
+        for uci in st["moves"]:
+            move = replay.parse_uci(uci)
+            sans.append(replay.san(move, "en"))
+            replay.push(move)
+        over = st["result"] != "*"
+        out = {
+            "fen": st["fen"], "moves": st["moves"], "san": sans, "result": st["result"],
+            "termination": st["termination"], "in_sync": st["in_sync"],
+            "leds": self.led_meanings(over),
+            "protocol": self.protocol[-200:],
+            "scan_rate": st["scan_rate"], "mem_free_running": st.get("mem_free"),
+        }
+        if heap:
+            out["heap_free"] = self.heap_free()
+        out["emulated_ms"] = round(self.emu.t_ms)
+        return out
+
+    def _start_fen(self):
+        """The position the game's moves start from: the last new_game event's (None: the standard start)."""
+        for ev in reversed(self.events):
+            if ev.get("ev") == "new_game":
+                return ev.get("fen")
+        return None
+
+    def heap_free(self):
+        """Free heap after gc.collect() with the game loaded: Ctrl-C stops the loop (its objects die with
+        it), then the REPL rebuilds the firmware from the flash (main.build: the saved game resumed)
+        and collects. MicroPython's raw REPL (Ctrl-A) runs the lines."""
+        code = ("import gc, main, hal\nr = main.build(hal.Hardware())\nr.run(40)\n"
+                "import scacchiera.commands\ngc.collect()\nprint('HEAP', gc.mem_free())\n")
+        self.emu.send(b"\x03\x03")
+        self.wait(300)
+        self.emu.send(b"\x01")
+        self.wait(100)
+        self.emu.send(code.encode() + b"\x04")
+        for _ in range(QUERY_LIMIT_MS // QUERY_STEP_MS):
+            self.wait(QUERY_STEP_MS)
+            tail = self.emu.serial.rsplit("HEAP ", 1)
+            if len(tail) == 2 and "\n" in tail[1]:
+                return int(tail[1].split()[0])
+        raise EmulatorError("no heap figure from the REPL: %s" % self.emu.serial[-800:])
+
+
+def occupied_names(emu):
+    return [square_name(sq) for sq in sorted(emu.occupied)]

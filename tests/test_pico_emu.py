@@ -1,0 +1,261 @@
+"""The firmware on MicroPython v1.28.0 for the Pico, in an emulated RP2040 (host_tools/pico_emu, docs/emulator.md).
+
+Needs the official RPI_PICO .uf2 (and the RP2040 bootrom beside it): CI passes
+../shared/rp2040's, a user passes ``make test-pico UF2=path``. Without them
+every test here is skipped with a message saying what to supply.
+
+The emulator runs at roughly 0.1-0.4x real time: each test here is a few
+seconds of emulated time; the long runs are marked ``slow`` (make test-long).
+"""
+
+import glob
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import _paths  # noqa: F401
+from host_tools.pico_emu.emulator import missing, build_firmware
+
+import board_config as cfg
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIOS = os.path.join(ROOT, "tests", "scenarios")
+WHY = missing()
+pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
+
+START = [sq for sq in range(16)] + [sq for sq in range(48, 64)]
+
+
+@pytest.fixture(scope="module")
+def firmware(tmp_path_factory):
+    """``make firmware``'s build, once per module."""
+    return build_firmware(str(tmp_path_factory.mktemp("firmware")))
+
+
+@pytest.fixture
+def board(firmware):
+    from host_tools.pico_emu.board import PicoHands
+    hands = PicoHands(firmware=firmware)
+    yield hands
+    hands.emu.close()
+
+
+def run(hands, text):
+    for number, line in enumerate(text.strip().split("\n"), 1):
+        hands.step(line.strip(), number)
+
+
+def sim_json(script):
+    out = subprocess.run([sys.executable, "-m", "host_tools.sim", "--script", script, "--json"],
+                         capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(out.stdout.strip().split("\n")[-1])
+
+
+def pico_json(script, firmware, heap=False):
+    from host_tools.hands import script_setup
+    from host_tools.pico_emu.board import PicoHands
+    with open(script) as f:
+        text = f.read()
+    setup = script_setup(text)
+    hands = PicoHands(setup.get("fen"), "fide", setup.get("variant"), setup.get("seed"), firmware=firmware)
+    try:
+        for number, line in enumerate(text.split("\n"), 1):
+            hands.step(line, number)
+        return hands.snapshot(heap=heap), hands
+    finally:
+        hands.emu.close()
+
+
+def assert_same_as_sim(script, firmware):
+    sim = sim_json(script)
+    pico, hands = pico_json(script, firmware)
+    for key in ("fen", "moves", "san", "result", "termination", "in_sync", "leds"):
+        assert pico[key] == sim[key], "%s: %s on the Pico, %s on the simulator" % (key, pico[key], sim[key])
+    crashes = [line for line in pico["protocol"] if '"crash"' in line or '"internal"' in line]
+    assert not crashes, crashes
+    return pico
+
+
+# -- make test --------------------------------------------------------------------------
+
+
+def test_boot_from_the_deployed_files(board):
+    boot = [ev for ev in board.events if ev.get("ev") == "boot"]
+    assert boot and boot[0]["cause"] == "power_on" and boot[0]["firmware"].startswith("scacchiera")
+    board.wait(1100)             # the scan rate is measured over a second
+    st = board.status()
+    assert st["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
+    assert st["in_sync"] and st["state"] == "idle"
+    assert 0 < st["scan_rate"] <= 400
+    files = board.emu.flash_files()
+    assert "/main.py" in files and "/scacchiera/runner.mpy" in files and "/hal.mpy" in files
+    assert any(path.startswith("/games/") for path in files), sorted(files)
+
+
+def test_a_game_of_every_move_kind_same_as_the_simulator(firmware):
+    """23 plies: captures both orders, castling both orders, en passant, underpromotion by taps, a takeback."""
+    pico = assert_same_as_sim(os.path.join(SCENARIOS, "pico_game.txt"), firmware)
+    assert len(pico["moves"]) == 23 and "f7f8n" in pico["moves"]
+
+
+MALFORMED = [
+    # (bytes sent, the documented error: docs/protocol.md, "Errors")
+    (b"{\"cmd\": \"status\"\n", "bad_json"),
+    (b"\xff status\n", "bad_bytes"),
+    (b"fly away\n", "unknown_command"),
+    (b"{\"cmd\": \"show\"}\n", "bad_field"),
+    (b"{\"cmd\": \"status\", \"colour\": 1}\n", "bad_field"),
+    (b"x" * 600 + b"\n", "too_long"),
+    (b"undo\n", "invalid_state"),
+    (b"show e2e5\n", "refused"),
+    (b"pgn 999\n", "not_found"),
+]
+
+
+def test_malformed_lines_get_their_documented_errors(board):
+    for data, code in MALFORMED:
+        before = len(board.protocol)
+        board.emu.send(data)
+        board.wait(150)
+        replies = [json.loads(line) for line in board.protocol[before:] if line.startswith("{")]
+        replies = [r for r in replies if "re" in r]
+        assert [r.get("error") for r in replies] == [code], (data[:40], replies)
+        assert replies[0]["ok"] is False and replies[0]["message"]
+    before = len(board.protocol)
+    board.emu.send(b"stat")
+    board.wait(2300)
+    errors = [json.loads(line).get("error") for line in board.protocol[before:]]
+    assert errors == ["half_line"], board.protocol[before:]
+    st = board.status()
+    assert st["moves"] == [] and st["in_sync"]
+
+
+def test_power_cut_then_resume(board):
+    run(board, """
+        lift e2
+        wait 100
+        place e4
+        wait 400
+        lift e7
+        wait 100
+        place e5
+        wait 500
+        power-cut
+        wait 300
+        boot
+        expect moves e2e4 e7e5
+        expect leds e7=last-move e5=last-move
+    """)
+    boots = [ev for ev in board.events if ev.get("ev") == "boot"]
+    assert [b["cause"] for b in boots] == ["power_on", "power_on"]
+    assert any(ev.get("ev") == "resume" and ev.get("ply") == 2 for ev in board.events)
+    # Cut in the middle of a move, before it settled: the board resumes at the last move it saved,
+    # sees the knight where the game has none and guides it back.
+    run(board, """
+        lift g1
+        wait 100
+        place f3
+        wait 60
+        power-cut
+        wait 300
+        boot
+        expect moves e2e4 e7e5
+        expect state sync
+        expect leds g1=to-fill f3=to-empty
+        lift f3
+        wait 100
+        place g1
+        wait 400
+        expect state idle
+        lift g1
+        wait 100
+        place f3
+        wait 500
+        expect moves e2e4 e7e5 g1f3
+    """)
+
+
+def test_diagnostics_mode_shows_the_switches(board):
+    from host_tools.pico_emu.leds import LedDecoder
+    board.press("diag")
+    board.wait(1200)
+    reports = [ev for ev in board.events if ev.get("ev") == "diag"]
+    assert reports, board.protocol
+    report = reports[-1]
+    assert report["map"][0] == "8 ########" and report["map"][2] == "6 ........" and report["map"][7] == "1 ########"
+    assert 300 <= report["scan_rate"] <= 400, report
+    board.step("lift e2")
+    board.wait(100)
+    led = LedDecoder().led_of_square
+    pixels = board.emu.pixels()
+    white = set(sq for sq in range(64) if pixels[led[sq] * 3:led[sq] * 3 + 3] == bytes([cfg.LED_MAX_LEVEL] * 3))
+    lit = set(sq for sq in range(64) if any(pixels[led[sq] * 3:led[sq] * 3 + 3]))
+    on_board = set(START) - {12}
+    # Every closed reed lit white, the lifted e2 dark; one LED differs: the walking one (red, green or blue).
+    assert len(on_board ^ white) <= 1 and len(lit - white) <= 1, (sorted(on_board ^ white), sorted(lit - white))
+    board.press("diag")
+    board.wait(300)
+    assert board.status()["diag"] is False
+
+
+def test_the_watchdog_resets_a_hung_loop(board):
+    """The flash stops answering (stuck busy) while the board saves a move: the loop hangs inside the ROM's
+    flash call, the watchdog (8 s) resets the chip, and the board boots into the game it had saved."""
+    run(board, """
+        lift e2
+        wait 100
+        place e4
+        wait 500
+        fault flash-stuck
+        lift e7
+        wait 100
+        place e5
+        wait 9500
+    """)
+    assert [r["cause"] for r in board.emu.resets] == ["watchdog"], board.emu.resets
+    boots = [ev for ev in board.events if ev.get("ev") == "boot"]
+    assert [b["cause"] for b in boots] == ["power_on", "watchdog"]
+    st = board.status()
+    assert st["moves"] in (["e2e4"], ["e2e4", "e7e5"]), st
+    if st["moves"] == ["e2e4"]:
+        assert st["state"] == "sync"
+
+
+# -- make test-long ------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", sorted(glob.glob(os.path.join(SCENARIOS, "*.txt"))),
+                         ids=lambda p: os.path.basename(p))
+def test_every_scenario_same_as_the_simulator(script, firmware):
+    assert_same_as_sim(script, firmware)
+
+
+@pytest.mark.slow
+def test_a_300_ply_game(firmware):
+    import chess
+    from hands_fuzz import GameHands
+    from host_tools.pico_emu.bench import long_game
+    from host_tools.pico_emu.board import PicoHands
+    moves = long_game(300)
+    hands = PicoHands(firmware=firmware)
+    try:
+        player = GameHands(random.Random(7), chatter=False)
+        player.hands = hands
+        for move in moves:
+            player.play(move)
+        hands.wait(800)
+        state = hands.snapshot(heap=True)
+    finally:
+        hands.emu.close()
+    assert state["moves"] == [m.uci() for m in moves]
+    final = chess.Board()
+    for move in moves:
+        final.push(move)
+    assert state["fen"] == final.fen()
+    assert state["heap_free"] > 0
+    print("300 plies: heap free %d B after a collection, %d scans/s" % (state["heap_free"], state["scan_rate"]))
