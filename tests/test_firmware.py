@@ -379,3 +379,14 @@ def test_the_boot_cause_tells_a_deploy_reset_from_a_hang_and_a_crash(tmp_path):
     machine.reboot(machine.PWRON_RESET)
     boot()
     assert causes == ["power_on", "reset", "watchdog", "watchdog", "reset", "power_on"]
+
+
+def test_boot_writes_the_strip_even_when_the_first_frame_is_dark():
+    # A watchdog reset leaves the LEDs showing the old frame: a dark first frame must clear them.
+    from firmware_support import FakeHardware, START_SQUARES, PERIOD_US, main
+    hw = FakeHardware()
+    hw.set_squares(START_SQUARES)
+    hw.pixels[:] = b"\x07" * len(hw.pixels)       # what the strip showed before the reset
+    runner = main.build(hw, PERIOD_US)
+    assert not any(runner.app.compose())           # the start position, nothing lit
+    assert hw.pixels == bytearray(len(hw.pixels))

@@ -59,7 +59,9 @@ class Runner:
         self.app.listeners.append(self.protocol.event)
         self.diag = None               # a Diagnostics while that mode runs
         self.rows = bytearray(8)       # the switches at the last scan (rank bytes)
-        self.front = bytearray(3 * len(self.led_of_square))   # what the strip shows
+        # What the strip shows. Unknown at boot (a watchdog reset leaves the LEDs lit): 0xFF,
+        # which no frame under the power cap has, so the first frame is always written.
+        self.front = bytearray(b"\xff" * (3 * len(self.led_of_square)))
         self.back = bytearray(len(self.front))                # the next pixels
         self.rx = bytearray(128)
         self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
