@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 MPY_DIR := tools/micropython
 MICROPYTHON := node $(MPY_DIR)/run.mjs
+CG_DIR := tools/chessground
 PYTEST_WORKERS ?= 2
 
 .PHONY: help test test-long perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
@@ -36,7 +37,12 @@ $(MPY_DIR)/node_modules/.installed: $(MPY_DIR)/package.json $(MPY_DIR)/package-l
 	npm ci --prefix $(MPY_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
-deps: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
+# The companion page's mirror board (lichess's chessground), served from node_modules: no CDN.
+$(CG_DIR)/node_modules/.installed: $(CG_DIR)/package.json $(CG_DIR)/package-lock.json
+	npm ci --prefix $(CG_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
+deps: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed $(CG_DIR)/node_modules/.installed
 
 # -- tests ---------------------------------------------------------------
 
@@ -84,12 +90,12 @@ pgn: $(VENV)/.installed
 # -- the simulator ---------------------------------------------------------
 # make sim SIM_ARGS="--port 9000 --no-browser";  scripted: .venv/bin/python -m host_tools.sim --script FILE --json
 
-sim: $(VENV)/.installed
+sim: $(VENV)/.installed $(CG_DIR)/node_modules/.installed
 	$(PY) -m host_tools.sim $(SIM_ARGS)
 
 # make connect [PORT=/dev/ttyACM0] [CONNECT_ARGS="--port 9000 --no-browser"]: docs/companion.md
-connect: $(VENV)/.installed
+connect: $(VENV)/.installed $(CG_DIR)/node_modules/.installed
 	$(PY) -m host_tools.companion $(CONNECT_ARGS) connect $(if $(filter-out auto,$(PORT)),--device $(PORT))
 
 clean:
-	rm -rf $(VENV) $(MPY_DIR)/node_modules .pytest_cache
+	rm -rf $(VENV) $(MPY_DIR)/node_modules $(CG_DIR)/node_modules .pytest_cache

@@ -57,6 +57,10 @@ def led_square(meaning):
     return {"meaning": meaning, "rgb": [r, g, b], "blink": blink}
 
 
+# Every LED meaning with its colour and blinking, in the firmware's order: the page's legend.
+PALETTE_LIST = [dict(led_square(name), meaning=name) for name in led_frame.NAMES[1:]]
+
+
 class BoardModel:
     """The board as the page sees it. ``send(text)`` writes one line to the board (no line end).
 
@@ -254,14 +258,16 @@ class BoardModel:
         with self.lock:
             s = self.status or {}
             pos = self.replay
-            sans, sans_it = [], []
+            sans, sans_it, fens = [], [], []
             sprint = None
             if pos is not None:
                 replay = new_position(pos.start_fen, pos.profile)
+                fens.append(replay.fen())
                 for m in pos.move_stack:
                     sans.append(replay.san(m, "en"))
                     sans_it.append(replay.san(m, "it"))
                     replay.push(m)
+                    fens.append(replay.fen())
                 if variant_of(pos) != CHESS:
                     sprint = self._sprint(pos)
             fen = s.get("fen") or ""
@@ -278,6 +284,7 @@ class BoardModel:
                 "moves": list(s.get("moves") or ()),
                 "san": sans,
                 "san_it": sans_it,
+                "fens": fens,              # the position before the first move and after each one
                 "result": s.get("result", "*"),
                 "termination": s.get("termination"),
                 "in_sync": s.get("in_sync", True),
@@ -287,6 +294,7 @@ class BoardModel:
                 "options": s.get("options") or {},
                 "leds": dict(self.frame),
                 "led_squares": squares,
+                "palette": PALETTE_LIST,
                 "occupancy": self.occupancy,
                 "pieces": self._pieces(fen),
                 "pgn": self.pgn,
