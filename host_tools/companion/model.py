@@ -242,15 +242,19 @@ class BoardModel:
     def _replay(self):
         """The game replayed with the rules (for SAN in both languages and Sprint's hands)."""
         s = self.status or {}
-        _, fen, sprint, seed = self.start
-        profile = (s.get("options") or {}).get("profile", "fide")
         try:
-            pos = new_position(None, profile, "sprint", seed) if sprint else new_position(fen, profile)
+            pos = self._start_position()
             for uci in s.get("moves") or ():
                 pos.push(pos.parse_uci(uci))
         except (ValueError, KeyError, IndexError):
             pos = None                     # a board newer than these rules: show what it says
         self.replay = pos
+
+    def _start_position(self):
+        """The game's first position (a Sprint game from its seed: its decks and first tile drawn)."""
+        _, fen, sprint, seed = self.start
+        profile = ((self.status or {}).get("options") or {}).get("profile", "fide")
+        return new_position(None, profile, "sprint", seed) if sprint else new_position(fen, profile)
 
     # -- what the page gets ---------------------------------------------------------------
 
@@ -258,18 +262,22 @@ class BoardModel:
         with self.lock:
             s = self.status or {}
             pos = self.replay
-            sans, sans_it, fens = [], [], []
+            sans, sans_it, fens, drawn = [], [], [], []
             sprint = None
             if pos is not None:
-                replay = new_position(pos.start_fen, pos.profile)
+                replay = self._start_position()
                 fens.append(replay.fen())
                 for m in pos.move_stack:
+                    tile = replay.drawn_tile() if variant_of(replay) != CHESS else 0
+                    drawn.append(PIECE_SYMBOLS[tile] if tile else "")
                     sans.append(replay.san(m, "en"))
                     sans_it.append(replay.san(m, "it"))
                     replay.push(m)
                     fens.append(replay.fen())
                 if variant_of(pos) != CHESS:
                     sprint = self._sprint(pos)
+                    sprint["drawn_before"] = drawn     # the tile just drawn before each ply (the page
+                                                       # says why a placement became another tile)
             fen = s.get("fen") or ""
             squares = []
             for sq in range(64):

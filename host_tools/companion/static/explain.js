@@ -131,7 +131,8 @@ export function explain(s) {
       return out;
     }
     say("A piece stands where no move puts it" + (err.length ? ": on " + list(err) + " (blinking red)" : "") + ".");
-    if (fix.length) say("Put " + placements(board, fix, true) + " (yellow)" + (err.length ? ", and take the piece off " + list(err) : "") + ".");
+    if (err.length === 1 && fix.length === 1) say("Move it back: put " + placements(board, fix, true) + " (yellow).");
+    else if (fix.length) say((err.length ? "Take the pieces off " + list(err) + " and put " : "Put ") + placements(board, fix, true) + " (yellow).");
     else if (err.length) say("Take it off " + list(err) + ".");
     return out;
   }
@@ -151,7 +152,8 @@ export function explain(s) {
     const chosen = frame[sq].slice(5);
     say("Scacchi Sprint: the tile placed on " + sq + " counts as a " + chosen +
         ". Tap it (lift it and put it back) for the next tile it may be.");
-    const refusal = sprintRefusal(s, sq, chosen);
+    const drawn = s.sprint && s.sprint.drawn;
+    const refusal = drawn && NAMES[drawn] !== chosen ? refusalWords(drawn, chosen, sq, s.turn === "white", fullmove(s.fen)) : "";
     if (refusal) say(refusal);
     out.fill = drop;
     return out;
@@ -165,6 +167,8 @@ export function explain(s) {
       return out;
     }
   }
+  const placed = lastPlacement(s);
+  if (placed) say(placed);
   const from = lit("show-from"), to = lit("show-to");
   if (s.show && (from.length || to.length)) {
     out.kind = "act";
@@ -191,21 +195,34 @@ export function explain(s) {
   return out;
 }
 
-// Scacchi Sprint: why the tile just drawn did not become the tile on `sq` (docs/sprint.md's rules).
-function sprintRefusal(s, sq, chosen) {
-  const drawn = s.sprint && s.sprint.drawn;
-  if (!drawn || NAMES[drawn] === chosen) return "";
+function fullmove(fen) { return Number((fen || "").split(" ")[5]) || 1; }
+
+// Scacchi Sprint: the last move placed a tile other than the one just drawn (the rules refused
+// the drawn one there, docs/sprint.md): say which and why.
+function lastPlacement(s) {
+  const n = (s.moves || []).length;
+  const uci = n ? s.moves[n - 1] : "";
+  if (!s.sprint || !uci.includes("@") || !s.sprint.drawn_before) return "";
+  const placed = uci[0].toLowerCase() === "@" ? "p" : uci[0].toLowerCase();
+  const drawn = s.sprint.drawn_before[n - 1];
+  if (!drawn || drawn === placed) return "";
+  const before = (s.fens || [])[n - 1] || "";
+  const white = before.split(" ")[1] !== "b";
+  return refusalWords(drawn, NAMES[placed], uci.slice(-2), white, fullmove(before)) +
+    " (" + (s.san || [])[n - 1] + ")";
+}
+
+// Why the tile drawn may not go on `sq` (docs/sprint.md's rules), in words.
+function refusalWords(drawn, chosen, sq, white, turn) {
   const tile = NAMES[drawn];
-  const white = s.turn === "white";
   const rank = Number(sq[1]);
-  const turn = Number((s.fen || "").split(" ")[5]) || 1;
   let why;
   if (drawn === "q" && turn < 8) why = "a queen may not be placed before turn 8 (this is turn " + turn + ")";
   else if (drawn === "p" && (white ? rank < 2 || rank > 4 : rank > 7 || rank < 5)) why = "a pawn goes only on ranks " + (white ? "2–4" : "7–5");
   else if (white ? rank > 4 : rank < 5) why = "a tile goes only in your own half";
   else if (drawn === "b") why = "a second bishop must go on the other colour than the first";
-  else why = "the rules do not allow it there";
-  return "The tile just drawn is a " + tile + ", but " + why + ": so the board took a " + chosen + " from your hand.";
+  else why = "the rules do not allow it on " + sq;
+  return "The tile just drawn is a " + tile + ", but " + why + ": so the board took a " + chosen + " from the hand.";
 }
 
 // The rook moved first (h1-f1, a1-d1…) with its king still at home: the board waits a moment

@@ -50,6 +50,7 @@ const mirror = Chessground($("mirror"), {
   highlight: { lastMove: true, check: true },
   drawable: { enabled: false, visible: true },
 });
+window.companionMirror = mirror;   // for the browser tests
 
 function lastMoveOf(uci) {
   if (!uci) return undefined;
@@ -70,12 +71,12 @@ function drawMirror(s, said) {
     for (const sq of said.empty) { custom.set(sq, "mark-empty"); shapes.push({ orig: sq, brush: "red" }); }
     for (const sq of said.fill) { custom.set(sq, "mark-fill"); shapes.push({ orig: sq, brush: "green" }); }
   }
+  mirror.state.highlight.custom = custom;   // replaced whole (set() would merge it into the old marks)
   mirror.set({
     fen: fen.split(" ")[0].replace(/\[.*\]/, ""),
     turnColor: turn,
     lastMove: lastMoveOf(s.moves[ply - 1]),
     check: /[+#]$/.test(san) ? turn : false,
-    highlight: { lastMove: true, check: true, custom },
   });
   mirror.setAutoShapes(shapes);
   $("viewing").hidden = viewPly === null;
