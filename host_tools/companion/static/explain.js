@@ -89,7 +89,8 @@ function movedSquares(uci) {
 
 const title = (side) => side[0].toUpperCase() + side.slice(1);
 
-// The board's state in words: {kind, lines: [sentences], empty: [squares], fill: [squares]}.
+// The board's state in words: {kind, lines: [sentences], empty: [squares], fill: [squares]}, and
+// `fen` when the diagram should show another position than the game's (a takeback's target).
 // kind: "ok" (nothing to do but play), "act" (the hands must do something), "over".
 export function explain(s) {
   const frame = s.leds || {};
@@ -128,6 +129,9 @@ export function explain(s) {
       say("Taking back " + san + ": put " + placements(before, restore, true) +
           (clear.length ? ", and leave " + list(clear) + " empty" : "") + ".");
       say("Or, to keep " + san + ", put " + placements(board, fix, true) + ".");
+      out.fen = s.fens[n - 1];        // the diagram shows the position to restore
+      out.fill = restore;
+      out.empty = clear;
       return out;
     }
     say("A piece stands where no move puts it" + (err.length ? ": on " + list(err) + " (blinking red)" : "") + ".");

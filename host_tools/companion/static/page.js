@@ -41,6 +41,9 @@ function restoreSpeed(s) {
   }
 }
 
+// A phone keeps the legend folded (it is long); a wider screen shows it.
+if (window.innerWidth < 600) $("legend-box").open = false;
+
 // -- the mirror ---------------------------------------------------------------------------
 
 const mirror = Chessground($("mirror"), {
@@ -48,7 +51,15 @@ const mirror = Chessground($("mirror"), {
   coordinates: true,
   animation: { enabled: true, duration: 120 },
   highlight: { lastMove: true, check: true },
-  drawable: { enabled: false, visible: true },
+  drawable: {
+    enabled: false, visible: true,
+    // The LEDs' own colours: blue for the asked move, pink for a square to empty, yellow to fill.
+    brushes: {
+      show: { key: "sh", color: "#0090e8", opacity: 0.9, lineWidth: 10 },
+      empty: { key: "em", color: "#e0007a", opacity: 1, lineWidth: 8 },
+      fill: { key: "fl", color: "#e8c000", opacity: 1, lineWidth: 8 },
+    },
+  },
 });
 window.companionMirror = mirror;   // for the browser tests
 
@@ -60,16 +71,16 @@ function lastMoveOf(uci) {
 function drawMirror(s, said) {
   const plies = s.moves.length;
   const ply = viewPly === null ? plies : viewPly;
-  const fen = viewPly === null || !s.fens[ply] ? s.fen : s.fens[ply];
+  const fen = viewPly === null ? said.fen || s.fen : s.fens[ply] || s.fen;
   const san = s.san[ply - 1] || "";
   const turn = fen.split(" ")[1] === "b" ? "black" : "white";
   const shapes = [];
   const custom = new Map();
   if (viewPly === null) {
     const show = lastMoveOf(s.show);
-    if (show && show.length === 2) shapes.push({ orig: show[0], dest: show[1], brush: "blue" });
-    for (const sq of said.empty) { custom.set(sq, "mark-empty"); shapes.push({ orig: sq, brush: "red" }); }
-    for (const sq of said.fill) { custom.set(sq, "mark-fill"); shapes.push({ orig: sq, brush: "green" }); }
+    if (show && show.length === 2) shapes.push({ orig: show[0], dest: show[1], brush: "show" });
+    for (const sq of said.empty) { custom.set(sq, "mark-empty"); shapes.push({ orig: sq, brush: "empty" }); }
+    for (const sq of said.fill) { custom.set(sq, "mark-fill"); shapes.push({ orig: sq, brush: "fill" }); }
   }
   mirror.state.highlight.custom = custom;   // replaced whole (set() would merge it into the old marks)
   mirror.set({
