@@ -181,6 +181,18 @@ def test_the_castling_wait_is_said(browser, board):
     moves_are(page, ["O-O"])
 
 
+def test_a_pending_promotion_is_said(browser, board):
+    board.act("new", {"fen": "8/P6k/8/8/8/8/8/4K3 w - - 0 1"})
+    board.act("clock", {"speed": 0})
+    page = open_page(browser, board, "phone")
+    hands(board, ("lift", "a7"), ("wait", 100), ("place", "a8"), ("wait", 100))
+    text = said(page, "Promotion on a8")
+    assert "counts as a queen" in text and "tap it" in text
+    shot(page, "promotion-phone")
+    hands(board, ("wait", 3000))
+    moves_are(page, ["a8=Q"])
+
+
 def test_a_sprint_tile_the_rules_refuse_is_explained(browser, board):
     board.act("new", {"variant": "sprint", "seed": 5})   # White's tile just drawn: a queen (turn 1)
     page = open_page(browser, board)

@@ -89,14 +89,15 @@ function movedSquares(uci) {
 
 const title = (side) => side[0].toUpperCase() + side.slice(1);
 
-// The board's state in words: {kind, lines: [sentences], empty: [squares], fill: [squares]}, and
+// The board's state in words: {kind, lines: [sentences], empty: [squares], fill: [squares],
+// arrows: [[from, to]] for the hands to follow}, and
 // `fen` when the diagram should show another position than the game's (a takeback's target).
 // kind: "ok" (nothing to do but play), "act" (the hands must do something), "over".
 export function explain(s) {
   const frame = s.leds || {};
   const lit = (meaning) => Object.keys(frame).filter((k) => frame[k] === meaning).sort();
   const board = boardOf(s.fen);
-  const out = { kind: "ok", lines: [], empty: [], fill: [] };
+  const out = { kind: "ok", lines: [], empty: [], fill: [], arrows: [] };
   const say = (text) => out.lines.push(text);
   if (!s.board || !s.board.connected) {
     say("Waiting for the board…");
@@ -135,7 +136,10 @@ export function explain(s) {
       return out;
     }
     say("A piece stands where no move puts it" + (err.length ? ": on " + list(err) + " (blinking red)" : "") + ".");
-    if (err.length === 1 && fix.length === 1) say("Move it back: put " + placements(board, fix, true) + " (yellow).");
+    if (err.length === 1 && fix.length === 1) {
+      say("Move it back: put " + placements(board, fix, true) + " (yellow).");
+      out.arrows.push([err[0], fix[0]]);
+    }
     else if (fix.length) say((err.length ? "Take the pieces off " + list(err) + " and put " : "Put ") + placements(board, fix, true) + " (yellow).");
     else if (err.length) say("Take it off " + list(err) + ".");
     return out;
@@ -168,6 +172,7 @@ export function explain(s) {
       out.kind = "act";
       say(castling.text);
       out.fill = [castling.king];
+      out.arrows.push([castling.from, castling.king]);
       return out;
     }
   }
@@ -243,7 +248,7 @@ function castlingWait(s, board) {
     const from = corner + r, to = next + r;
     if (board[squareIndex(from)] === rook && !occupied.has(from) && occupied.has(to) && !board[squareIndex(to)] &&
         board[squareIndex("e" + r)] === king && occupied.has("e" + r)) {
-      return { king: kingTo + r,
+      return { king: kingTo + r, from: "e" + r,
                text: "The rook went first (" + from + "–" + to + "): the board waits a moment (about 1.2 s) for the king. " +
                      "To castle, put the king on " + kingTo + r + " now; otherwise the rook move counts on its own." };
     }

@@ -80,6 +80,7 @@ function drawMirror(s, said) {
     const show = lastMoveOf(s.show);
     if (show && show.length === 2) shapes.push({ orig: show[0], dest: show[1], brush: "show" });
     for (const sq of said.empty) { custom.set(sq, "mark-empty"); shapes.push({ orig: sq, brush: "empty" }); }
+    for (const [a, b] of said.arrows) shapes.push({ orig: a, dest: b, brush: "fill" });
     for (const sq of said.fill) { custom.set(sq, "mark-fill"); shapes.push({ orig: sq, brush: "fill" }); }
   }
   mirror.state.highlight.custom = custom;   // replaced whole (set() would merge it into the old marks)
