@@ -119,7 +119,7 @@ function render(s) {
   for (const p of s.tray || []) $("tray").appendChild(pieceEl(p));
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
-  $("result").textContent = s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
+  $("result").textContent = s.result === "*" ? "the game goes on" : s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
   $("fen").value = s.fen;   // the move list, the mirror, the words and the PGN: page.js
   const log = $("protocol");
   const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
