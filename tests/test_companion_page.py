@@ -181,6 +181,19 @@ def test_the_castling_wait_is_said(browser, board):
     moves_are(page, ["O-O"])
 
 
+def test_the_move_the_board_asks_for_is_an_arrow(browser, board):
+    page = open_page(browser, board)
+    board.act("send", {"line": json.dumps({"cmd": "show", "uci": "g1f3"})})   # as the computer does
+    text = said(page, "The board asks for the white knight from g1 to f3")
+    # chessground draws the arrow as an SVG line with an arrow head.
+    page.wait_for_function("document.querySelectorAll('#mirror svg line[marker-end]').length === 1", polling=50)
+    shot(page, "show-desktop")
+    hands(board, ("lift", "g1"), ("wait", 100), ("place", "f3"))
+    moves_are(page, ["Nf3"])
+    page.wait_for_function("document.querySelectorAll('#mirror svg line[marker-end]').length === 0", polling=50)
+    assert "asks for" not in page.locator("#explain").text_content()
+
+
 def test_a_pending_promotion_is_said(browser, board):
     board.act("new", {"fen": "8/P6k/8/8/8/8/8/4K3 w - - 0 1"})
     board.act("clock", {"speed": 0})

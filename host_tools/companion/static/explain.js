@@ -60,6 +60,8 @@ export function pieceName(letter) {
   return (letter === letter.toUpperCase() ? "white " : "black ") + NAMES[letter.toLowerCase()];
 }
 
+function thePiece(letter) { return letter && letter !== "?" ? "the " + pieceName(letter) : "a piece"; }
+
 function list(items) {
   if (items.length <= 1) return items.join("");
   return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
@@ -182,14 +184,14 @@ export function explain(s) {
   if (s.show && (from.length || to.length)) {
     out.kind = "act";
     const [a, b] = movedSquares(s.show);
-    const piece = pieceName(board[squareIndex(a)]);
+    const piece = thePiece(board[squareIndex(a)]);
     say("The board asks for " + (s.show.includes("@") ? "a placement on " + b : piece + " from " + a + " to " + b) +
         ": make this move with the pieces (blue squares, the arrow on the diagram).");
     out.fill = [b];
   }
   const lifted = lit("lifted");
   if (s.state === "lifted" && lifted.length) {
-    say("In the hand: " + list(lifted.map((sq) => pieceName(board[squareIndex(sq)]) + " from " + sq)) + ".");
+    say("In the hand: " + list(lifted.map((sq) => thePiece(board[squareIndex(sq)]) + " from " + sq)) + ".");
   }
   if (s.result && s.result !== "*") {
     out.kind = "over";
