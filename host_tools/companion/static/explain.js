@@ -187,7 +187,6 @@ export function explain(s) {
     const piece = thePiece(board[squareIndex(a)]);
     say("The board asks for " + (s.show.includes("@") ? "a placement on " + b : piece + " from " + a + " to " + b) +
         ": make this move with the pieces (blue squares, the arrow on the diagram).");
-    out.fill = [b];
   }
   const lifted = lit("lifted");
   if (s.state === "lifted" && lifted.length) {
