@@ -105,6 +105,8 @@ export function explain(s) {
     say("Waiting for the board…");
     return out;
   }
+  const note = boardNote((s.events || [])[(s.events || []).length - 1]);
+  if (note) say(note);
   const toEmpty = lit("to-empty"), toFill = lit("to-fill");
   if (!s.in_sync || toEmpty.length || toFill.length) {
     out.kind = "act";
@@ -202,10 +204,24 @@ export function explain(s) {
   if (lit("check").length) say(title(s.turn) + " is in check.");
   if (lit("claim").length) say(title(s.turn) + " may claim a draw (the king pulses slowly).");
   if (!out.lines.length) say(title(s.turn || "white") + " to move.");
+  if (s.sprint && s.sprint.drawn && s.state === "idle") {
+    say("Scacchi Sprint: the tile just drawn is a " + NAMES[s.sprint.drawn] +
+        ". Move a piece, or put a tile from the hand on an empty square of your half" +
+        (lit("drop-target").length ? " (teal squares: where the " + NAMES[s.sprint.drawn] + " may go)." : "."));
+  }
   return out;
 }
 
 function fullmove(fen) { return Number((fen || "").split(" ")[5]) || 1; }
+
+// The board's own troubles, when they are the latest thing it said (docs/protocol.md's events).
+function boardNote(ev) {
+  if (!ev) return "";
+  if (ev.ev === "storage_error") return "The board could not write its memory (" + ev.message + "): the game goes on, and it tries again every 5 s.";
+  if (ev.ev === "storage_repaired") return "The board found its saved game damaged (a power cut while it wrote?) and goes on from ply " + ev.ply + "; the damaged copy is kept as " + ev.kept + ".";
+  if (ev.ev === "crash") return "The board's program failed (" + ev.error + ") and restarted; the saved game is restored.";
+  return "";
+}
 
 // Scacchi Sprint: the last move placed a tile other than the one just drawn (the rules refused
 // the drawn one there, docs/sprint.md): say which and why.
