@@ -234,6 +234,27 @@ def test_the_move_list_shows_earlier_positions(browser, board):
     page.wait_for_selector("#viewing", state="hidden")
 
 
+def test_a_phone_plays_with_its_scaled_board_and_taps_the_move_list(browser, board):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = open_page(browser, board, context=context)
+    square = page.locator(".sq[data-square='e2']").bounding_box()
+    assert square["width"] < 64                  # the board shrank to fit
+    for fr, to in (("e2", "e4"), ("e7", "e5")):
+        a = page.locator(".sq[data-square='%s']" % fr).bounding_box()
+        b = page.locator(".sq[data-square='%s']" % to).bounding_box()
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=4)
+        page.mouse.up()
+        time.sleep(0.4)
+    moves_are(page, ["e4", "e5"])
+    page.locator("#moves .mv", has_text="e4").first.tap()
+    page.wait_for_selector("#viewing:not([hidden])")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    shot(page, "phone-moves")
+    context.close()
+
+
 def test_pgn_headers_names_and_settings_kept(browser, board):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = open_page(browser, board, context=context)
