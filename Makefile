@@ -11,6 +11,7 @@ RP2040_DIR := tools/rp2040
 # tests run it (tests/test_pico_emu.py; skipped, saying so, without it). CI has it in ../shared.
 UF2 ?= $(wildcard ../shared/rp2040/RPI_PICO-v1.28.0.uf2)
 export SCACCHIERA_UF2 := $(if $(UF2),$(abspath $(UF2)),$(SCACCHIERA_UF2))
+CG_DIR := tools/chessground
 PYTEST_WORKERS ?= 2
 
 .PHONY: help test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
@@ -46,7 +47,12 @@ $(RP2040_DIR)/node_modules/.installed: $(RP2040_DIR)/package.json $(RP2040_DIR)/
 	npm ci --prefix $(RP2040_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
-deps: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed $(RP2040_DIR)/node_modules/.installed
+# The companion page's mirror board (lichess's chessground), served from node_modules: no CDN.
+$(CG_DIR)/node_modules/.installed: $(CG_DIR)/package.json $(CG_DIR)/package-lock.json
+	npm ci --prefix $(CG_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
+deps: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed $(RP2040_DIR)/node_modules/.installed $(CG_DIR)/node_modules/.installed
 
 # -- tests ---------------------------------------------------------------
 
@@ -98,12 +104,12 @@ pgn: $(VENV)/.installed
 # -- the simulator ---------------------------------------------------------
 # make sim SIM_ARGS="--port 9000 --no-browser";  scripted: .venv/bin/python -m host_tools.sim --script FILE --json
 
-sim: $(VENV)/.installed
+sim: $(VENV)/.installed $(CG_DIR)/node_modules/.installed
 	$(PY) -m host_tools.sim $(SIM_ARGS)
 
 # make connect [PORT=/dev/ttyACM0] [CONNECT_ARGS="--port 9000 --no-browser"]: docs/companion.md
-connect: $(VENV)/.installed
+connect: $(VENV)/.installed $(CG_DIR)/node_modules/.installed
 	$(PY) -m host_tools.companion $(CONNECT_ARGS) connect $(if $(filter-out auto,$(PORT)),--device $(PORT))
 
 clean:
-	rm -rf $(VENV) $(MPY_DIR)/node_modules $(RP2040_DIR)/node_modules .pytest_cache
+	rm -rf $(VENV) $(MPY_DIR)/node_modules $(RP2040_DIR)/node_modules $(CG_DIR)/node_modules .pytest_cache

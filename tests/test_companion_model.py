@@ -89,3 +89,27 @@ def test_lines_up_to_512_bytes_go_and_are_echoed(link):
     model, sent = link
     model.user_line("  " + "x" * 512 + " ")
     assert sent == ["x" * 512] and model.state()["protocol"] == ["> " + "x" * 512]
+
+
+def test_the_positions_of_the_game_and_the_palette_for_the_page(link):
+    """The page's move list shows earlier positions (``fens``: python-chess agrees) and its legend
+    the firmware's palette (every meaning but "none", in frame.NAMES's order)."""
+    chess = pytest.importorskip("chess")
+    from scacchiera.leds import frame as led_frame
+    from scacchiera.leds.palette import DEFAULT
+    model, sent = link
+    model.connected()
+    moves = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3"]
+    answer(model, sent[4], **status(moves))
+    answer(model, sent[-1], pgn='[Event "Scacchiera"]\n\n*\n')
+    s = model.state()
+    board = chess.Board()
+    want = [board.fen()]
+    for uci in moves:
+        board.push_uci(uci)
+        want.append(board.fen())
+    assert s["fens"] == want
+    assert [p["meaning"] for p in s["palette"]] == list(led_frame.NAMES[1:])
+    for p in s["palette"]:
+        r, g, b, blink = DEFAULT[led_frame.NAMES.index(p["meaning"])]
+        assert p["rgb"] == [r, g, b] and p["blink"] == blink

@@ -375,3 +375,19 @@ def test_closed_tabs_print_no_tracebacks():
         proc.terminate()
         _, err = proc.communicate(timeout=20)
     assert "Traceback" not in err and "Error" not in err, err
+
+
+def test_chessground_is_served_from_node_modules_by_an_allow_list(url):
+    """The mirror board's files come from tools/chessground's node_modules (installed by `make`):
+    the four allowed names only; no other path reaches the package's folder."""
+    status, text = request(url, "GET", "/vendor/chessground.js")
+    assert status == 200 and "export{" in text.replace(" ", "") and "Chessground" in text
+    for name in ("base", "brown", "cburnett"):
+        status, text = request(url, "GET", "/vendor/chessground.%s.css" % name)
+        assert status == 200 and "cg-" in text
+    for path in ("/vendor/chessground.min.js", "/vendor/../package.json", "/vendor/dist/api.js",
+                 "/vendor/%2e%2e/%2e%2e/README.md", "/vendor/", "/page.js/../server.py"):
+        status, _ = request(url, "GET", path)
+        assert status == 404, path
+    status, text = request(url, "GET", "/page.js")
+    assert status == 200 and 'from "/vendor/chessground.js"' in text

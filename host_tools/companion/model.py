@@ -57,6 +57,10 @@ def led_square(meaning):
     return {"meaning": meaning, "rgb": [r, g, b], "blink": blink}
 
 
+# Every LED meaning with its colour and blinking, in the firmware's order: the page's legend.
+PALETTE_LIST = [dict(led_square(name), meaning=name) for name in led_frame.NAMES[1:]]
+
+
 class BoardModel:
     """The board as the page sees it. ``send(text)`` writes one line to the board (no line end).
 
@@ -238,15 +242,19 @@ class BoardModel:
     def _replay(self):
         """The game replayed with the rules (for SAN in both languages and Sprint's hands)."""
         s = self.status or {}
-        _, fen, sprint, seed = self.start
-        profile = (s.get("options") or {}).get("profile", "fide")
         try:
-            pos = new_position(None, profile, "sprint", seed) if sprint else new_position(fen, profile)
+            pos = self._start_position()
             for uci in s.get("moves") or ():
                 pos.push(pos.parse_uci(uci))
         except (ValueError, KeyError, IndexError):
             pos = None                     # a board newer than these rules: show what it says
         self.replay = pos
+
+    def _start_position(self):
+        """The game's first position (a Sprint game from its seed: its decks and first tile drawn)."""
+        _, fen, sprint, seed = self.start
+        profile = ((self.status or {}).get("options") or {}).get("profile", "fide")
+        return new_position(None, profile, "sprint", seed) if sprint else new_position(fen, profile)
 
     # -- what the page gets ---------------------------------------------------------------
 
@@ -254,16 +262,22 @@ class BoardModel:
         with self.lock:
             s = self.status or {}
             pos = self.replay
-            sans, sans_it = [], []
+            sans, sans_it, fens, drawn = [], [], [], []
             sprint = None
             if pos is not None:
-                replay = new_position(pos.start_fen, pos.profile)
+                replay = self._start_position()
+                fens.append(replay.fen())
                 for m in pos.move_stack:
+                    tile = replay.drawn_tile() if variant_of(replay) != CHESS else 0
+                    drawn.append(PIECE_SYMBOLS[tile] if tile else "")
                     sans.append(replay.san(m, "en"))
                     sans_it.append(replay.san(m, "it"))
                     replay.push(m)
+                    fens.append(replay.fen())
                 if variant_of(pos) != CHESS:
                     sprint = self._sprint(pos)
+                    sprint["drawn_before"] = drawn     # the tile just drawn before each ply (the page
+                                                       # says why a placement became another tile)
             fen = s.get("fen") or ""
             squares = []
             for sq in range(64):
@@ -278,6 +292,7 @@ class BoardModel:
                 "moves": list(s.get("moves") or ()),
                 "san": sans,
                 "san_it": sans_it,
+                "fens": fens,              # the position before the first move and after each one
                 "result": s.get("result", "*"),
                 "termination": s.get("termination"),
                 "in_sync": s.get("in_sync", True),
@@ -287,6 +302,7 @@ class BoardModel:
                 "options": s.get("options") or {},
                 "leds": dict(self.frame),
                 "led_squares": squares,
+                "palette": PALETTE_LIST,
                 "occupancy": self.occupancy,
                 "pieces": self._pieces(fen),
                 "pgn": self.pgn,

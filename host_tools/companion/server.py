@@ -34,7 +34,15 @@ from host_tools.companion.boards import ActionError
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 FILES = {"/": "index.html", "/index.html": "index.html", "/companion.js": "companion.js",
-         "/companion.css": "companion.css"}
+         "/companion.css": "companion.css", "/page.js": "page.js", "/explain.js": "explain.js"}
+# The mirror board: lichess's chessground (GPL-3.0), installed by `make` (npm ci in tools/chessground),
+# served from node_modules by a fixed allow-list, never a path taken from the request.
+CHESSGROUND = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                           "tools", "chessground", "node_modules", "@lichess-org", "chessground")
+VENDOR = {"/vendor/chessground.js": "dist/chessground.min.js",
+          "/vendor/chessground.base.css": "assets/chessground.base.css",
+          "/vendor/chessground.brown.css": "assets/chessground.brown.css",
+          "/vendor/chessground.cburnett.css": "assets/chessground.cburnett.css"}
 MAX_BODY = 8192            # bytes of a POST body
 MAX_MESSAGE = 16384        # bytes of a WebSocket message from the page
 MAX_HEAD = 8192            # bytes of a request's headers
@@ -186,6 +194,13 @@ def create_app(board, port):
         return FileResponse(os.path.join(STATIC, FILES[request.url.path]),
                             headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
+    async def vendor(request):
+        path = os.path.join(CHESSGROUND, VENDOR[request.url.path])
+        if not os.path.isfile(path):
+            return PlainTextResponse("chessground is not installed: run `make deps` (npm ci in tools/chessground)",
+                                     status_code=404)
+        return FileResponse(path, headers={"Cache-Control": "max-age=3600", "X-Content-Type-Options": "nosniff"})
+
     async def get_state(request):
         return JSONResponse(await run_in_threadpool(board.state), headers={"Cache-Control": "no-store"})
 
@@ -247,7 +262,7 @@ def create_app(board, port):
         finally:
             pusher.cancel()
 
-    routes = [Route(path, page) for path in FILES]
+    routes = [Route(path, page) for path in FILES] + [Route(path, vendor) for path in VENDOR]
     routes += [Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
                WebSocketRoute("/ws", ws)]
 

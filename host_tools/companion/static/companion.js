@@ -119,18 +119,8 @@ function render(s) {
   for (const p of s.tray || []) $("tray").appendChild(pieceEl(p));
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
-  $("result").textContent = s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
-  const sans = $("lang").value === "it" ? s.san_it : s.san;
-  $("moves").innerHTML = "";
-  for (let i = 0; i < sans.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = sans[i] + (sans[i + 1] ? "  " + sans[i + 1] : "");
-    $("moves").appendChild(li);
-  }
-  renderLogical(s.fen);
-  $("fen").value = s.fen;
-  $("pgn").value = s.pgn;
-  $("pgn-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(s.pgn);
+  $("result").textContent = s.result === "*" ? "the game goes on" : s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
+  $("fen").value = s.fen;   // the move list, the mirror, the words and the PGN: page.js
   const log = $("protocol");
   const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   log.textContent = s.protocol.join("\n");
@@ -148,7 +138,10 @@ function render(s) {
   }
   renderSprint(s);
   renderComputer(s.computer);
+  window.companionState = s;
+  window.dispatchEvent(new CustomEvent("companion-state", { detail: s }));
 }
+window.companionPost = (action, fields) => post(action, fields);
 
 // The computer opponent's box: its levels are the engine's own (UCI_Elo's range, Skill Level).
 function renderComputer(c) {
@@ -189,26 +182,6 @@ function renderSprint(s) {
   $("drawn").innerHTML = "";
   if (s.sprint.drawn) $("drawn").appendChild(pieceEl(s.turn === "white" ? s.sprint.drawn.toUpperCase() : s.sprint.drawn));
   $("seed").textContent = s.sprint.seed;
-}
-
-function renderLogical(fen) {
-  const mini = $("logical");
-  mini.innerHTML = "";
-  const rows = fen.split(" ")[0].replace(/\[.*\]/, "").split("/");   // (a Sprint string has the hands in [])
-  rows.forEach((row, i) => {
-    let file = 0;
-    for (const ch of row) {
-      const n = Number(ch);
-      const cells = n ? Array(n).fill("") : [ch];
-      for (const c of cells) {
-        const span = document.createElement("span");
-        span.className = (7 - i + file) % 2 ? "light" : "dark";
-        span.textContent = c ? GLYPHS[c] : "";
-        mini.appendChild(span);
-        file++;
-      }
-    }
-  });
 }
 
 // -- dragging: pointer events work for mouse and touch --------------------------

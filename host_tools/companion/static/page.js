@@ -1,0 +1,217 @@
+// The page a person reads: the mirror board (lichess's chessground, view only: the game as the
+// board's rules see it, coloured pieces, the last move, check, the move the board asks for as
+// an arrow), the state said in words beside it with its squares marked, the legend of the LED
+// colours, a move list to click through earlier positions, the PGN with its headers, and the
+// settings kept in localStorage. companion.js (the physical board, the hands, the options)
+// hands each state over with the "companion-state" event.
+import { Chessground } from "/vendor/chessground.js";
+import { MEANINGS, explain, pgnWithHeaders, timeControl } from "/explain.js";
+
+const $ = (id) => document.getElementById(id);
+const SETTINGS = "scacchiera.settings";
+let viewPly = null;        // null: the game as it stands; a number: the position after that many plies
+let state = null;
+
+// -- settings: language, player names, site, simulated speed (this browser only) --------------
+
+function loadSettings() {
+  try { return JSON.parse(localStorage.getItem(SETTINGS)) || {}; } catch (e) { return {}; }
+}
+const settings = loadSettings();
+function saveSetting(name, value) {
+  settings[name] = value;
+  localStorage.setItem(SETTINGS, JSON.stringify(settings));
+}
+
+if (settings.lang) $("lang").value = settings.lang;
+$("lang").addEventListener("change", () => { saveSetting("lang", $("lang").value); draw(); });
+for (const id of ["white-name", "black-name", "site"]) {
+  if (settings[id]) $(id).value = settings[id];
+  $(id).addEventListener("input", () => { saveSetting(id, $(id).value); drawPgn(); });
+}
+$("speed").addEventListener("change", () => saveSetting("speed", $("speed").value));
+
+// The board's speed follows the saved one once per page load (the simulated board only).
+let speedRestored = false;
+function restoreSpeed(s) {
+  if (speedRestored || !s.board || !s.board.connected || !s.board.hands) return;
+  speedRestored = true;
+  if (settings.speed !== undefined && String(s.speed) !== settings.speed && window.companionPost) {
+    window.companionPost("clock", { speed: Number(settings.speed) });
+  }
+}
+
+// A phone keeps the legend folded (it is long); a wider screen shows it.
+if (window.innerWidth < 600) $("legend-box").open = false;
+
+// -- the mirror ---------------------------------------------------------------------------
+
+const mirror = Chessground($("mirror"), {
+  viewOnly: true,
+  coordinates: true,
+  animation: { enabled: true, duration: 120 },
+  highlight: { lastMove: true, check: true },
+  drawable: {
+    enabled: false, visible: true,
+    // The LEDs' own colours: blue for the asked move, pink for a square to empty, yellow to fill.
+    brushes: {
+      show: { key: "sh", color: "#0090e8", opacity: 0.9, lineWidth: 10 },
+      empty: { key: "em", color: "#e0007a", opacity: 1, lineWidth: 8 },
+      fill: { key: "fl", color: "#e8c000", opacity: 1, lineWidth: 8 },
+    },
+  },
+});
+window.companionMirror = mirror;   // for the browser tests
+
+function lastMoveOf(uci) {
+  if (!uci) return undefined;
+  return uci.includes("@") ? [uci.slice(-2)] : [uci.slice(0, 2), uci.slice(2, 4)];
+}
+
+function drawMirror(s, said) {
+  const plies = s.moves.length;
+  const ply = viewPly === null ? plies : viewPly;
+  const fen = viewPly === null ? said.fen || s.fen : s.fens[ply] || s.fen;
+  const san = s.san[ply - 1] || "";
+  const turn = fen.split(" ")[1] === "b" ? "black" : "white";
+  const shapes = [];
+  const custom = new Map();
+  if (viewPly === null) {
+    const show = lastMoveOf(s.show);
+    if (show && show.length === 2) shapes.push({ orig: show[0], dest: show[1], brush: "show" });
+    for (const sq of said.empty) { custom.set(sq, "mark-empty"); shapes.push({ orig: sq, brush: "empty" }); }
+    for (const [a, b] of said.arrows) shapes.push({ orig: a, dest: b, brush: "fill" });
+    for (const sq of said.fill) { custom.set(sq, "mark-fill"); shapes.push({ orig: sq, brush: "fill" }); }
+  }
+  mirror.state.highlight.custom = custom;   // replaced whole (set() would merge it into the old marks)
+  mirror.set({
+    fen: fen.split(" ")[0].replace(/\[.*\]/, ""),
+    turnColor: turn,
+    lastMove: lastMoveOf(s.moves[ply - 1]),
+    check: /[+#]$/.test(san) ? turn : false,
+  });
+  mirror.setAutoShapes(shapes);
+  $("viewing").hidden = viewPly === null;
+  if (viewPly !== null) {
+    $("viewing-text").textContent = ply === 0 ? "the start position" :
+      "after " + Math.ceil(ply / 2) + (ply % 2 ? ". " : "… ") + sanIn(s)[ply - 1];
+  }
+}
+
+// -- words for the state, the move list, the legend, the PGN ------------------------------------
+
+function drawSaid(s, said) {
+  const box = $("explain");
+  box.className = "explain " + said.kind;
+  box.innerHTML = "";
+  for (const line of said.lines) {
+    const p = document.createElement("p");
+    p.textContent = line;
+    box.appendChild(p);
+  }
+}
+
+function sanIn(s) { return $("lang").value === "it" ? s.san_it : s.san; }
+
+function drawMoves(s) {
+  const sans = sanIn(s);
+  const list = $("moves");
+  list.innerHTML = "";
+  for (let i = 0; i < sans.length; i += 2) {
+    const li = document.createElement("li");
+    for (let j = i; j < Math.min(i + 2, sans.length); j++) {
+      const b = document.createElement("button");
+      b.className = "mv" + ((viewPly === null ? sans.length : viewPly) === j + 1 ? " current" : "");
+      b.textContent = sans[j];
+      b.dataset.ply = j + 1;
+      b.title = "see the position after this move";
+      if (j > i) li.appendChild(document.createTextNode(" "));
+      li.appendChild(b);
+    }
+    list.appendChild(li);
+  }
+  const current = list.querySelector(".current");
+  if (current && viewPly === null) list.scrollTop = list.scrollHeight;
+}
+
+$("moves").addEventListener("click", (ev) => {
+  const b = ev.target.closest(".mv");
+  if (!b || !state) return;
+  const ply = Number(b.dataset.ply);
+  viewPly = ply === state.moves.length ? null : ply;
+  draw();
+});
+function step(delta) {
+  if (!state) return;
+  const plies = state.moves.length;
+  const ply = Math.max(0, Math.min(plies, (viewPly === null ? plies : viewPly) + delta));
+  viewPly = ply === plies ? null : ply;
+  draw();
+}
+$("first").addEventListener("click", () => { viewPly = 0; draw(); });
+$("back").addEventListener("click", () => step(-1));
+$("forward").addEventListener("click", () => step(1));
+$("live").addEventListener("click", () => { viewPly = null; draw(); });
+$("live-2").addEventListener("click", () => { viewPly = null; draw(); });
+
+let legendFor = "";
+function drawLegend(s) {
+  const key = JSON.stringify(s.palette || []);
+  if (key === legendFor) return;
+  legendFor = key;
+  const list = $("legend");
+  list.innerHTML = "";
+  for (const entry of s.palette || []) {
+    const li = document.createElement("li");
+    li.dataset.meaning = entry.meaning;
+    li.dataset.rgb = entry.rgb.join(",");
+    const dot = document.createElement("span");
+    dot.className = "swatch" + (entry.blink ? (entry.blink === 2 ? " blink slow" : " blink") : "");
+    dot.style.background = "rgb(" + entry.rgb.join(",") + ")";
+    const words = document.createElement("span");
+    words.textContent = (MEANINGS[entry.meaning] || entry.meaning) +
+      (entry.blink ? (entry.blink === 2 ? " — pulses slowly" : " — blinks") : "");
+    li.append(dot, words);
+    list.appendChild(li);
+  }
+}
+
+function hostDate() {
+  const d = new Date();
+  const two = (n) => String(n).padStart(2, "0");
+  return d.getFullYear() + "." + two(d.getMonth() + 1) + "." + two(d.getDate());
+}
+
+function drawPgn() {
+  if (!state) return;
+  const text = pgnWithHeaders(state.pgn, {
+    Site: $("site").value.trim() || "?",
+    Date: hostDate(),
+    White: $("white-name").value.trim() || "?",
+    Black: $("black-name").value.trim() || "?",
+    TimeControl: timeControl(state.options),
+  });
+  $("pgn").value = text;
+  $("pgn-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(text);
+  $("players").textContent = ($("white-name").value.trim() || "White") + " – " + ($("black-name").value.trim() || "Black");
+}
+
+function draw() {
+  const s = state;
+  if (!s) return;
+  if (viewPly !== null && viewPly > s.moves.length) viewPly = null;   // a takeback or a new game
+  const said = explain(s);
+  drawSaid(s, said);
+  drawMirror(s, said);
+  drawMoves(s);
+  drawLegend(s);
+  drawPgn();
+}
+
+function received(s) {
+  state = s;
+  restoreSpeed(s);
+  draw();
+}
+window.addEventListener("companion-state", (ev) => received(ev.detail));
+if (window.companionState) received(window.companionState);

@@ -1,0 +1,298 @@
+"""The companion page as a person sees it, in headless Chromium at a desktop's size (1280 x 800)
+and a phone's (390 x 844): the mirror board's coloured pieces, no sideways scroll, the legend of
+the LED colours (compared with the firmware's palette), the state said in words for a piece on a
+wrong square, an out-of-sync board, a takeback half-done, a castling's wait for the king and a
+Sprint tile the rules refused, the move list to click through, and the PGN's headers.
+
+The hands are the simulated board's own (the page's drags, or the same actions sent from the
+test). Screenshots go to test-artifacts/ (git-ignored): look at them.
+"""
+
+import json
+import os
+import shutil
+import time
+
+import pytest
+
+from companion_support import served as serve_board
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from host_tools.companion.boards import SimulatedBoard
+from scacchiera.leds import frame as led_frame
+from scacchiera.leds.palette import DEFAULT as PALETTE
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-artifacts")
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover
+    sync_playwright = None
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): browser tests skipped"),
+    pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed: browser tests skipped"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def board():
+    b = SimulatedBoard()
+    with serve_board(b) as url:
+        b.url = url + "/"
+        yield b
+
+
+def open_page(browser, board, size="desktop", context=None):
+    width, height = SIZES[size]
+    page = (context or browser.new_context(viewport={"width": width, "height": height})).new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(board.url)
+    page.wait_for_selector("#conn:text('connected')")
+    page.wait_for_selector("#mirror piece")
+    page.errors = errors
+    return page
+
+
+def shot(page, name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, "page-%s.png" % name), full_page=True)
+
+
+def hands(board, *steps):
+    """Simulated hands: ("lift", "e2"), ("place", "e4"), ("wait", ms) — wait lets simulated time pass."""
+    for step in steps:
+        if step[0] == "wait":
+            board.act("clock", {"advance": step[1]}) if board.speed == 0 else time.sleep(step[1] / 1000)
+        else:
+            board.act(step[0], dict(zip(("square", "piece"), step[1:])))
+
+
+def said(page, text, timeout=8000):
+    """Wait until the words beside the mirror say ``text``; returns them."""
+    page.wait_for_function("t => document.getElementById('explain').textContent.includes(t)", arg=text,
+                           timeout=timeout, polling=50)
+    return page.locator("#explain").text_content()
+
+
+# How many squares of the mirror show a class (chessground hides squares it no longer uses).
+MARKED = "Array.from(document.querySelectorAll('#mirror square.%s')).filter(e => e.style.display !== 'none').length"
+
+
+def moves_are(page, sans, timeout=8000):
+    page.wait_for_function(
+        "want => Array.from(document.querySelectorAll('#moves .mv')).map(b => b.textContent).join(' ') === want",
+        arg=" ".join(sans), timeout=timeout, polling=50)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_mirror_legend_and_no_sideways_scroll(browser, board, size):
+    page = open_page(browser, board, size)
+    # chessground's pieces, coloured: 8 white pawns, 8 black pawns, both kings.
+    assert page.locator("#mirror piece.white.pawn").count() == 8
+    assert page.locator("#mirror piece.black.pawn").count() == 8
+    assert page.locator("#mirror piece.white.king").count() == 1
+    assert page.locator("#mirror piece.black.king").count() == 1
+    # Nothing wider than the window: no sideways scroll; both boards inside it.
+    width = page.evaluate("innerWidth")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    for sel in ("#board", "#mirror"):
+        box = page.locator(sel).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (sel, box, width)
+    # The legend: one entry per LED meaning, the palette's colour and blinking, in words.
+    entries = page.evaluate("""Array.from(document.querySelectorAll('#legend li')).map(li => ({
+        meaning: li.dataset.meaning, colour: getComputedStyle(li.querySelector('.swatch')).backgroundColor,
+        blinks: li.querySelector('.swatch').classList.contains('blink'), words: li.textContent}))""")
+    assert [e["meaning"] for e in entries] == list(led_frame.NAMES[1:])
+    for e in entries:
+        r, g, b, blink = PALETTE[led_frame.NAMES.index(e["meaning"])]
+        assert e["colour"] == "rgb(%d, %d, %d)" % (r, g, b), e
+        assert e["blinks"] == bool(blink), e
+        assert e["words"].strip() != e["meaning"], "no words for %s" % e["meaning"]
+    assert page.locator("#legend-box").is_visible()
+    shot(page, "start-" + size)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_piece_on_a_wrong_square_is_said_with_its_squares(browser, board, size):
+    page = open_page(browser, board, size)
+    hands(board, ("lift", "e2"), ("place", "e5"))
+    text = said(page, "put the white pawn back on e2")
+    assert "on e5" in text
+    # The diagram marks both squares: e5 to empty, e2 to fill.
+    page.wait_for_selector("#mirror square.mark-empty")
+    page.wait_for_selector("#mirror square.mark-fill")
+    assert page.locator("#explain.act").count() == 1
+    shot(page, "error-" + size)
+    hands(board, ("lift", "e5"), ("place", "e2"))
+    said(page, "White to move.")
+    page.wait_for_function("() => " + MARKED % "mark-fill" + " === 0", timeout=3000, polling=50)
+
+
+def test_out_of_sync_after_the_undo_button(browser, board):
+    page = open_page(browser, board, "phone")
+    hands(board, ("lift", "e2"), ("place", "e4"))
+    moves_are(page, ["e4"])
+    board.act("press", {"button": "undo"})        # the game takes e4 back: the pawn must follow
+    text = said(page, "do not match the game")
+    assert "Take the piece off e4" in text
+    assert "Put the white pawn on e2" in text
+    shot(page, "out-of-sync-phone")
+    hands(board, ("lift", "e4"), ("place", "e2"))
+    said(page, "White to move.")
+
+
+def test_a_takeback_half_done_says_the_position_to_restore(browser, board):
+    page = open_page(browser, board)
+    board.act("option", {"name": "takeback", "value": True})
+    hands(board, ("lift", "e2"), ("place", "e4"), ("wait", 400))
+    hands(board, ("lift", "d7"), ("place", "d5"), ("wait", 400))
+    hands(board, ("lift", "d5"), ("tray",), ("wait", 200), ("lift", "e4"), ("wait", 200), ("place", "d5"))
+    moves_are(page, ["e4", "d5", "exd5"])
+    hands(board, ("lift", "d5"), ("wait", 200), ("place", "e4"))    # the white pawn back first
+    text = said(page, "Taking back exd5")
+    assert "put the white pawn back on e4 and the black pawn back on d5" in text
+    assert "to keep exd5, put the white pawn back on d5" in text
+    shot(page, "takeback-desktop")
+
+
+def test_the_castling_wait_is_said(browser, board):
+    board.act("new", {"fen": "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"})
+    board.act("clock", {"speed": 0})                 # step mode: the wait lasts until the test moves time
+    page = open_page(browser, board)
+    hands(board, ("lift", "h1"), ("wait", 100), ("place", "f1"), ("wait", 400))
+    text = said(page, "waits a moment")
+    assert "put the king on g1" in text
+    shot(page, "castling-wait-desktop")
+    hands(board, ("lift", "e1"), ("wait", 100), ("place", "g1"), ("wait", 1500))
+    moves_are(page, ["O-O"])
+
+
+def test_the_move_the_board_asks_for_is_an_arrow(browser, board):
+    page = open_page(browser, board)
+    board.act("send", {"line": json.dumps({"cmd": "show", "uci": "g1f3"})})   # as the computer does
+    text = said(page, "The board asks for the white knight from g1 to f3")
+    # chessground draws the arrow as an SVG line with an arrow head.
+    page.wait_for_function("document.querySelectorAll('#mirror svg line[marker-end]').length === 1", polling=50)
+    shot(page, "show-desktop")
+    hands(board, ("lift", "g1"), ("wait", 100), ("place", "f3"))
+    moves_are(page, ["Nf3"])
+    page.wait_for_function("document.querySelectorAll('#mirror svg line[marker-end]').length === 0", polling=50)
+    assert "asks for" not in page.locator("#explain").text_content()
+
+
+def test_a_pending_promotion_is_said(browser, board):
+    board.act("new", {"fen": "8/P6k/8/8/8/8/8/4K3 w - - 0 1"})
+    board.act("clock", {"speed": 0})
+    page = open_page(browser, board, "phone")
+    hands(board, ("lift", "a7"), ("wait", 100), ("place", "a8"), ("wait", 100))
+    text = said(page, "Promotion on a8")
+    assert "counts as a queen" in text and "tap it" in text
+    shot(page, "promotion-phone")
+    hands(board, ("wait", 3000))
+    moves_are(page, ["a8=Q"])
+
+
+def test_a_sprint_tile_the_rules_refuse_is_explained(browser, board):
+    board.act("new", {"variant": "sprint", "seed": 5})   # White's tile just drawn: a queen (turn 1)
+    page = open_page(browser, board)
+    hands(board, ("place", "d3", "Q"))
+    moves_are(page, ["P@d3"])
+    text = said(page, "The tile just drawn is a queen")
+    assert "a queen may not be placed before turn 8 (this is turn 1)" in text
+    assert "took a pawn" in text
+
+
+def test_the_move_list_shows_earlier_positions(browser, board):
+    page = open_page(browser, board)
+    for fr, to in (("e2", "e4"), ("e7", "e5"), ("g1", "f3")):
+        hands(board, ("lift", fr), ("place", to), ("wait", 400))
+    moves_are(page, ["e4", "e5", "Nf3"])
+    page.locator("#moves .mv", has_text="e4").first.click()
+    page.wait_for_selector("#viewing:not([hidden])")
+    assert "after 1. e4" in page.locator("#viewing").text_content()
+    # The mirror shows the position after 1. e4: the pawn on e4, e7 still home, the knight on g1.
+    assert page.locator("#mirror piece.white.knight").count() == 2
+    assert page.evaluate(MARKED % "last-move") == 2
+    shot(page, "move-list-desktop")
+    page.locator("#forward").click()
+    assert "after 1… e5" in page.locator("#viewing").text_content()
+    page.locator("#live").click()
+    page.wait_for_selector("#viewing", state="hidden")
+
+
+def test_a_phone_plays_with_its_scaled_board_and_taps_the_move_list(browser, board):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = open_page(browser, board, context=context)
+    square = page.locator(".sq[data-square='e2']").bounding_box()
+    assert square["width"] < 64                  # the board shrank to fit
+    for fr, to in (("e2", "e4"), ("e7", "e5")):
+        a = page.locator(".sq[data-square='%s']" % fr).bounding_box()
+        b = page.locator(".sq[data-square='%s']" % to).bounding_box()
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=4)
+        page.mouse.up()
+        time.sleep(0.4)
+    moves_are(page, ["e4", "e5"])
+    page.locator("#moves .mv", has_text="e4").first.tap()
+    page.wait_for_selector("#viewing:not([hidden])")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    shot(page, "phone-moves")
+    context.close()
+
+
+def test_pgn_headers_names_and_settings_kept(browser, board):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = open_page(browser, board, context=context)
+    hands(board, ("lift", "e2"), ("place", "e4"), ("wait", 400))
+    moves_are(page, ["e4"])
+    page.locator("summary", has_text="Players and export").click()
+    page.fill("#white-name", "Anna Rossi")
+    page.fill("#black-name", "Bruno")
+    page.select_option("#lang", "it")
+    page.wait_for_function("document.getElementById('pgn').value.includes('Anna Rossi')", polling=50)
+    text = page.locator("#pgn").input_value()
+    headers = dict(line[1:-1].split(" ", 1) for line in text.split("\n\n")[0].split("\n"))
+    assert headers["White"] == '"Anna Rossi"' and headers["Black"] == '"Bruno"'
+    assert headers["Event"] == '"Scacchiera"' and headers["Result"] == '"*"'
+    assert headers["TimeControl"] == '"-"'
+    assert headers["Date"] != '"????.??.??"' and len(headers["Date"]) == 12
+    # The same game as the board's archive writes it: its own PGN, with only the host's headers changed.
+    reply = board_pgn(board)
+    assert text.split("\n\n")[1] == reply.split("\n\n")[1]
+    ours = [line for line in text.split("\n") if line.startswith("[")]
+    theirs = [line for line in reply.split("\n") if line.startswith("[")]
+    host = ("Site", "Date", "White", "Black", "TimeControl")
+    assert [x for x in ours if x[1:].split(" ")[0] not in host] == [x for x in theirs if x[1:].split(" ")[0] not in host]
+    # Reloaded: the names and the language are still there.
+    page.reload()
+    page.wait_for_selector("#conn:text('connected')")
+    assert page.locator("#white-name").input_value() == "Anna Rossi"
+    assert page.locator("#lang").input_value() == "it"
+    context.close()
+
+
+def board_pgn(board):
+    """The board's own `pgn` reply, asked on its serial line as any host would."""
+    board.act("send", {"line": json.dumps({"cmd": "pgn", "id": "t1"})})
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        for line in board.state()["protocol"]:
+            if line.startswith("< ") and '"t1"' in line:
+                return json.loads(line[2:])["pgn"]
+        time.sleep(0.05)
+    raise AssertionError("the board did not answer pgn")
