@@ -28,7 +28,7 @@ class App:
         self.game = Game(fen, profile, listener=self._event, variant=variant, seed=seed)
         self.debouncer = Debouncer(self._change, debounce_ms)
         self.frame = bytearray(64)
-        self.pixels = bytearray(3 * 64)
+        self.pixels = None           # render()'s buffer, made on first use (the firmware renders into its own)
         self.palette = Palette(led_of_square or bytes(range(64)), led_order, brightness_cap)
         self.dirty = True            # the frame may have changed: recompose before the next write
 
@@ -66,4 +66,6 @@ class App:
 
     def render(self, now):
         """The pixel bytes for the strip now (blinking needs ``now``)."""
+        if self.pixels is None:
+            self.pixels = bytearray(3 * 64)
         return self.palette.render(self.compose(), self.pixels, now)

@@ -66,7 +66,8 @@ class Board:
         return bytes(neopixel.strips[-1].shown[i:i + 3])
 
     def colour(self, meaning):
-        return self.palette.table[meaning][0]
+        """The strip bytes of ``meaning``, lit (at time 0 a blinking meaning is on)."""
+        return bytes(self.palette.render(bytes([meaning]) * 64, bytearray(192), 0)[:3])
 
     def at_blink_on(self):
         """Wait until blinking squares are in their lit half-period."""

@@ -58,12 +58,17 @@ class Palette:
     def __init__(self, led_of_square, order="GRB", cap=255, colours=None):
         self.led_of_square = bytes(led_of_square)
         self.offsets = tuple("RGB".index(c) for c in order)  # buffer slot i holds channel offsets[i]
-        self.table = []
         self.colours = colours = colours or DEFAULT
+        # One small int a meaning: its three strip bytes (capped, in the strip's order)
+        # at bits 18, 10 and 2, how it blinks (0 steady, 1 BLINK, 2 SLOW) in bits 0-1.
+        # A tuple and a bytes object a meaning would take 1.2 KB more RAM.
+        entries = []
+        o = self.offsets
         for meaning in range(len(f.NAMES)):
             r, g, b, blink = colours.get(meaning, (0, 0, 0, False))
             rgb = (r * cap // 255, g * cap // 255, b * cap // 255)
-            self.table.append((bytes(rgb[i] for i in self.offsets), blink))
+            entries.append(rgb[o[0]] << 18 | rgb[o[1]] << 10 | rgb[o[2]] << 2 | blink)
+        self.table = tuple(entries)
 
     def render(self, frame, buf, now):
         """Write ``frame`` (64 meanings) into ``buf`` (3 bytes per LED) for time ``now``."""
@@ -72,14 +77,15 @@ class Palette:
         table = self.table
         leds = self.led_of_square
         for sq in range(64):
-            colour, blink = table[frame[sq]]
+            entry = table[frame[sq]]
+            blink = entry & 3
             i = leds[sq] * 3
             if blink and (slow_dark if blink == SLOW else dark):
                 buf[i] = buf[i + 1] = buf[i + 2] = 0
             else:
-                buf[i] = colour[0]
-                buf[i + 1] = colour[1]
-                buf[i + 2] = colour[2]
+                buf[i] = entry >> 18
+                buf[i + 1] = (entry >> 10) & 255
+                buf[i + 2] = (entry >> 2) & 255
         return buf
 
     def rgb(self, meaning):
