@@ -112,10 +112,9 @@ class Runner:
         names = hw.button_names
         if "diag" in names and held >> names.index("diag") & 1:
             self.set_diag(True)      # the diag button held at power-up
-        self._slow_ms = now
+        self._slow_ms = self._rate_ms = now
         self._show(now)
         self._write_out()
-        self._rate_ms = hw.ticks_ms()   # the first scan_rate window counts the loop, not the boot's work
 
     # -- the loop -----------------------------------------------------------------------
 
