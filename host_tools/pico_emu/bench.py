@@ -99,6 +99,34 @@ print('DONE')
 """
 
 
+# 800 paced steps timed on the chip, e.g. while a set-up blinks: a blink phase turns every
+# BLINK_MS, and the step that redraws it may overrun its period (the loop then drops a scan).
+PACED_STEPS = """
+import time, array, main, hal
+T = time.ticks_us
+D = time.ticks_diff
+hw = hal.Hardware()
+r = main.build(hw)
+r.run(200)
+q = array.array('i', [0] * 800)
+nxt = T()
+for i in range(800):
+    a = T(); r.step(); q[i] = D(T(), a)
+    nxt += 2500
+    w = D(nxt, T())
+    if w > 0: hw.sleep_us(w)
+    elif w < -2500: nxt = T()
+s = sorted(q)
+print('PACED', s[400], s[799], sum(1 for x in q if x > 2500))
+"""
+
+
+def paced_steps(hands):
+    """(median us, max us, steps longer than the 2.5 ms period) over 800 steps (2 s) timed on the chip."""
+    out = hands.repl(PACED_STEPS, "PACED", limit_ms=15000)
+    return tuple(int(w) for w in re.search(r"PACED((?: -?\d+){3})", out).group(1).split())
+
+
 def loop_costs(hands, moves=(("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"))):
     """The loop's costs measured on the chip (LOOP_COSTS in the REPL), and each move's timeline:
     the edge (host), the debounced arrival, the commit step's start and length, the ``move`` line."""
@@ -236,6 +264,8 @@ def main(plies=300):
         print("  scans/s while the set-up blinks (Sprint after a chess game's 32 pieces: %d squares to-empty, "
               "%d to-fill): %d" % (sum(1 for m in frame.values() if m == "to-empty"),
                                   sum(1 for m in frame.values() if m == "to-fill"), rate))
+        print("  steps while the set-up blinks (REPL, 800 paced steps, 2 s): median %d us, max %d us, "
+              "%d longer than the 2.5 ms period" % paced_steps(hands))
     finally:
         hands.emu.close()
     hands = PicoHands()
