@@ -3,13 +3,15 @@
 Emulated RP2040 at 125 MHz with zero-wait-state flash: XIP cache misses are
 not modelled, so every time here is a lower bound of the real chip's. Flash
 erase and program take the datasheet's typical times (45 ms per 4 KB sector,
-0.4 ms per 256 B page). Goals (issue 11): >= 400 scans/s in every state,
-lift -> legal-destination LEDs <= 50 ms, last placement -> ``move`` <= settle
-time + 60 ms, >= 120 KB heap free after 300 plies.
+0.4 ms per 256 B page). The loop's own costs are timed on the chip in
+MicroPython's raw REPL (LOOP_COSTS, PACED_STEPS). Goals (issue 11): >= 400
+scans/s in every state, lift -> legal-destination LEDs <= 50 ms, last
+placement -> ``move`` <= settle time + 60 ms, >= 120 KB heap free after 300 plies.
 """
 
 import os
 import random
+import re
 import statistics
 import sys
 
@@ -20,6 +22,8 @@ from scacchiera.rules.squares import parse_square
 
 ROOT = _paths._ROOT
 STEP_MS = 1
+QUIET_MS = 2100       # two scan_rate windows: the last full one is quiet
+BOOT_QUIET_MS = 4100  # ... and starts at least 3 s after boot
 
 
 def _until(hands, done, limit_ms=2000):
@@ -32,9 +36,147 @@ def _until(hands, done, limit_ms=2000):
     return hands.emu.t_ms - start
 
 
-def scan_rate(hands, ms=1300):
-    hands.wait(ms)
+def scan_rate(hands, ms=QUIET_MS):
+    """``status``'s scan_rate after ``ms`` of quiet: its last full 1 s window holds no earlier query
+    (answering ``status`` costs the loop tens of ms) and, 3 s after boot, not the boot's own work."""
+    hands.wait(max(ms, BOOT_QUIET_MS - hands.emu.device_ms))
     return hands.status()["scan_rate"]
+
+
+# The firmware as main.py builds it, timed in the raw REPL with time.ticks_us: quiet steps,
+# the matrix read alone, the paced loop's rate, then each move the host makes: the longest
+# step (the commit), app.scan and the journal flush in it, the debounced arrival's time.
+LOOP_COSTS = """
+import time, array, main, hal
+T = time.ticks_us
+D = time.ticks_diff
+hw = hal.Hardware()
+a = T(); r = main.build(hw); print('BUILD', D(T(), a))
+r.run(400)
+q = array.array('i', [0] * 500)
+for i in range(500):
+    a = T(); r.step(); q[i] = D(T(), a); hw.sleep_us(1500)
+s = sorted(q)
+print('STEP', s[250], s[450], s[499])
+b = bytearray(8)
+for i in range(200):
+    a = T(); hw.read_rows(b); q[i] = D(T(), a)
+s = sorted(q[:200])
+print('ROWS', s[100], s[199])
+a = time.ticks_ms(); r.run(800); print('RATE', 800000 // D(time.ticks_ms(), a))
+S = array.array('i', [0] * 4)
+scan0 = r.app.scan
+def scan(rows, now):
+    a = T(); scan0(rows, now); d = D(T(), a)
+    if d > S[0]: S[0] = d
+r.app.scan = scan
+flush0 = r._flush
+def flush(now):
+    a = T(); flush0(now); S[1] += D(T(), a)
+r._flush = flush
+sink0 = r.app.debouncer.sink
+def sink(sq, present, now):
+    if present: S[2] = now
+    sink0(sq, present, now)
+r.app.debouncer.sink = sink
+def move():
+    S[0] = S[1] = 0
+    ply = r.app.game.position.ply()
+    nxt = T(); most = 0; at = 0; left = 2000
+    while left:
+        a = T(); r.step(); d = D(T(), a)
+        if d > most: most = d; at = time.ticks_ms() - d // 1000
+        left -= 1
+        if left > 100 and r.app.game.position.ply() != ply: left = 100   # the event's line goes out
+        nxt += 2500
+        w = D(nxt, T())
+        if w > 0: hw.sleep_us(w)
+        elif w < -2500: nxt = T()
+    print('MOVE', most, S[0], S[1], S[2], at)
+print('GO')
+for k in range(%d):
+    move()
+print('DONE')
+"""
+
+
+# 800 paced steps timed on the chip, e.g. while a set-up blinks: a blink phase turns every
+# BLINK_MS, and the step that redraws it may overrun its period (the loop then drops a scan).
+PACED_STEPS = """
+import time, array, main, hal
+T = time.ticks_us
+D = time.ticks_diff
+hw = hal.Hardware()
+r = main.build(hw)
+r.run(200)
+q = array.array('i', [0] * 800)
+nxt = T()
+for i in range(800):
+    a = T(); r.step(); q[i] = D(T(), a)
+    nxt += 2500
+    w = D(nxt, T())
+    if w > 0: hw.sleep_us(w)
+    elif w < -2500: nxt = T()
+s = sorted(q)
+print('PACED', s[400], s[799], sum(1 for x in q if x > 2500))
+"""
+
+
+def paced_steps(hands):
+    """(median us, max us, steps longer than the 2.5 ms period) over 800 steps (2 s) timed on the chip."""
+    out = hands.repl(PACED_STEPS, "PACED", limit_ms=15000)
+    return tuple(int(w) for w in re.search(r"PACED((?: -?\d+){3})", out).group(1).split())
+
+
+def loop_costs(hands, moves=(("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"))):
+    """The loop's costs measured on the chip (LOOP_COSTS in the REPL), and each move's timeline:
+    the edge (host), the debounced arrival, the commit step's start and length, the ``move`` line."""
+    out = hands.repl(LOOP_COSTS % len(moves), "GO", limit_ms=20000)
+    figures = {}
+    for name, numbers in re.findall(r"(BUILD|STEP|ROWS|RATE)((?: -?\d+)+)", out):
+        figures[name] = [int(w) for w in numbers.split()]   # a print may land inside an event's line
+    before = hands.emu.flash_stats()
+    timeline = []
+    for frm, to in moves:
+        hands.wait(100)
+        hands.emu.set_square(parse_square(frm), 0)
+        hands.wait(150)
+        mark = len(hands.emu.serial)
+        hands.emu.set_square(parse_square(to), 1)
+        edge_t, edge_dev = hands.emu.t_ms, hands.emu.device_ms
+        hands.wait(250)
+        while '"ev": "move"' not in hands.emu.serial[mark:] and hands.emu.t_ms - edge_t < 2000:
+            hands.wait(STEP_MS)
+        to_line = hands.emu.t_ms - edge_t
+        while not re.search(r"MOVE(?: -?\d+){5}", hands.emu.serial[mark:]) and hands.emu.t_ms - edge_t < 6000:
+            hands.wait(20)
+        most, scan, flush, arrived, at = [int(w) for w in re.search(r"MOVE((?: -?\d+){5})",
+                                                                     hands.emu.serial[mark:]).group(1).split()]
+        timeline.append({"step_us": most, "scan_us": scan, "flush_us": flush, "debounce_ms": arrived - edge_dev,
+                         "settle_ms": at - arrived, "to_line_ms": to_line})
+    after = hands.emu.flash_stats()
+    figures["erases"] = after["erases"] - before["erases"]
+    figures["programs"] = after["programs"] - before["programs"]
+    figures["moves"] = timeline
+    return figures
+
+
+def print_loop_costs(hands):
+    f = loop_costs(hands)
+    step, rows = f["STEP"], f["ROWS"]
+    print("  quiet Runner.step (REPL, ticks_us, 500 steps): median %d us, 90th percentile %d us, max %d us"
+          % tuple(step))
+    print("  hw.read_rows alone (200 reads): median %d us, max %d us" % tuple(rows))
+    print("  scans/s of the paced loop, settled, no serial traffic (REPL, Runner.run(800) timed): %d"
+          % f["RATE"][0])
+    print("  boot's own work (main.build: journal load, compare, first frame): %.0f ms" % (f["BUILD"][0] / 1000))
+    moves = f["moves"]
+    print("  the step that commits a move: %s ms (app.scan in it %s ms, journal flush %s ms)"
+          % tuple("/".join("%.1f" % (m[k] / 1000) for m in moves) for k in ("step_us", "scan_us", "flush_us")))
+    print("  flash over those %d moves: %d sector erases, %d page programs (modelled busy: 45 ms an erase, "
+          "0.4 ms a page)" % (len(moves), f["erases"], f["programs"]))
+    print("  placement -> move line: %s ms = debounce %s + settle wait %s + commit step, then USB"
+          % tuple("/".join("%.0f" % m[k] for m in moves) for k in ("to_line_ms", "debounce_ms", "settle_ms")))
 
 
 def lift_to_leds(hands, square, targets):
@@ -94,7 +236,8 @@ def main(plies=300):
     try:
         boots = [ev for ev in hands.events if ev.get("ev") == "boot"]
         print("  boot to ready (the boot event): %.0f ms" % hands.emu.t_ms if boots else "  no boot event")
-        print("  scans/s idle: %d" % scan_rate(hands))
+        print("  scans/s idle, status after 3 s settled (its window: no query, not the boot): %d"
+              % scan_rate(hands))
         settle = hands.status()["options"]["settle_ms"]
         lifts = [lift_to_leds(hands, sq, targets) for sq, targets in
                  (("g1", ("f3", "h3")), ("b1", ("a3", "c3")), ("e2", ("e3", "e4")), ("d2", ("d3", "d4")),
@@ -121,6 +264,13 @@ def main(plies=300):
         print("  scans/s while the set-up blinks (Sprint after a chess game's 32 pieces: %d squares to-empty, "
               "%d to-fill): %d" % (sum(1 for m in frame.values() if m == "to-empty"),
                                   sum(1 for m in frame.values() if m == "to-fill"), rate))
+        print("  steps while the set-up blinks (REPL, 800 paced steps, 2 s): median %d us, max %d us, "
+              "%d longer than the 2.5 ms period" % paced_steps(hands))
+    finally:
+        hands.emu.close()
+    hands = PicoHands()
+    try:
+        print_loop_costs(hands)
     finally:
         hands.emu.close()
     hands = PicoHands()

@@ -212,22 +212,35 @@ class PicoHands(Hands):
         return None
 
     def heap_free(self):
-        """Free heap after gc.collect() with the game loaded: Ctrl-C stops the loop (its objects die with
-        it), then the REPL rebuilds the firmware from the flash (main.build: the saved game resumed)
-        and collects. MicroPython's raw REPL (Ctrl-A) runs the lines."""
+        """Free heap after gc.collect() with the game loaded: the REPL rebuilds the firmware from the
+        flash (main.build: the saved game resumed), runs it briefly and collects."""
         code = ("import gc, main, hal\nr = main.build(hal.Hardware())\nr.run(40)\n"
                 "import scacchiera.commands\ngc.collect()\nprint('HEAP', gc.mem_free())\n")
+        out = self.repl(code, "HEAP ")
+        return int(out.rsplit("HEAP ", 1)[1].split()[0])
+
+    def repl(self, code, until, limit_ms=QUERY_LIMIT_MS, between=None):
+        """Stop the firmware (Ctrl-C: the loop's objects die with it) and run ``code`` in MicroPython's
+        raw REPL (Ctrl-A), until the board has printed a line holding ``until``; returns what it printed.
+        ``between(printed)``, if given, is called every ``QUERY_STEP_MS`` meanwhile (hands at work)."""
         self.emu.send(b"\x03\x03")
         self.wait(300)
         self.emu.send(b"\x01")
         self.wait(100)
+        mark = len(self.emu.serial)
         self.emu.send(code.encode() + b"\x04")
-        for _ in range(QUERY_LIMIT_MS // QUERY_STEP_MS):
+        start = self.emu.t_ms
+        while self.emu.t_ms - start <= limit_ms:
             self.wait(QUERY_STEP_MS)
-            tail = self.emu.serial.rsplit("HEAP ", 1)
+            out = self.emu.serial[mark:]
+            tail = out.rsplit(until, 1)
             if len(tail) == 2 and "\n" in tail[1]:
-                return int(tail[1].split()[0])
-        raise EmulatorError("no heap figure from the REPL: %s" % self.emu.serial[-800:])
+                return out
+            if "Traceback" in out and out.rstrip().endswith(">"):
+                break
+            if between is not None:
+                between(out)
+        raise EmulatorError("the REPL did not print %r: %s" % (until, self.emu.serial[-800:]))
 
 
 def occupied_names(emu):
