@@ -41,6 +41,11 @@ def test_hello_names_the_version_the_limits_and_every_command():
     assert reply["max_line"] == 512
     assert sorted(reply["commands"]) == sorted(commands.COMMANDS)
     assert "brightness" in reply["options"]
+    specs = reply["option_specs"]
+    assert list(specs) == reply["options"], "one spec per option, in hello's order"
+    assert specs["brightness"] == {"type": "int", "min": 1, "max": 100, "default": 100}
+    assert specs["move_time_ms"]["off"] == 0 and specs["hints"] == {"type": "bool", "default": True}
+    assert specs["profile"] == {"type": "choice", "choices": ["fide", "casual"], "default": "fide"}
 
 
 def test_status_tells_the_game_and_the_board():

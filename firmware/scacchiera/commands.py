@@ -10,6 +10,7 @@ error reply and changes nothing. docs/protocol.md lists every command.
 
 import json
 
+from . import options
 from .leds import frame as led_frame
 from .protocol import VERSION, FIRMWARE, MAX_LINE
 from .rules.squares import square_name
@@ -153,14 +154,13 @@ def _result(game):
 
 def _hello(p, board, game, a):
     return {"proto": VERSION, "firmware": FIRMWARE, "max_line": MAX_LINE, "commands": COMMANDS,
-            "options": list(board.OPTIONS)}
+            "options": list(options.NAMES), "option_specs": options.describe()}
 
 
 def _status(p, board, game, a):
     pos = game.position
     t = game.tracker
     j = board.journal
-    o = game.options
     status = {
         "fen": pos.fen(), "ply": pos.ply(), "moves": [pos.uci(m) for m in pos.move_stack],
         "turn": "wb"[pos.turn], "state": STATE_NAMES[t.state],
@@ -168,9 +168,7 @@ def _status(p, board, game, a):
         "termination": game.result[1] if game.result else None,
         "in_sync": t.state != 4, "show": pos.uci(t.required) if t.required >= 0 else None,
         "claimable": list(game.claimable), "offer": p.offer, "diag": board.diag is not None,
-        "options": {"hints": o.hints, "takeback": o.takeback, "settle_ms": o.settle_ms, "lang": o.lang,
-                    "profile": pos.profile, "brightness": board.brightness,
-                    "move_time_ms": o.move_time_ms},
+        "options": options.values(board),
         "game": j.game_id, "scan_rate": board.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
     }

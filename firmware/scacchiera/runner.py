@@ -27,6 +27,7 @@ host_tools/fakehw for tests and the simulator)::
     fs                     the flash (storage/fs.py's interface)
 """
 
+from . import options
 from .app import App
 from .clock import elapsed
 from .leds.palette import Palette, BLINK_MS
@@ -43,14 +44,12 @@ _MASK = const(0x3FFFFFFF)
 
 
 class Runner:
-    OPTIONS = ("hints", "takeback", "settle_ms", "lang", "profile", "brightness", "move_time_ms")
-
     def __init__(self, hw, led_of_square, led_order="GRB", max_level=255, period_us=PERIOD_US):
         self.hw = hw
         self.led_of_square = bytes(led_of_square)
         self.led_order = led_order
         self.max_level = max_level     # the power budget's cap (board_config.LED_MAX_LEVEL)
-        self.brightness = 100          # percent of max_level
+        options.defaults(self, options.RUNNER)   # brightness: percent of max_level
         self.period_us = period_us
         self.app = App(led_of_square=self.led_of_square, led_order=led_order, brightness_cap=max_level)
         self.journal = Journal(hw.fs)
@@ -257,12 +256,11 @@ class Runner:
         self.app.dirty = True
 
     def set_option(self, name, value, save=True):
-        """Change an option (and save it in the journal); ValueError for a bad name or value."""
-        if name == "brightness":
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 100:
-                raise ValueError("brightness is a whole number from 1 to 100 (percent of the power cap)")
-            self.brightness = value
-            self.app.palette = Palette(self.led_of_square, self.led_order, max(1, self.max_level * value // 100))
+        """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""
+        if options.check(name, value)[4] == options.RUNNER:
+            setattr(self, name, value)
+            self.app.palette = Palette(self.led_of_square, self.led_order,
+                                       max(1, self.max_level * self.brightness // 100))
         else:
             self.app.game.set_option(name, value)
         self.app.dirty = True

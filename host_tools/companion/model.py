@@ -285,6 +285,7 @@ class BoardModel:
                 "turn": "black" if s.get("turn") == "b" else "white",
                 "show": s.get("show"),
                 "options": s.get("options") or {},
+                "option_specs": (self.hello or {}).get("option_specs") or {},
                 "leds": dict(self.frame),
                 "led_squares": squares,
                 "occupancy": self.occupancy,

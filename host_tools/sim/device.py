@@ -17,6 +17,7 @@ import main as firmware_main
 from fakehal import FakeHardware
 from memfs import MemFS
 from scacchiera.storage.fs import OsFS
+from scacchiera import options
 from scacchiera.leds import frame as led_frame
 from scacchiera.rules.variants import new_position, variant_of, CHESS
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
@@ -287,9 +288,7 @@ class SimBoard(FirmwareHands):
                 "hand": self.hand,
                 "tray": list(self.tray),
                 "turn": "white" if pos.turn == 0 else "black",
-                "options": {"hints": game.options.hints, "takeback": game.options.takeback,
-                            "settle_ms": game.options.settle_ms, "lang": game.options.lang,
-                            "profile": pos.profile, "move_time_ms": game.options.move_time_ms},
+                "options": options.values(self.runner),
                 "pgn": pos.pgn(),
                 "events": events[-50:],
                 "protocol": self.protocol[-200:],

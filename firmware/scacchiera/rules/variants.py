@@ -7,6 +7,7 @@ chess board never spends RAM on it.
 CHESS = "chess"
 SPRINT = "sprint"
 VARIANTS = (CHESS, SPRINT)
+PROFILES = ("fide", "casual")   # the rule profiles: FIDE's Laws, or casual play (seed 003); the first is the default
 
 
 def is_sprint_text(fen):

@@ -93,6 +93,67 @@ function setOption(name, value) {
 }
 function settled(name) { return !(Date.now() - (changedAt[name] || 0) < 1500); }
 
+// The option controls are built from what the board reports (hello's option_specs: each
+// option's type, limits and choices); only the words shown to a person live here. A control
+// goes in the Options box, or where the page has a slot for it (option-slot-NAME).
+const OPTION_LABELS = {
+  hints: "visual assistance (legal destinations)", takeback: "take back by restoring the position",
+  settle_ms: "settle time (ms)", lang: "move letters", profile: "rule profile",
+  brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
+};
+const CHOICE_LABELS = { en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)" };
+let optionSpecs = null;
+
+function buildOptions(specs) {
+  const box = $("options-list");
+  box.innerHTML = "";
+  for (const [name, spec] of Object.entries(specs)) {
+    const label = document.createElement("label");
+    let input;
+    if (spec.type === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.addEventListener("change", () => setOption(name, input.checked));
+      label.append(input, " " + (OPTION_LABELS[name] || name));
+    } else {
+      if (spec.type === "choice") {
+        input = document.createElement("select");
+        for (const c of spec.choices) {
+          const o = document.createElement("option");
+          o.value = c;
+          o.textContent = CHOICE_LABELS[c] || c;
+          input.appendChild(o);
+        }
+        input.addEventListener("change", () => setOption(name, input.value));
+      } else {
+        input = document.createElement("input");
+        input.type = "number";
+        input.min = spec.off !== undefined ? spec.off : spec.min;
+        input.max = spec.max;
+        input.addEventListener("change", () => setOption(name, Math.round(Number(input.value))));
+      }
+      label.append((OPTION_LABELS[name] || name) + " ", input);
+    }
+    input.id = name;
+    const slot = $("option-slot-" + name);
+    if (slot) {
+      slot.innerHTML = "";
+      slot.append(input);
+    } else box.append(label, document.createElement("br"));
+  }
+  optionSpecs = specs;
+}
+
+function renderOptions(o) {
+  if (!optionSpecs) return;
+  for (const [name, spec] of Object.entries(optionSpecs)) {
+    const input = $(name);
+    if (o[name] === undefined || !settled(name) || document.activeElement === input) continue;
+    if (spec.type === "bool") input.checked = o[name];
+    else input.value = String(o[name]);
+  }
+}
+
 function render(s) {
   state = s;
   showConnection(s);
@@ -120,7 +181,9 @@ function render(s) {
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
   $("result").textContent = s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
-  const sans = $("lang").value === "it" ? s.san_it : s.san;
+  if (s.option_specs && JSON.stringify(s.option_specs) !== JSON.stringify(optionSpecs)) buildOptions(s.option_specs);
+  const lang = $("lang") && !settled("lang") ? $("lang").value : s.options.lang;
+  const sans = lang === "it" ? s.san_it : s.san;
   $("moves").innerHTML = "";
   for (let i = 0; i < sans.length; i += 2) {
     const li = document.createElement("li");
@@ -137,11 +200,7 @@ function render(s) {
   if (atEnd) log.scrollTop = log.scrollHeight;   // follow the newest line, unless the person scrolled up
   $("events").textContent = s.events.map((e) => JSON.stringify(e)).join("\n");
   if (s.board.hands) $("now").textContent = s.now;
-  const o = s.options;
-  if (document.activeElement !== $("settle_ms") && settled("settle_ms")) $("settle_ms").value = o.settle_ms;
-  if (settled("hints")) $("hints").checked = o.hints;
-  if (settled("takeback")) $("takeback").checked = o.takeback;
-  if (settled("profile")) $("profile").value = o.profile;
+  renderOptions(s.options);
   if (s.board.hands) {
     $("speed").value = String(s.speed);
     $("stepper").hidden = s.speed !== 0;
@@ -176,9 +235,6 @@ function renderComputer(c) {
 function renderSprint(s) {
   $("sprint").hidden = !s.sprint;
   if (document.activeElement !== $("variant")) $("variant").value = s.variant;
-  if (document.activeElement !== $("move_time") && s.options.move_time_ms !== undefined) {
-    $("move_time").value = Math.round(s.options.move_time_ms / 1000);
-  }
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
     const box = $("hand-" + side);
@@ -277,17 +333,10 @@ for (const b of document.querySelectorAll("[data-advance]")) {
 for (const b of document.querySelectorAll(".press")) {
   b.addEventListener("click", () => post("press", { button: b.dataset.button }));
 }
-for (const id of ["hints", "takeback"]) {
-  $(id).addEventListener("change", () => setOption(id, $(id).checked));
-}
-$("settle_ms").addEventListener("change", () => setOption("settle_ms", Number($("settle_ms").value)));
-$("profile").addEventListener("change", () => setOption("profile", $("profile").value));
-$("lang").addEventListener("change", () => setOption("lang", $("lang").value));
 $("reset").addEventListener("click", () => post("new", {
-  fen: $("fen-in").value.trim() || null, profile: $("profile").value,
+  fen: $("fen-in").value.trim() || null, profile: $("profile") ? $("profile").value : null,
   variant: $("variant").value, seed: Number($("seed-in").value) || 0,
 }));
-$("move_time").addEventListener("change", () => setOption("move_time_ms", Math.round(Number($("move_time").value) * 1000)));
 function sendComputer() {
   const [kind, value] = $("computer-level").value.split(" ");
   const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
