@@ -34,9 +34,6 @@ import json
 
 from .rules.squares import const
 
-VERSION = 1
-FIRMWARE = "scacchiera 0.1.0"
-MAX_LINE = 512                 # bytes, without the line end
 _MAX_QUEUED = const(64)        # lines waiting to be written; past this the oldest event goes
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
 _BACKLOG = const(4)            # commands wait unread while this many lines wait to go out
@@ -45,11 +42,11 @@ _BACKLOG = const(4)            # commands wait unread while this many lines wait
 class Protocol:
     """Turns events into lines (``out``, which the runner writes) and bytes into commands.
 
-    ``board`` is the main loop (runner.Runner); commands.py uses it.
+    ``runner`` is the main loop (runner.Runner); commands.py uses it.
     """
 
-    def __init__(self, board):
-        self.board = board
+    def __init__(self, runner):
+        self.runner = runner
         self.out = []                  # lines (bytes, ending in LF) waiting to be written
         self.sent = 0                  # bytes of out[0] already written
         self.queued = 0                # bytes in out
@@ -60,7 +57,7 @@ class Protocol:
         self.watch_occupancy = False   # ...an "occupancy" event when a square changes
         self.offer = False             # a draw offered by the host, open until the next move
         self.line = None               # the half line's bytes (framing.py: made with the first byte)
-        self.n = 0                     # its length; -1: discarding a line over MAX_LINE up to its end
+        self.n = 0                     # its length; -1: discarding a line over handshake.MAX_LINE up to its end
         self.last = 0                  # when its last byte came
 
     # -- the way out ---------------------------------------------------------------------

@@ -31,7 +31,8 @@ from . import options
 from .app import App
 from .clock import elapsed
 from .leds.palette import Palette, BLINK_MS
-from .protocol import Protocol, VERSION, FIRMWARE
+from .handshake import VERSION, FIRMWARE
+from .protocol import Protocol
 from .rules.squares import const
 from .storage.journal import Journal, BAD
 
@@ -164,7 +165,7 @@ class Runner:
                     protocol.send(report)
             if protocol.watch_occupancy and self.diag is None and self.app.debouncer.stable != self._seen_rows:
                 self._seen_rows[:] = self.app.debouncer.stable
-                from .commands import occupied
+                from .report import occupied
                 protocol.send({"ev": "occupancy", "squares": occupied(self)})
             self._show(now)
         if self.journal.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
@@ -213,7 +214,7 @@ class Runner:
             frame = app.compose()
             if self.protocol.watch_leds and frame != self._seen_frame:
                 self._seen_frame[:] = frame
-                from .commands import frame_names
+                from .report import frame_names
                 self.protocol.send({"ev": "leds", "frame": frame_names(self)})
             app.palette.render(frame, self.back, now)
         if self.back != self.front:
