@@ -12,7 +12,7 @@ import json
 
 from . import options
 from .handshake import VERSION, FIRMWARE, MAX_LINE
-from .report import frame_names, occupied
+from .report import frame_names, occupied, STATE_NAMES
 
 # Each command's fields, in the text form's word order: name:kind, kind s (string),
 # i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
@@ -28,7 +28,6 @@ COMMANDS = {
 _GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote")
 _ANY_TIME = ("new", "unshow", "undo")
 _WORDS = {"true": True, "on": True, "false": False, "off": False}
-STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
 
 
 class ProtocolError(Exception):
@@ -165,7 +164,7 @@ def _status(p, runner, game, a):
         "turn": "wb"[pos.turn], "state": STATE_NAMES[t.state],
         "result": game.result[0] if game.result else "*",
         "termination": game.result[1] if game.result else None,
-        "in_sync": t.state != 4, "show": pos.uci(t.required) if t.required >= 0 else None,
+        "in_sync": game.in_sync(), "show": pos.uci(t.required) if t.required >= 0 else None,
         "claimable": list(game.claimable), "offer": p.offer, "diag": runner.diag is not None,
         "options": options.values(runner),
         "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,

@@ -1,4 +1,4 @@
-"""The board as the host sees it, by name: the occupied squares and the LED frame.
+"""The board as the host sees it, by name: the tracker's state, the occupied squares and the LED frame.
 
 Used by the commands (``occupancy``, ``leds``) and by the main loop's watch events;
 loaded with the first of them, so a board played without a computer never spends RAM on it.
@@ -6,6 +6,10 @@ loaded with the first of them, so a board played without a computer never spends
 
 from .leds import frame as led_frame
 from .rules.squares import square_name
+
+# The move tracker's states by number (tracking/tracker.py: IDLE, LIFTED, PENDING, ERROR and
+# SYNC, which means out of sync), as the protocol's status and the host tools name them.
+STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
 
 
 def frame_names(runner):

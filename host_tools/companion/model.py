@@ -14,12 +14,12 @@ import threading
 import time
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera.handshake import MAX_LINE   # the protocol's longest line (bytes, without the line end)
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square
 from scacchiera.rules.variants import CHESS, new_position, variant_of
 
-MAX_LINE = 512            # the protocol's longest line (bytes, without the line end)
 LOG_LINES = 200
 EVENT_COUNT = 50
 # Events after which the game's state is asked for again.

@@ -18,6 +18,7 @@ from fakehal import FakeHardware
 from memfs import MemFS
 from scacchiera.storage.fs import OsFS
 from scacchiera import options
+from scacchiera.report import STATE_NAMES
 from scacchiera.leds import frame as led_frame
 from scacchiera.rules.variants import new_position, variant_of, CHESS
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
@@ -280,7 +281,7 @@ class SimBoard(FirmwareHands):
                 "result": game.result[0] if game.result else "*",
                 "termination": game.result[1] if game.result else None,
                 "in_sync": game.in_sync(),
-                "state": ("idle", "lifted", "pending", "error", "sync")[game.tracker.state],
+                "state": STATE_NAMES[game.tracker.state],
                 "leds": led_frame.meanings(frame),
                 "led_squares": leds,
                 "pixels": list(pixels),
