@@ -28,7 +28,7 @@ from scacchiera.leds import frame as led_frame
 from scacchiera.report import STATE_NAMES
 from scacchiera.rules.squares import parse_square
 
-SCAN_MS = 5          # the firmware scans at 200 Hz
+SCAN_MS = 5          # the hands' scan step; the firmware itself scans every 2.5 ms (runner.PERIOD_US)
 
 
 class ScriptError(ValueError):

@@ -33,7 +33,7 @@ from .clock import elapsed
 from .leds.palette import Palette, BLINK_MS
 from .handshake import VERSION, FIRMWARE
 from .protocol import Protocol
-from .rules.squares import const
+from .compat import const
 from .storage.journal import Journal, BAD
 
 PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)

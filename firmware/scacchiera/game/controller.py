@@ -16,7 +16,10 @@ Events (``kind`` and fields):
     resume        fen, ply, result              a saved game was restored (at boot)
     out_of_sync   to_empty, to_fill             squares (names) the hands must fix
     in_sync
-    error         message, squares              a wrong placement, shown on the board
+    error         message, squares, fix         a wrong placement, shown on the board: squares to
+                                                clear, fix the squares the pieces belong on
+    time_out      side                          move_time_ms ran out: the board plays a move for
+                                                "white" or "black" (a move event follows)
     promotion     piece                         the piece a pending promotion will become
 """
 
