@@ -32,11 +32,13 @@ lines or ``_MAX_QUEUED_BYTES`` bytes wait (a host that stopped reading).
 
 import json
 
+from .clock import elapsed
 from .compat import const
 
 _MAX_QUEUED = const(64)        # lines waiting to be written; past this the oldest event goes
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
 _BACKLOG = const(4)            # commands wait unread while this many lines wait to go out
+_CRASH_WRITE_MS = const(200)   # how long a crash waits for the host to take its last lines
 
 
 class Protocol:
@@ -131,3 +133,58 @@ class Protocol:
         """One whole line (bytes): exactly one reply, unless it is blank."""
         from . import commands
         commands.handle(self, line)
+
+
+class SerialLink:
+    """The main loop's part (runner.Part) that carries the protocol over the serial port.
+
+    Every ``SLOW_MS`` it reads waiting bytes into the protocol (not while
+    replies wait: back-pressure) and sends ``occupancy`` while it is watched;
+    after a scan it writes what the link takes; a new LED frame goes out as
+    ``leds`` while watched; after a crash it gives the host a moment to take
+    the last lines.
+    """
+
+    def __init__(self):
+        self.rx = bytearray(128)
+        self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
+        self._seen_rows = bytearray(8)   # occupancy last sent (watch)
+        self._seen_frame = bytearray(64)  # frame last sent (watch)
+
+    def boot(self, runner, now):
+        pass
+
+    def booted(self, runner, now):
+        pass
+
+    def scan(self, runner, now):
+        if runner.protocol.out:
+            runner.protocol.write(runner.hw.serial_write)
+
+    def tick(self, runner, now):
+        protocol = runner.protocol
+        if not protocol.busy():        # back-pressure: commands wait while replies do
+            if self._rx_at >= self._rx_n:
+                self._rx_at = 0
+                self._rx_n = runner.hw.serial_read(self.rx)
+            if self._rx_n:
+                self._rx_at = protocol.feed(self.rx, self._rx_n, now, self._rx_at)
+        protocol.tick(now)
+        stable = runner.app.debouncer.stable
+        if protocol.watch_occupancy and runner.diag is None and stable != self._seen_rows:
+            self._seen_rows[:] = stable
+            from .report import occupied
+            protocol.send({"ev": "occupancy", "squares": occupied(runner)})
+
+    def shown(self, runner, frame, now):
+        if runner.protocol.watch_leds and frame != self._seen_frame:
+            self._seen_frame[:] = frame
+            from .report import frame_names
+            runner.protocol.send({"ev": "leds", "frame": frame_names(runner)})
+
+    def crash(self, runner):
+        hw = runner.hw
+        start = hw.ticks_ms()
+        while runner.protocol.out and elapsed(hw.ticks_ms(), start) < _CRASH_WRITE_MS:
+            runner.protocol.write(hw.serial_write)
+            hw.sleep_us(1000)

@@ -57,6 +57,7 @@ journal is rewritten with only the moves that stand.
 
 import json
 
+from ..clock import elapsed
 from ..rules.variants import new_position
 
 JOURNAL = "current.log"
@@ -64,6 +65,7 @@ TEMP = "current.tmp"
 BAD = "current.bad"            # a damaged journal, or one that made the boot fail, kept for a bug report
 MAX_BYTES = 16 * 1024
 START_COPIES = 3
+RETRY_MS = 5000                # after a flash write failed
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition")
 
 
@@ -488,3 +490,65 @@ class Journal:
                     keep.append(entry)
         self._archives = keep
         return ok
+
+
+class JournalPart:
+    """The main loop's part (runner.Part) that keeps the game on the flash.
+
+    At boot it resumes the saved game and its options (a journal this firmware
+    cannot read is set aside: a new game starts); after a scan that produced
+    records it writes them, once the LEDs show the move (a littlefs write can
+    stall the loop 45-400 ms); a failed write is retried ``RETRY_MS`` later.
+    """
+
+    def __init__(self):
+        self._retry_at = -1
+
+    def boot(self, runner, now):
+        journal = runner.journal
+        game = runner.app.game
+        restored = False
+        try:
+            pos = journal.load()
+            if pos is not None:
+                game.restore(pos)
+                restored = True
+        except Exception as e:   # flash trouble, or a journal this firmware cannot read
+            journal.quarantine()
+            runner.protocol.send({"ev": "storage_error", "message": "saved game set aside: %r" % e})
+            game.new_game()
+            restored = False
+        journal.attach(game, restored)
+        for name in journal.options:
+            try:
+                runner.set_option(name, journal.options[name], False)
+            except ValueError:
+                pass
+        if journal.repaired:
+            runner.protocol.send({"ev": "storage_repaired", "game": journal.game_id,
+                                  "ply": game.position.ply(), "kept": BAD})
+
+    def booted(self, runner, now):
+        self._flush(runner, now)
+
+    def scan(self, runner, now):
+        if runner.journal.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+            runner.show(now)           # the move's LEDs first
+            self._flush(runner, now)
+
+    def tick(self, runner, now):
+        pass
+
+    def shown(self, runner, frame, now):
+        pass
+
+    def crash(self, runner):
+        runner.journal.flush()
+
+    def _flush(self, runner, now):
+        journal = runner.journal
+        if journal.flush():
+            self._retry_at = -1
+        else:
+            self._retry_at = (now + RETRY_MS) & 0x3FFFFFFF
+            runner.protocol.send({"ev": "storage_error", "message": journal.last_error})
