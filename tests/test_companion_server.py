@@ -102,6 +102,14 @@ def test_a_move_through_the_api_is_seen_by_every_page(url):
     assert "1. e4 *" in s["pgn"]
 
 
+def test_the_page_gets_the_boards_own_buttons_and_option_specs(url):
+    s = wait_for(url, lambda s: s["ready"] and s["option_specs"])
+    assert s["buttons"] == ["diag", "undo"], "the hardware layer's button names"
+    assert set(s["option_specs"]) == set(s["options"]) and s["option_specs"]["hints"]["type"] == "bool"
+    assert act(url, "press", button="diag")[0] == 200
+    wait_for(url, lambda s: any('"name": "diag"' in line for line in s["protocol"]))
+
+
 @pytest.mark.parametrize("fields, code, words", [
     ({"do": "lift", "square": 5}, 400, "non-empty string"),
     ({"do": "lift", "square": "e9"}, 400, "not a square"),

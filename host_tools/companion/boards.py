@@ -192,7 +192,7 @@ class SimulatedBoard(Board):
             state = super().state()
             sim = self.sim
             state.update({"pieces": list(sim.pieces), "hand": sim.hand, "tray": list(sim.tray),
-                          "now": sim.now, "speed": self.speed})
+                          "now": sim.now, "speed": self.speed, "buttons": list(sim.hw.button_names)})
             return state
 
     def act(self, action, fields):

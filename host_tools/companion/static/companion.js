@@ -144,6 +144,22 @@ function buildOptions(specs) {
   optionSpecs = specs;
 }
 
+// The simulated board's buttons, by the names its hardware layer gives them.
+function renderButtons(names) {
+  const box = $("buttons");
+  if (!names || box.dataset.names === names.join(" ")) return;
+  box.dataset.names = names.join(" ");
+  for (const b of box.querySelectorAll("button")) b.remove();
+  for (const name of names) {
+    const b = document.createElement("button");
+    b.className = "press";
+    b.dataset.button = name;
+    b.textContent = name;
+    b.addEventListener("click", () => post("press", { button: name }));
+    box.appendChild(b);
+  }
+}
+
 function renderOptions(o) {
   if (!optionSpecs) return;
   for (const [name, spec] of Object.entries(optionSpecs)) {
@@ -201,6 +217,7 @@ function render(s) {
   $("events").textContent = s.events.map((e) => JSON.stringify(e)).join("\n");
   if (s.board.hands) $("now").textContent = s.now;
   renderOptions(s.options);
+  renderButtons(s.buttons);
   if (s.board.hands) {
     $("speed").value = String(s.speed);
     $("stepper").hidden = s.speed !== 0;
@@ -329,9 +346,6 @@ window.addEventListener("pointerup", endDrag);
 $("speed").addEventListener("change", () => post("clock", { speed: Number($("speed").value) }));
 for (const b of document.querySelectorAll("[data-advance]")) {
   b.addEventListener("click", () => post("clock", { advance: Number(b.dataset.advance) }));
-}
-for (const b of document.querySelectorAll(".press")) {
-  b.addEventListener("click", () => post("press", { button: b.dataset.button }));
 }
 $("reset").addEventListener("click", () => post("new", {
   fen: $("fen-in").value.trim() || null, profile: $("profile") ? $("profile").value : null,
