@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware_support import Board, rows_of
-from scacchiera import commands, handshake
+import scacchiera
+from scacchiera import commands
 
 
 def snapshot(board):
@@ -37,7 +38,7 @@ def test_hello_names_the_version_the_limits_and_every_command():
     board = Board()
     reply = ask(board, '{"cmd": "hello", "id": "h1"}')
     assert reply["ok"] and reply["re"] == "hello" and reply["id"] == "h1"
-    assert reply["proto"] == handshake.VERSION == 1
+    assert reply["proto"] == scacchiera.VERSION == 1
     assert reply["max_line"] == 512
     assert sorted(reply["commands"]) == sorted(commands.COMMANDS)
     assert "brightness" in reply["options"]

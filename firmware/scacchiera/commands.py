@@ -11,7 +11,7 @@ error reply and changes nothing. docs/protocol.md lists every command.
 import json
 
 from . import options
-from .handshake import VERSION, FIRMWARE, MAX_LINE
+from . import VERSION, FIRMWARE, MAX_LINE
 from .report import frame_names, occupied, STATE_NAMES
 
 # Each command's fields, in the text form's word order: name:kind, kind s (string),
@@ -152,7 +152,7 @@ def _result(game):
 
 def _hello(p, runner, game, a):
     return {"proto": VERSION, "firmware": FIRMWARE, "max_line": MAX_LINE, "commands": COMMANDS,
-            "options": list(options.NAMES), "option_specs": options.describe()}
+            "options": [row[0] for row in options.TABLE], "option_specs": option_specs()}
 
 
 def _status(p, runner, game, a):
@@ -166,7 +166,7 @@ def _status(p, runner, game, a):
         "termination": game.result[1] if game.result else None,
         "in_sync": game.in_sync(), "show": pos.uci(t.required) if t.required >= 0 else None,
         "claimable": list(game.claimable), "offer": p.offer, "diag": runner.diag is not None,
-        "options": options.values(runner),
+        "options": option_values(runner),
         "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
     }
@@ -264,6 +264,30 @@ def _leds(p, runner, game, a):
 
 def _occupancy(p, runner, game, a):
     return {"squares": occupied(runner)}
+
+
+# -- the options, as status and hello report them (options.py has the table) -----------
+
+def option_values(runner):
+    """Every option's value now, {name: value} (the protocol's status)."""
+    game = runner.app.game
+    holders = (game.options, game.position, runner)
+    return {row[0]: getattr(holders[row[4]], row[0]) for row in options.TABLE}
+
+
+def option_specs():
+    """Every option's kind and limits, {name: {...}}, for a host to build its controls."""
+    out = {}
+    for name, kind, limits, default, holder, off in options.TABLE:
+        d = {"type": ("bool", "int", "choice")[kind], "default": default}
+        if kind == options.INT:
+            d["min"], d["max"] = limits
+            if off:
+                d["off"] = 0
+        elif kind == options.CHOICE:
+            d["choices"] = list(limits)
+        out[name] = d
+    return out
 
 
 _RUN = {"hello": _hello, "status": _status, "new": _new, "show": _show, "unshow": _unshow,

@@ -16,7 +16,7 @@ Loaded with the first byte the host sends (protocol.py). docs/protocol.md,
 """
 
 from .clock import elapsed
-from .handshake import MAX_LINE
+from . import MAX_LINE
 from .compat import const
 
 LINE_GAP_MS = const(30000)     # a half line waits this long after its last byte

@@ -11,17 +11,17 @@ Kinds: ``BOOL`` (true or false), ``INT`` (a whole number from low to high;
 ``OFF`` too when the row allows it), ``CHOICE`` (one of the words in limits).
 
 The protocol's ``set`` goes through ``Runner.set_option``, which checks
-here, applies, and saves the value in the journal; ``status`` reports
-``values`` and ``hello`` ``NAMES``, with each row's limits as ``describe``
-(the companion page builds its controls from them).
+here, applies, and saves the value in the journal; commands.py reports the
+values in ``status`` and ``hello`` the names with each row's limits (the
+companion page builds its controls from them).
 """
 
 from .rules.variants import PROFILES
 from .tracking.tracker import DEFAULT_SETTLE_MS
 
-BOOL = "bool"
-INT = "int"
-CHOICE = "choice"
+BOOL = 0
+INT = 1
+CHOICE = 2
 GAME = 0
 POSITION = 1
 RUNNER = 2
@@ -36,19 +36,15 @@ TABLE = (
     ("brightness", INT, (1, 100), 100, RUNNER, False),  # percent of the power cap
     ("move_time_ms", INT, (3000, 3600000), 0, GAME, True),  # seed 003's time per move; 0: none
 )
-NAMES = tuple(row[0] for row in TABLE)
-
-
-def row_of(name):
-    for row in TABLE:
-        if row[0] == name:
-            return row
-    raise ValueError("unknown option: %s" % name)
 
 
 def check(name, value):
     """The option's row if ``value`` suits it; ValueError (saying what would) if not."""
-    row = row_of(name)
+    for row in TABLE:
+        if row[0] == name:
+            break
+    else:
+        raise ValueError("unknown option: %s" % name)
     kind, limits = row[1], row[2]
     if kind == BOOL:
         if value is not True and value is not False:
@@ -68,25 +64,3 @@ def defaults(obj, holder):
     for row in TABLE:
         if row[4] == holder:
             setattr(obj, row[0], row[3])
-
-
-def values(runner):
-    """Every option's value now, {name: value} (the protocol's status)."""
-    game = runner.app.game
-    holders = (game.options, game.position, runner)
-    return {row[0]: getattr(holders[row[4]], row[0]) for row in TABLE}
-
-
-def describe():
-    """Every option's kind and limits, {name: {...}}, for a host to build its controls."""
-    out = {}
-    for name, kind, limits, default, holder, off in TABLE:
-        d = {"type": kind, "default": default}
-        if kind == INT:
-            d["min"], d["max"] = limits
-            if off:
-                d["off"] = 0
-        elif kind == CHOICE:
-            d["choices"] = list(limits)
-        out[name] = d
-    return out

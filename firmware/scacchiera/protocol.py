@@ -59,8 +59,12 @@ class Protocol:
         self.watch_occupancy = False   # ...an "occupancy" event when a square changes
         self.offer = False             # a draw offered by the host, open until the next move
         self.line = None               # the half line's bytes (framing.py: made with the first byte)
-        self.n = 0                     # its length; -1: discarding a line over handshake.MAX_LINE up to its end
+        self.n = 0                     # its length; -1: discarding a line over MAX_LINE up to its end
         self.last = 0                  # when its last byte came
+        self.rx = bytearray(128)       # bytes read from the serial port
+        self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
+        self._seen_rows = bytearray(8)   # occupancy last sent (watch)
+        self._seen_frame = bytearray(64)  # frame last sent (watch)
 
     # -- the way out ---------------------------------------------------------------------
 
@@ -123,7 +127,7 @@ class Protocol:
         from . import framing
         return framing.feed(self, data, n, now, start)
 
-    def tick(self, now):
+    def expire(self, now):
         """Drop a half line that has waited too long for its next byte (framing.py)."""
         if self.n:
             from . import framing
@@ -134,57 +138,38 @@ class Protocol:
         from . import commands
         commands.handle(self, line)
 
-
-class SerialLink:
-    """The main loop's part (runner.Part) that carries the protocol over the serial port.
-
-    Every ``SLOW_MS`` it reads waiting bytes into the protocol (not while
-    replies wait: back-pressure) and sends ``occupancy`` while it is watched;
-    after a scan it writes what the link takes; a new LED frame goes out as
-    ``leds`` while watched; after a crash it gives the host a moment to take
-    the last lines.
-    """
-
-    def __init__(self):
-        self.rx = bytearray(128)
-        self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
-        self._seen_rows = bytearray(8)   # occupancy last sent (watch)
-        self._seen_frame = bytearray(64)  # frame last sent (watch)
+    # -- the main loop's part (runner.py, parts.Part): the serial port's bytes in and out --------
 
     def boot(self, runner, now):
         pass
 
-    def booted(self, runner, now):
-        pass
-
     def scan(self, runner, now):
-        if runner.protocol.out:
-            runner.protocol.write(runner.hw.serial_write)
+        if self.out:
+            self.write(runner.hw.serial_write)
 
     def tick(self, runner, now):
-        protocol = runner.protocol
-        if not protocol.busy():        # back-pressure: commands wait while replies do
+        if not self.busy():        # back-pressure: commands wait while replies do
             if self._rx_at >= self._rx_n:
                 self._rx_at = 0
                 self._rx_n = runner.hw.serial_read(self.rx)
             if self._rx_n:
-                self._rx_at = protocol.feed(self.rx, self._rx_n, now, self._rx_at)
-        protocol.tick(now)
+                self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
+        self.expire(now)
         stable = runner.app.debouncer.stable
-        if protocol.watch_occupancy and runner.diag is None and stable != self._seen_rows:
+        if self.watch_occupancy and runner.diag is None and stable != self._seen_rows:
             self._seen_rows[:] = stable
             from .report import occupied
-            protocol.send({"ev": "occupancy", "squares": occupied(runner)})
+            self.send({"ev": "occupancy", "squares": occupied(runner)})
 
     def shown(self, runner, frame, now):
-        if runner.protocol.watch_leds and frame != self._seen_frame:
+        if self.watch_leds and frame != self._seen_frame:
             self._seen_frame[:] = frame
             from .report import frame_names
-            runner.protocol.send({"ev": "leds", "frame": frame_names(runner)})
+            self.send({"ev": "leds", "frame": frame_names(runner)})
 
     def crash(self, runner):
         hw = runner.hw
         start = hw.ticks_ms()
-        while runner.protocol.out and elapsed(hw.ticks_ms(), start) < _CRASH_WRITE_MS:
-            runner.protocol.write(hw.serial_write)
+        while self.out and elapsed(hw.ticks_ms(), start) < _CRASH_WRITE_MS:
+            self.write(hw.serial_write)
             hw.sleep_us(1000)

@@ -4,9 +4,9 @@ One cooperative loop, paced at ``period_us`` (2.5 ms: 400 scans/s). Every
 iteration (``step``) reads the switch matrix, hands it to the application
 and feeds the watchdog; every ``SLOW_MS`` it also polls the buttons and
 redraws the LEDs if the frame changed (or a blink phase turned). What sits
-beside the game is a list of parts (``Part``, as KMK's extensions) with
-hooks the loop calls: the journal (storage/journal.JournalPart: durable
-moves, once the LEDs show them) and the serial link (protocol.SerialLink).
+beside the game is a list of parts (parts.py, as KMK's extensions) with
+hooks the loop calls: the journal (durable moves, once the LEDs show them)
+and the protocol (the serial port's bytes in and out).
 A steady scan allocates nothing (tests/mpy/check_scan_no_alloc.py).
 
 Why not asyncio tasks: each task switch is a pass of the scheduler, and the
@@ -28,51 +28,18 @@ host_tools/fakehw for tests and the simulator)::
     fs                     the flash (storage/fs.py's interface)
 """
 
-from . import options
+from . import VERSION, FIRMWARE, options
 from .app import App
 from .clock import elapsed
 from .leds.palette import Palette, BLINK_MS
-from .handshake import VERSION, FIRMWARE
-from .protocol import Protocol, SerialLink
+from .protocol import Protocol
 from .compat import const
-from .storage.journal import Journal, JournalPart
+from .storage.journal import Journal
 
 PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)
 SLOW_MS = 10              # serial, buttons, LEDs
 RATE_MS = 1000            # the scan rate's window; the diagnostics report
 _MASK = const(0x3FFFFFFF)
-
-
-class Part:
-    """A part of the main loop beside the game, as KMK's extensions: the journal
-    (storage/journal.JournalPart), the serial link (protocol.SerialLink); a display,
-    a clock output or an engine is one more. The runner calls, in ``parts`` order:
-
-    boot(runner, now)          at power-up, before the game looks at the board
-    booted(runner, now)        once it has (the LEDs not lit yet)
-    scan(runner, now)          after every scan: allocate nothing when nothing happens
-    tick(runner, now)          every SLOW_MS, after the buttons, before the LEDs are redrawn
-    shown(runner, frame, now)  the game's frame of meanings was composed anew
-    crash(runner)              the loop failed (last part first): save what can be saved
-    """
-
-    def boot(self, runner, now):
-        pass
-
-    def booted(self, runner, now):
-        pass
-
-    def scan(self, runner, now):
-        pass
-
-    def tick(self, runner, now):
-        pass
-
-    def shown(self, runner, frame, now):
-        pass
-
-    def crash(self, runner):
-        pass
 
 
 class Runner:
@@ -98,7 +65,7 @@ class Runner:
         self._rate_ms = self._rate_scans = self._slow_ms = 0
         self._blink = -1
         self._buttons = self._button_sample = 0
-        self.parts = [JournalPart(), SerialLink()]   # runner.Part: what sits beside the game
+        self.parts = [self.journal, self.protocol]   # what sits beside the game (parts.Part's hooks)
 
     # -- boot -------------------------------------------------------------------------
 
@@ -113,8 +80,6 @@ class Runner:
         for part in parts:
             part.boot(self, now)
         self.app.boot(self.rows, now)
-        for part in parts:
-            part.booted(self, now)
         held = self._buttons = self._button_sample = hw.buttons()
         names = hw.button_names
         if "diag" in names and held >> names.index("diag") & 1:

@@ -14,7 +14,7 @@ import threading
 import time
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
-from scacchiera.handshake import MAX_LINE   # the protocol's longest line (bytes, without the line end)
+from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without the line end)
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square

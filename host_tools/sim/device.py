@@ -17,7 +17,7 @@ import main as firmware_main
 from fakehal import FakeHardware
 from memfs import MemFS
 from scacchiera.storage.fs import OsFS
-from scacchiera import options
+from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
 from scacchiera.leds import frame as led_frame
 from scacchiera.rules.variants import new_position, variant_of, CHESS
@@ -289,7 +289,7 @@ class SimBoard(FirmwareHands):
                 "hand": self.hand,
                 "tray": list(self.tray),
                 "turn": "white" if pos.turn == 0 else "black",
-                "options": options.values(self.runner),
+                "options": option_values(self.runner),
                 "pgn": pos.pgn(),
                 "events": events[-50:],
                 "protocol": self.protocol[-200:],

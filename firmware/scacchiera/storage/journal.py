@@ -253,6 +253,7 @@ class Journal:
         self.fs = fs
         self._archive = archive
         self.max_bytes = max_bytes
+        self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
         self.game = None
         self.position = None          # the Position the journal describes
         self.game_id = 0
@@ -491,50 +492,36 @@ class Journal:
         self._archives = keep
         return ok
 
-
-class JournalPart:
-    """The main loop's part (runner.Part) that keeps the game on the flash.
-
-    At boot it resumes the saved game and its options (a journal this firmware
-    cannot read is set aside: a new game starts); after a scan that produced
-    records it writes them, once the LEDs show the move (a littlefs write can
-    stall the loop 45-400 ms); a failed write is retried ``RETRY_MS`` later.
-    """
-
-    def __init__(self):
-        self._retry_at = -1
+    # -- the main loop's part (runner.py, parts.Part): resume at boot, write once the LEDs show a move --
 
     def boot(self, runner, now):
-        journal = runner.journal
         game = runner.app.game
         restored = False
         try:
-            pos = journal.load()
+            pos = self.load()
             if pos is not None:
                 game.restore(pos)
                 restored = True
         except Exception as e:   # flash trouble, or a journal this firmware cannot read
-            journal.quarantine()
+            self.quarantine()
             runner.protocol.send({"ev": "storage_error", "message": "saved game set aside: %r" % e})
             game.new_game()
             restored = False
-        journal.attach(game, restored)
-        for name in journal.options:
+        self.attach(game, restored)
+        for name in self.options:
             try:
-                runner.set_option(name, journal.options[name], False)
+                runner.set_option(name, self.options[name], False)
             except ValueError:
                 pass
-        if journal.repaired:
-            runner.protocol.send({"ev": "storage_repaired", "game": journal.game_id,
+        if self.repaired:
+            runner.protocol.send({"ev": "storage_repaired", "game": self.game_id,
                                   "ply": game.position.ply(), "kept": BAD})
-
-    def booted(self, runner, now):
-        self._flush(runner, now)
+        self._save(runner, now)        # the game's start, durable before the first scan
 
     def scan(self, runner, now):
-        if runner.journal.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+        if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
             runner.show(now)           # the move's LEDs first
-            self._flush(runner, now)
+            self._save(runner, now)
 
     def tick(self, runner, now):
         pass
@@ -543,12 +530,11 @@ class JournalPart:
         pass
 
     def crash(self, runner):
-        runner.journal.flush()
+        self.flush()
 
-    def _flush(self, runner, now):
-        journal = runner.journal
-        if journal.flush():
+    def _save(self, runner, now):
+        if self.flush():
             self._retry_at = -1
         else:
             self._retry_at = (now + RETRY_MS) & 0x3FFFFFFF
-            runner.protocol.send({"ev": "storage_error", "message": journal.last_error})
+            runner.protocol.send({"ev": "storage_error", "message": self.last_error})
