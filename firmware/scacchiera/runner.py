@@ -31,9 +31,9 @@ host_tools/fakehw for tests and the simulator)::
 from . import VERSION, FIRMWARE, options
 from .app import App
 from .clock import elapsed
+from .compat import const
 from .leds.palette import Palette, BLINK_MS
 from .protocol import Protocol
-from .compat import const
 from .storage.journal import Journal
 
 PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)

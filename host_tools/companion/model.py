@@ -18,7 +18,7 @@ from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without 
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square
-from scacchiera.rules.variants import CHESS, new_position, variant_of
+from scacchiera.rules.variants import CHESS, VARIANTS, new_position, variant_of
 
 LOG_LINES = 200
 EVENT_COUNT = 50
@@ -273,6 +273,7 @@ class BoardModel:
                 "ready": self.status is not None and self.start is not None,
                 "firmware": (self.hello or {}).get("firmware"),
                 "variant": variant_of(pos) if pos is not None else CHESS,
+                "variants": list(VARIANTS),
                 "sprint": sprint,
                 "fen": fen,
                 "moves": list(s.get("moves") or ()),

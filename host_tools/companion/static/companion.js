@@ -101,7 +101,10 @@ const OPTION_LABELS = {
   settle_ms: "settle time (ms)", lang: "move letters", profile: "rule profile",
   brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
 };
-const CHOICE_LABELS = { en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)" };
+const CHOICE_LABELS = {
+  en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
+  chess: "chess", sprint: "Scacchi Sprint",
+};
 let optionSpecs = null;
 
 function buildOptions(specs) {
@@ -251,7 +254,17 @@ function renderComputer(c) {
 
 function renderSprint(s) {
   $("sprint").hidden = !s.sprint;
-  if (document.activeElement !== $("variant")) $("variant").value = s.variant;
+  const variants = $("variant");
+  if (variants.options.length !== s.variants.length) {
+    variants.innerHTML = "";
+    for (const v of s.variants) {
+      const o = document.createElement("option");
+      o.value = v;
+      o.textContent = CHOICE_LABELS[v] || v;
+      variants.appendChild(o);
+    }
+  }
+  if (document.activeElement !== variants) variants.value = s.variant;
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
     const box = $("hand-" + side);
