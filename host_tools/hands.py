@@ -25,11 +25,10 @@ step, ``AssertionError`` for a failed expectation.
 
 from scacchiera.app import App
 from scacchiera.leds import frame as led_frame
+from scacchiera.report import STATE_NAMES
 from scacchiera.rules.squares import parse_square
-from scacchiera.tracking import tracker as tr
 
-SCAN_MS = 5          # the firmware scans at 200 Hz
-STATE_NAMES = {tr.IDLE: "idle", tr.LIFTED: "lifted", tr.PENDING: "pending", tr.ERROR: "error", tr.SYNC: "sync"}
+SCAN_MS = 5          # the hands' scan step; the firmware itself scans every 2.5 ms (runner.PERIOD_US)
 
 
 class ScriptError(ValueError):

@@ -10,6 +10,7 @@ import sys
 
 from host_tools import _paths  # noqa: F401
 from scacchiera.rules import Position, WHITE
+from scacchiera.rules.variants import PROFILES
 
 HELP = "moves in SAN (e4, Nf3 / Cf3) or UCI (e2e4); undo, claim, draw, resign, fen, pgn, moves, help, quit"
 
@@ -40,7 +41,7 @@ def parse_move(position, text, lang):
 def main(argv=None, stdin=sys.stdin, out=sys.stdout):
     parser = argparse.ArgumentParser(prog="python -m host_tools.play", description=__doc__.split("\n")[0])
     parser.add_argument("--fen")
-    parser.add_argument("--profile", default="fide", choices=("fide", "casual"))
+    parser.add_argument("--profile", default="fide", choices=PROFILES)
     parser.add_argument("--lang", default="en", choices=("en", "it"))
     args = parser.parse_args(argv)
     try:

@@ -102,6 +102,14 @@ def test_a_move_through_the_api_is_seen_by_every_page(url):
     assert "1. e4 *" in s["pgn"]
 
 
+def test_the_page_gets_the_boards_own_buttons_and_option_specs(url):
+    s = wait_for(url, lambda s: s["ready"] and s["option_specs"])
+    assert s["buttons"] == ["diag", "undo"], "the hardware layer's button names"
+    assert set(s["option_specs"]) == set(s["options"]) and s["option_specs"]["hints"]["type"] == "bool"
+    assert act(url, "press", button="diag")[0] == 200
+    wait_for(url, lambda s: any('"name": "diag"' in line for line in s["protocol"]))
+
+
 @pytest.mark.parametrize("fields, code, words", [
     ({"do": "lift", "square": 5}, 400, "non-empty string"),
     ({"do": "lift", "square": "e9"}, 400, "not a square"),
@@ -164,8 +172,9 @@ def test_other_sites_and_names_can_neither_read_nor_drive_the_board(url, headers
     assert request(url, "GET", "/", headers=headers)[0] == 403
 
     assert ws_handshake(url, headers).startswith(b"HTTP/1.1 403")
-    time.sleep(0.1)
-    after = state(url)
+    # A line the page may send goes after any that got through: once its reply is in, nothing else came.
+    assert act(url, "send", line='{"cmd": "leds", "id": "fence"}')[0] == 200
+    after = wait_for(url, lambda s: any('"id": "fence"' in line for line in s["protocol"]))
     assert after["result"] == "*" and after["moves"] == before["moves"]
 
 

@@ -558,5 +558,5 @@ def test_the_leds_show_a_committed_move_before_the_journal_writes_it(period_us, 
     assert len(seen) == 6
     for dirty, pixels in seen:
         assert not dirty, "the frame of the move was drawn before the flash write"
-    runner._show(board.hw.ticks_ms())
+    runner.show(board.hw.ticks_ms())
     assert seen[-1][1] == bytes(board.hw.pixels)

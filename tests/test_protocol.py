@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware_support import Board, rows_of
-from scacchiera import commands, protocol
+import scacchiera
+from scacchiera import commands
 
 
 def snapshot(board):
@@ -37,10 +38,15 @@ def test_hello_names_the_version_the_limits_and_every_command():
     board = Board()
     reply = ask(board, '{"cmd": "hello", "id": "h1"}')
     assert reply["ok"] and reply["re"] == "hello" and reply["id"] == "h1"
-    assert reply["proto"] == protocol.VERSION == 1
+    assert reply["proto"] == scacchiera.VERSION == 1
     assert reply["max_line"] == 512
     assert sorted(reply["commands"]) == sorted(commands.COMMANDS)
     assert "brightness" in reply["options"]
+    specs = reply["option_specs"]
+    assert list(specs) == reply["options"], "one spec per option, in hello's order"
+    assert specs["brightness"] == {"type": "int", "min": 1, "max": 100, "default": 100}
+    assert specs["move_time_ms"]["off"] == 0 and specs["hints"] == {"type": "bool", "default": True}
+    assert specs["profile"] == {"type": "choice", "choices": ["fide", "casual"], "default": "fide"}
 
 
 def test_status_tells_the_game_and_the_board():

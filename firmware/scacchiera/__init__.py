@@ -3,3 +3,9 @@
 Nothing in this package touches hardware; the board's pins live behind the
 hardware layer that ``main.py`` builds and hands in.
 """
+
+# What the board announces of itself (the ``boot`` event, ``hello``): here, so the protocol,
+# the line framing and the commands share them without importing each other.
+VERSION = 1                    # the protocol's version
+FIRMWARE = "scacchiera 0.1.0"
+MAX_LINE = 512                 # the longest line the board reads, in bytes, without the line end

@@ -10,9 +10,9 @@ error reply and changes nothing. docs/protocol.md lists every command.
 
 import json
 
-from .leds import frame as led_frame
-from .protocol import VERSION, FIRMWARE, MAX_LINE
-from .rules.squares import square_name
+from . import options
+from . import VERSION, FIRMWARE, MAX_LINE
+from .report import frame_names, occupied, STATE_NAMES
 
 # Each command's fields, in the text form's word order: name:kind, kind s (string),
 # i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
@@ -28,7 +28,6 @@ COMMANDS = {
 _GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote")
 _ANY_TIME = ("new", "unshow", "undo")
 _WORDS = {"true": True, "on": True, "false": False, "off": False}
-STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
 
 
 class ProtocolError(Exception):
@@ -120,14 +119,14 @@ def handle(proto, line):
         if parsed is None:
             return
         cmd, args, rid = parsed
-        board = proto.board
-        game = board.app.game
+        runner = proto.runner
+        game = runner.app.game
         if cmd in _GAME:
-            if board.diag is not None:
+            if runner.diag is not None:
                 raise ProtocolError("invalid_state", "diagnostics on (send: diag off)")
             if game.result is not None and cmd not in _ANY_TIME:
                 raise ProtocolError("invalid_state", "the game is over")
-        reply = _RUN[cmd](proto, board, game, args)
+        reply = _RUN[cmd](proto, runner, game, args)
     except ProtocolError as e:
         proto.error(e.cmd or cmd, e.rid if e.rid is not None else rid, e.code, str(e))
         return
@@ -141,37 +140,34 @@ def handle(proto, line):
     reply["ok"] = True
     if rid is not None:
         reply["id"] = rid
-    board.app.dirty = True
+    runner.app.dirty = True
     proto.send(reply, True)
 
 
-# -- the commands: (protocol, board, game, args) -> the reply's fields ------------------
+# -- the commands: (protocol, runner, game, args) -> the reply's fields ------------------
 
 def _result(game):
     return {"result": game.result[0], "termination": game.result[1]}
 
 
-def _hello(p, board, game, a):
+def _hello(p, runner, game, a):
     return {"proto": VERSION, "firmware": FIRMWARE, "max_line": MAX_LINE, "commands": COMMANDS,
-            "options": list(board.OPTIONS)}
+            "options": [row[0] for row in options.TABLE], "option_specs": option_specs()}
 
 
-def _status(p, board, game, a):
+def _status(p, runner, game, a):
     pos = game.position
     t = game.tracker
-    j = board.journal
-    o = game.options
+    j = runner.journal
     status = {
         "fen": pos.fen(), "ply": pos.ply(), "moves": [pos.uci(m) for m in pos.move_stack],
         "turn": "wb"[pos.turn], "state": STATE_NAMES[t.state],
         "result": game.result[0] if game.result else "*",
         "termination": game.result[1] if game.result else None,
-        "in_sync": t.state != 4, "show": pos.uci(t.required) if t.required >= 0 else None,
-        "claimable": list(game.claimable), "offer": p.offer, "diag": board.diag is not None,
-        "options": {"hints": o.hints, "takeback": o.takeback, "settle_ms": o.settle_ms, "lang": o.lang,
-                    "profile": pos.profile, "brightness": board.brightness,
-                    "move_time_ms": o.move_time_ms},
-        "game": j.game_id, "scan_rate": board.scan_rate, "journal_bytes": j.size,
+        "in_sync": game.in_sync(), "show": pos.uci(t.required) if t.required >= 0 else None,
+        "claimable": list(game.claimable), "offer": p.offer, "diag": runner.diag is not None,
+        "options": option_values(runner),
+        "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
     }
     try:
@@ -182,44 +178,44 @@ def _status(p, board, game, a):
     return status
 
 
-def _new(p, board, game, a):
+def _new(p, runner, game, a):
     game.new_game(a.get("fen"), a.get("profile"), variant=a.get("variant"), seed=a.get("seed"))
     return {"fen": game.position.fen()}
 
 
-def _show(p, board, game, a):
+def _show(p, runner, game, a):
     move = game.show_move(a["uci"])
     return {"uci": game.position.uci(move), "san": game.position.san(move, game.options.lang)}
 
 
-def _unshow(p, board, game, a):
+def _unshow(p, runner, game, a):
     game.tracker.required = -1
     return {}
 
 
-def _undo(p, board, game, a):
+def _undo(p, runner, game, a):
     if not game.undo():
         raise ProtocolError("invalid_state", "no move to take back")
     return {"fen": game.position.fen(), "ply": game.position.ply()}
 
 
-def _claim(p, board, game, a):
+def _claim(p, runner, game, a):
     if game.claim() is None:
         raise ProtocolError("refused", "no draw can be claimed now")
     return _result(game)
 
 
-def _offer(p, board, game, a):
+def _offer(p, runner, game, a):
     p.offer = True
     return {}
 
 
-def _draw(p, board, game, a):
+def _draw(p, runner, game, a):
     game.agree_draw()
     return _result(game)
 
 
-def _resign(p, board, game, a):
+def _resign(p, runner, game, a):
     side = a.get("side", "wb"[game.position.turn])
     if side not in ("w", "b"):
         raise ProtocolError("bad_field", "side is w or b")
@@ -227,58 +223,71 @@ def _resign(p, board, game, a):
     return _result(game)
 
 
-def _promote(p, board, game, a):
+def _promote(p, runner, game, a):
     game.choose_promotion(a["piece"])
     return {"piece": a["piece"].lower()}
 
 
-def _set(p, board, game, a):
-    board.set_option(a["name"], a["value"])
+def _set(p, runner, game, a):
+    runner.set_option(a["name"], a["value"])
     return {"name": a["name"], "value": a["value"]}
 
 
-def _games(p, board, game, a):
-    return {"games": [{"game": i, "bytes": n} for i, n in board.journal.archive().games()]}
+def _games(p, runner, game, a):
+    return {"games": [{"game": i, "bytes": n} for i, n in runner.journal.archive().games()]}
 
 
-def _pgn(p, board, game, a):
+def _pgn(p, runner, game, a):
     number = a.get("game", -1)
     if number < 0:
-        return {"game": board.journal.game_id, "pgn": board.journal.pgn(game.position)}
+        return {"game": runner.journal.game_id, "pgn": runner.journal.pgn(game.position)}
     try:
-        return {"game": number, "pgn": board.journal.archive().read(number)}
+        return {"game": number, "pgn": runner.journal.archive().read(number)}
     except (OSError, ValueError):
         raise ProtocolError("not_found", "no archived game %d (send games)" % number)
 
 
-def _diag(p, board, game, a):
-    board.set_diag(a.get("on", True))
-    return {"on": board.diag is not None}
+def _diag(p, runner, game, a):
+    runner.set_diag(a.get("on", True))
+    return {"on": runner.diag is not None}
 
 
-def _watch(p, board, game, a):
+def _watch(p, runner, game, a):
     p.watch_leds = a.get("leds", p.watch_leds)
     p.watch_occupancy = a.get("occupancy", p.watch_occupancy)
     return {"leds": p.watch_leds, "occupancy": p.watch_occupancy}
 
 
-def _leds(p, board, game, a):
-    return {"frame": frame_names(board)}
+def _leds(p, runner, game, a):
+    return {"frame": frame_names(runner)}
 
 
-def _occupancy(p, board, game, a):
-    return {"squares": occupied(board)}
+def _occupancy(p, runner, game, a):
+    return {"squares": occupied(runner)}
 
 
-def frame_names(board):
-    """The LED frame as {square: meaning} (the game's, also while diagnostics run)."""
-    return led_frame.meanings(board.app.compose())
+# -- the options, as status and hello report them (options.py has the table) -----------
+
+def option_values(runner):
+    """Every option's value now, {name: value} (the protocol's status)."""
+    game = runner.app.game
+    holders = (game.options, game.position, runner)
+    return {row[0]: getattr(holders[row[4]], row[0]) for row in options.TABLE}
 
 
-def occupied(board):
-    """Occupied squares' names, as the game sees them (debounced), or the raw switches in diagnostics."""
-    rows = board.rows if board.diag is not None else board.app.debouncer.stable
-    return [square_name(sq) for sq in range(64) if (rows[sq >> 3] >> (sq & 7)) & 1]
+def option_specs():
+    """Every option's kind and limits, {name: {...}}, for a host to build its controls."""
+    out = {}
+    for name, kind, limits, default, holder, off in options.TABLE:
+        d = {"type": ("bool", "int", "choice")[kind], "default": default}
+        if kind == options.INT:
+            d["min"], d["max"] = limits
+            if off:
+                d["off"] = 0
+        elif kind == options.CHOICE:
+            d["choices"] = list(limits)
+        out[name] = d
+    return out
 
 
 _RUN = {"hello": _hello, "status": _status, "new": _new, "show": _show, "unshow": _unshow,

@@ -32,24 +32,23 @@ lines or ``_MAX_QUEUED_BYTES`` bytes wait (a host that stopped reading).
 
 import json
 
-from .rules.squares import const
+from .clock import elapsed
+from .compat import const
 
-VERSION = 1
-FIRMWARE = "scacchiera 0.1.0"
-MAX_LINE = 512                 # bytes, without the line end
 _MAX_QUEUED = const(64)        # lines waiting to be written; past this the oldest event goes
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
 _BACKLOG = const(4)            # commands wait unread while this many lines wait to go out
+_CRASH_WRITE_MS = const(200)   # how long a crash waits for the host to take its last lines
 
 
 class Protocol:
     """Turns events into lines (``out``, which the runner writes) and bytes into commands.
 
-    ``board`` is the main loop (runner.Runner); commands.py uses it.
+    ``runner`` is the main loop (runner.Runner); commands.py uses it.
     """
 
-    def __init__(self, board):
-        self.board = board
+    def __init__(self, runner):
+        self.runner = runner
         self.out = []                  # lines (bytes, ending in LF) waiting to be written
         self.sent = 0                  # bytes of out[0] already written
         self.queued = 0                # bytes in out
@@ -62,6 +61,10 @@ class Protocol:
         self.line = None               # the half line's bytes (framing.py: made with the first byte)
         self.n = 0                     # its length; -1: discarding a line over MAX_LINE up to its end
         self.last = 0                  # when its last byte came
+        self.rx = bytearray(128)       # bytes read from the serial port
+        self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
+        self._seen_rows = bytearray(8)   # occupancy last sent (watch)
+        self._seen_frame = bytearray(64)  # frame last sent (watch)
 
     # -- the way out ---------------------------------------------------------------------
 
@@ -124,7 +127,7 @@ class Protocol:
         from . import framing
         return framing.feed(self, data, n, now, start)
 
-    def tick(self, now):
+    def expire(self, now):
         """Drop a half line that has waited too long for its next byte (framing.py)."""
         if self.n:
             from . import framing
@@ -134,3 +137,39 @@ class Protocol:
         """One whole line (bytes): exactly one reply, unless it is blank."""
         from . import commands
         commands.handle(self, line)
+
+    # -- the main loop's part (runner.py, parts.Part): the serial port's bytes in and out --------
+
+    def boot(self, runner, now):
+        pass
+
+    def scan(self, runner, now):
+        if self.out:
+            self.write(runner.hw.serial_write)
+
+    def tick(self, runner, now):
+        if not self.busy():        # back-pressure: commands wait while replies do
+            if self._rx_at >= self._rx_n:
+                self._rx_at = 0
+                self._rx_n = runner.hw.serial_read(self.rx)
+            if self._rx_n:
+                self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
+        self.expire(now)
+        stable = runner.app.debouncer.stable
+        if self.watch_occupancy and runner.diag is None and stable != self._seen_rows:
+            self._seen_rows[:] = stable
+            from .report import occupied
+            self.send({"ev": "occupancy", "squares": occupied(runner)})
+
+    def shown(self, runner, frame, now):
+        if self.watch_leds and frame != self._seen_frame:
+            self._seen_frame[:] = frame
+            from .report import frame_names
+            self.send({"ev": "leds", "frame": frame_names(runner)})
+
+    def crash(self, runner):
+        hw = runner.hw
+        start = hw.ticks_ms()
+        while self.out and elapsed(hw.ticks_ms(), start) < _CRASH_WRITE_MS:
+            self.write(hw.serial_write)
+            hw.sleep_us(1000)

@@ -2,10 +2,11 @@
 
 One cooperative loop, paced at ``period_us`` (2.5 ms: 400 scans/s). Every
 iteration (``step``) reads the switch matrix, hands it to the application
-and feeds the watchdog; every ``SLOW_MS`` it also reads the serial port,
-polls the buttons and redraws the LEDs if the frame changed (or a blink
-phase turned); after a scan that produced events it makes them durable,
-once the LEDs show them (littlefs can stall the loop 45-400 ms on a write).
+and feeds the watchdog; every ``SLOW_MS`` it also polls the buttons and
+redraws the LEDs if the frame changed (or a blink phase turned). What sits
+beside the game is a list of parts (parts.py, as KMK's extensions) with
+hooks the loop calls: the journal (durable moves, once the LEDs show them)
+and the protocol (the serial port's bytes in and out).
 A steady scan allocates nothing (tests/mpy/check_scan_no_alloc.py).
 
 Why not asyncio tasks: each task switch is a pass of the scheduler, and the
@@ -27,30 +28,27 @@ host_tools/fakehw for tests and the simulator)::
     fs                     the flash (storage/fs.py's interface)
 """
 
+from . import VERSION, FIRMWARE, options
 from .app import App
 from .clock import elapsed
+from .compat import const
 from .leds.palette import Palette, BLINK_MS
-from .protocol import Protocol, VERSION, FIRMWARE
-from .rules.squares import const
-from .storage.journal import Journal, BAD
+from .protocol import Protocol
+from .storage.journal import Journal
 
 PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)
 SLOW_MS = 10              # serial, buttons, LEDs
 RATE_MS = 1000            # the scan rate's window; the diagnostics report
-RETRY_MS = 5000           # after a flash write failed
-_CRASH_WRITE_MS = const(200)  # how long a crash waits for the host to take its last lines
 _MASK = const(0x3FFFFFFF)
 
 
 class Runner:
-    OPTIONS = ("hints", "takeback", "settle_ms", "lang", "profile", "brightness", "move_time_ms")
-
     def __init__(self, hw, led_of_square, led_order="GRB", max_level=255, period_us=PERIOD_US):
         self.hw = hw
         self.led_of_square = bytes(led_of_square)
         self.led_order = led_order
         self.max_level = max_level     # the power budget's cap (board_config.LED_MAX_LEVEL)
-        self.brightness = 100          # percent of max_level
+        options.defaults(self, options.RUNNER)   # brightness: percent of max_level
         self.period_us = period_us
         self.app = App(led_of_square=self.led_of_square, led_order=led_order, brightness_cap=max_level)
         self.journal = Journal(hw.fs)
@@ -63,17 +61,13 @@ class Runner:
         # which no frame under the power cap has, so the first frame is always written.
         self.front = bytearray(b"\xff" * (3 * len(self.led_of_square)))
         self.back = bytearray(len(self.front))                # the next pixels
-        self.rx = bytearray(128)
-        self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
         self.scans = 0
         self.scan_rate = 0             # full scans per second, measured
         self.cause = ""
         self._rate_ms = self._rate_scans = self._slow_ms = 0
         self._blink = -1
-        self._retry_at = -1
         self._buttons = self._button_sample = 0
-        self._seen_rows = bytearray(8)   # occupancy last sent (watch)
-        self._seen_frame = bytearray(64)  # frame last sent (watch)
+        self.parts = [self.journal, self.protocol]   # what sits beside the game (parts.Part's hooks)
 
     # -- boot -------------------------------------------------------------------------
 
@@ -84,37 +78,18 @@ class Runner:
         self.cause = hw.reset_cause()
         self.protocol.send({"ev": "boot", "proto": VERSION, "firmware": FIRMWARE, "cause": self.cause})
         hw.read_rows(self.rows)
-        journal = self.journal
-        game = self.app.game
-        restored = False
-        try:
-            pos = journal.load()
-            if pos is not None:
-                game.restore(pos)
-                restored = True
-        except Exception as e:   # flash trouble, or a journal this firmware cannot read
-            journal.quarantine()
-            self.protocol.send({"ev": "storage_error", "message": "saved game set aside: %r" % e})
-            game.new_game()
-            restored = False
-        journal.attach(game, restored)
-        for name in journal.options:
-            try:
-                self.set_option(name, journal.options[name], False)
-            except ValueError:
-                pass
-        if journal.repaired:
-            self.protocol.send({"ev": "storage_repaired", "game": journal.game_id, "ply": game.position.ply(),
-                                "kept": BAD})
+        parts = self.parts
+        for part in parts:
+            part.boot(self, now)
         self.app.boot(self.rows, now)
-        self._flush(now)
         held = self._buttons = self._button_sample = hw.buttons()
         names = hw.button_names
         if "diag" in names and held >> names.index("diag") & 1:
             self.set_diag(True)      # the diag button held at power-up
         self._slow_ms = self._rate_ms = now
-        self._show(now)
-        self._write_out()
+        self.show(now)
+        for part in parts:
+            part.scan(self, now)
 
     # -- the loop -----------------------------------------------------------------------
 
@@ -147,14 +122,6 @@ class Runner:
         self.scans = (self.scans + 1) & _MASK
         if elapsed(now, self._slow_ms) >= SLOW_MS:
             self._slow_ms = now
-            protocol = self.protocol
-            if not protocol.busy():        # back-pressure: commands wait while replies do
-                if self._rx_at >= self._rx_n:
-                    self._rx_at = 0
-                    self._rx_n = hw.serial_read(self.rx)
-                if self._rx_n:
-                    self._rx_at = protocol.feed(self.rx, self._rx_n, now, self._rx_at)
-            protocol.tick(now)
             self._poll_buttons()
             dt = elapsed(now, self._rate_ms)
             if dt >= RATE_MS:
@@ -164,43 +131,25 @@ class Runner:
                 if self.diag is not None:
                     report = self.diag.report(self.scan_rate)
                     report["ev"] = "diag"
-                    protocol.send(report)
-            if protocol.watch_occupancy and self.diag is None and self.app.debouncer.stable != self._seen_rows:
-                self._seen_rows[:] = self.app.debouncer.stable
-                from .commands import occupied
-                protocol.send({"ev": "occupancy", "squares": occupied(self)})
-            self._show(now)
-        if self.journal.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
-            self._show(now)            # the move's LEDs first: a flash write can stall the loop 45-400 ms
-            self._flush(now)
-        if self.protocol.out:
-            self._write_out()
+                    self.protocol.send(report)
+            for part in self.parts:
+                part.tick(self, now)
+            self.show(now)
+        for part in self.parts:
+            part.scan(self, now)
         hw.feed_watchdog()
-
-    def _flush(self, now):
-        if self.journal.flush():
-            self._retry_at = -1
-        else:
-            self._retry_at = (now + RETRY_MS) & _MASK
-            self.protocol.send({"ev": "storage_error", "message": self.journal.last_error})
-
-    def _write_out(self):
-        self.protocol.write(self.hw.serial_write)
 
     def crash(self, e):
         """The loop failed: say why and save what can be saved (a reset follows)."""
         try:
             self.protocol.send({"ev": "crash", "error": "%r" % e})
-            hw = self.hw
-            start = hw.ticks_ms()
-            while self.protocol.out and elapsed(hw.ticks_ms(), start) < _CRASH_WRITE_MS:
-                self._write_out()
-                hw.sleep_us(1000)
-            self.journal.flush()
+            parts = self.parts
+            for i in range(len(parts) - 1, -1, -1):
+                parts[i].crash(self)
         except Exception:
             pass
 
-    def _show(self, now):
+    def show(self, now):
         """Redraw if something changed; write the strip only if the pixels did."""
         diag = self.diag
         if diag is not None:
@@ -214,10 +163,8 @@ class Runner:
                 return
             self._blink = blink
             frame = app.compose()
-            if self.protocol.watch_leds and frame != self._seen_frame:
-                self._seen_frame[:] = frame
-                from .commands import frame_names
-                self.protocol.send({"ev": "leds", "frame": frame_names(self)})
+            for part in self.parts:
+                part.shown(self, frame, now)
             app.palette.render(frame, self.back, now)
         if self.back != self.front:
             self.front, self.back = self.back, self.front
@@ -259,12 +206,11 @@ class Runner:
         self.app.dirty = True
 
     def set_option(self, name, value, save=True):
-        """Change an option (and save it in the journal); ValueError for a bad name or value."""
-        if name == "brightness":
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 100:
-                raise ValueError("brightness is a whole number from 1 to 100 (percent of the power cap)")
-            self.brightness = value
-            self.app.palette = Palette(self.led_of_square, self.led_order, max(1, self.max_level * value // 100))
+        """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""
+        if options.check(name, value)[4] == options.RUNNER:
+            setattr(self, name, value)
+            self.app.palette = Palette(self.led_of_square, self.led_order,
+                                       max(1, self.max_level * self.brightness // 100))
         else:
             self.app.game.set_option(name, value)
         self.app.dirty = True

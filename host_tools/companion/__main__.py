@@ -10,6 +10,7 @@ import webbrowser
 
 from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard, pick_port
 from host_tools.companion.server import bind, make_server, quiet_disconnects
+from scacchiera.rules.variants import PROFILES, VARIANTS
 
 
 def offer_engine(board, path=None):
@@ -70,9 +71,9 @@ def main(argv=None):
     parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
     sub = parser.add_subparsers(dest="board", required=True)
     sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
-    sim.add_argument("--profile", default="fide", choices=("fide", "casual"))
+    sim.add_argument("--profile", default="fide", choices=PROFILES)
     sim.add_argument("--fen", help="start from this position (set up on the board)")
-    sim.add_argument("--variant", choices=("chess", "sprint"))
+    sim.add_argument("--variant", choices=VARIANTS)
     sim.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     real = sub.add_parser("connect", help="a board on USB serial")
     real.add_argument("--device", help="its serial port, e.g. /dev/ttyACM0 (default: the one board plugged in)")

@@ -13,6 +13,7 @@ import time
 
 from host_tools.companion.model import BoardModel, MAX_LINE
 from host_tools.sim.device import SimBoard, SimError
+from scacchiera.rules.variants import PROFILES, VARIANTS, SPRINT
 
 PICO_VID = 0x2E8A        # Raspberry Pi's USB vendor id (every RP2040 board running MicroPython)
 
@@ -57,7 +58,7 @@ def _protocol_action(board, action, fields):
             if fields.get(key) is not None:
                 cmd[key] = _text(fields, key)
         seed = fields.get("seed")
-        if seed is not None and fields.get("variant") == "sprint":
+        if seed is not None and fields.get("variant") == SPRINT:
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise ActionError("'seed' must be a whole number")
             cmd["seed"] = seed
@@ -191,7 +192,7 @@ class SimulatedBoard(Board):
             state = super().state()
             sim = self.sim
             state.update({"pieces": list(sim.pieces), "hand": sim.hand, "tray": list(sim.tray),
-                          "now": sim.now, "speed": self.speed})
+                          "now": sim.now, "speed": self.speed, "buttons": list(sim.hw.button_names)})
             return state
 
     def act(self, action, fields):
@@ -225,18 +226,18 @@ class SimulatedBoard(Board):
         """A new game on the simulator: the simulated board restarts with the pieces of the
         new game set up (on a real board the page sends the protocol's ``new``)."""
         fen = fields.get("fen") or None
-        profile = fields.get("profile") or "fide"
+        profile = fields.get("profile") or PROFILES[0]
         variant = fields.get("variant") or None
         seed = fields.get("seed")
         if fen is not None and not isinstance(fen, str):
             raise ActionError("'fen' must be a string")
-        if profile not in ("fide", "casual"):
-            raise ActionError("'profile' must be 'fide' or 'casual'")
-        if variant not in (None, "chess", "sprint"):
-            raise ActionError("'variant' must be 'chess' or 'sprint'")
+        if profile not in PROFILES:
+            raise ActionError("'profile' must be %s" % " or ".join(repr(p) for p in PROFILES))
+        if variant is not None and variant not in VARIANTS:
+            raise ActionError("'variant' must be %s" % " or ".join(repr(v) for v in VARIANTS))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ActionError("'seed' must be a whole number")
-        self.sim.reset(fen, profile, variant, seed if variant == "sprint" and fen is None else None)
+        self.sim.reset(fen, profile, variant, seed if variant == SPRINT and fen is None else None)
         self._seen = 0
         self.model.reset()
         self.model.connected()

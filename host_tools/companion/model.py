@@ -14,12 +14,12 @@ import threading
 import time
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without the line end)
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square
-from scacchiera.rules.variants import CHESS, new_position, variant_of
+from scacchiera.rules.variants import CHESS, VARIANTS, new_position, variant_of
 
-MAX_LINE = 512            # the protocol's longest line (bytes, without the line end)
 LOG_LINES = 200
 EVENT_COUNT = 50
 # Events after which the game's state is asked for again.
@@ -287,6 +287,7 @@ class BoardModel:
                 "ready": self.status is not None and self.start is not None,
                 "firmware": (self.hello or {}).get("firmware"),
                 "variant": variant_of(pos) if pos is not None else CHESS,
+                "variants": list(VARIANTS),
                 "sprint": sprint,
                 "fen": fen,
                 "moves": list(s.get("moves") or ()),
@@ -300,6 +301,7 @@ class BoardModel:
                 "turn": "black" if s.get("turn") == "b" else "white",
                 "show": s.get("show"),
                 "options": s.get("options") or {},
+                "option_specs": (self.hello or {}).get("option_specs") or {},
                 "leds": dict(self.frame),
                 "led_squares": squares,
                 "palette": PALETTE_LIST,

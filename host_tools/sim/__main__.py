@@ -7,6 +7,7 @@ import sys
 from host_tools import _paths  # noqa: F401
 from host_tools.hands import ScriptError, script_setup
 from host_tools.sim.device import SimBoard, SimError
+from scacchiera.rules.variants import PROFILES, VARIANTS
 
 
 def run_script(args):
@@ -67,9 +68,9 @@ def main(argv=None):
                                      description="The Scacchiera simulator: the real firmware, simulated hardware.")
     parser.add_argument("--script", metavar="FILE", help="run a script of steps (lift/place/wait/press/send) and exit")
     parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
-    parser.add_argument("--profile", default="fide", choices=("fide", "casual"))
+    parser.add_argument("--profile", default="fide", choices=PROFILES)
     parser.add_argument("--fen", help="start from this position (set up on the board); a Sprint string starts Sprint")
-    parser.add_argument("--variant", choices=("chess", "sprint"), help="chess (default) or Scacchi Sprint")
+    parser.add_argument("--variant", choices=VARIANTS, help="chess (default) or Scacchi Sprint")
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")

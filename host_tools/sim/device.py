@@ -17,6 +17,8 @@ import main as firmware_main
 from fakehal import FakeHardware
 from memfs import MemFS
 from scacchiera.storage.fs import OsFS
+from scacchiera.commands import option_values
+from scacchiera.report import STATE_NAMES
 from scacchiera.leds import frame as led_frame
 from scacchiera.rules.variants import new_position, variant_of, CHESS
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
@@ -279,7 +281,7 @@ class SimBoard(FirmwareHands):
                 "result": game.result[0] if game.result else "*",
                 "termination": game.result[1] if game.result else None,
                 "in_sync": game.in_sync(),
-                "state": ("idle", "lifted", "pending", "error", "sync")[game.tracker.state],
+                "state": STATE_NAMES[game.tracker.state],
                 "leds": led_frame.meanings(frame),
                 "led_squares": leds,
                 "pixels": list(pixels),
@@ -287,9 +289,7 @@ class SimBoard(FirmwareHands):
                 "hand": self.hand,
                 "tray": list(self.tray),
                 "turn": "white" if pos.turn == 0 else "black",
-                "options": {"hints": game.options.hints, "takeback": game.options.takeback,
-                            "settle_ms": game.options.settle_ms, "lang": game.options.lang,
-                            "profile": pos.profile, "move_time_ms": game.options.move_time_ms},
+                "options": option_values(self.runner),
                 "pgn": pos.pgn(),
                 "events": events[-50:],
                 "protocol": self.protocol[-200:],

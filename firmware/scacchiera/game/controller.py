@@ -16,7 +16,10 @@ Events (``kind`` and fields):
     resume        fen, ply, result              a saved game was restored (at boot)
     out_of_sync   to_empty, to_fill             squares (names) the hands must fix
     in_sync
-    error         message, squares              a wrong placement, shown on the board
+    error         message, squares, fix         a wrong placement, shown on the board: squares to
+                                                clear, fix the squares the pieces belong on
+    time_out      side                          move_time_ms ran out: the board plays a move for
+                                                "white" or "black" (a move event follows)
     promotion     piece                         the piece a pending promotion will become
 """
 
@@ -25,6 +28,7 @@ from ..rules import square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, CHESS
 from ..rules.squares import PIECE_SYMBOLS
 from ..tracking import tracker as tr
+from .. import options
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
@@ -35,14 +39,11 @@ START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
 
 
 class Options:
-    """What a player can set. Plain attributes; the protocol validates values."""
+    """What a player can set that the game holds: hints, takeback, settle_ms, lang,
+    move_time_ms (options.py's table: kinds, limits, defaults). Plain attributes."""
 
     def __init__(self):
-        self.hints = True            # "visual assistance": legal destinations of a lifted piece
-        self.takeback = True         # restore the previous position to take a move back
-        self.settle_ms = tr.DEFAULT_SETTLE_MS
-        self.lang = "en"             # SAN letters in events: "en" or "it"
-        self.move_time_ms = 0        # seed 003's time per move (0: none); when it runs out the board moves
+        options.defaults(self, options.GAME)
 
 
 class Game:
@@ -281,28 +282,14 @@ class Game:
         self.emit("promotion", piece=PIECE_SYMBOLS[t])
 
     def set_option(self, name, value):
-        """Change an option; ValueError for an unknown name or a bad value."""
-        o = self.options
-        if name in ("hints", "takeback"):
-            if not isinstance(value, bool):
-                raise ValueError("%s must be true or false" % name)
-        elif name == "settle_ms":
-            if not isinstance(value, int) or isinstance(value, bool) or not 50 <= value <= 2000:
-                raise ValueError("settle_ms must be a whole number from 50 to 2000")
-        elif name == "lang":
-            if value not in ("en", "it"):
-                raise ValueError("lang must be 'en' or 'it'")
-        elif name == "move_time_ms":
-            if not isinstance(value, int) or isinstance(value, bool) or not (value == 0 or 3000 <= value <= 3600000):
-                raise ValueError("move_time_ms must be 0 (no limit) or from 3000 to 3600000")
-        elif name == "profile":
-            if value not in ("fide", "casual"):
-                raise ValueError("profile must be 'fide' or 'casual'")
+        """Change an option the game holds; ValueError for an unknown name or a bad value."""
+        holder = options.check(name, value)[4]
+        if holder == options.POSITION:
             self.position.profile = value
             return
-        else:
-            raise ValueError("unknown option: %s" % name)
-        setattr(o, name, value)
+        if holder != options.GAME:
+            raise ValueError("%s is the board's option, not the game's" % name)
+        setattr(self.options, name, value)
         self._apply_options()
 
     def _apply_options(self):

@@ -11,7 +11,8 @@ The algorithm is part of the game record's meaning; docs/sprint.md states it
 and tests/sprint_checker.py implements it again from that text.
 """
 
-from .squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, const
+from ..compat import const
+from .squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN
 
 _MASK = const(0x3FFFFFFF)
 SEED_LIMIT = const(0x40000000)   # seeds are 0 .. 2**30 - 1

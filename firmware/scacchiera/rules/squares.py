@@ -15,11 +15,7 @@ the RP2040)::
     bit  17     drop: a piece placed from the hand (Scacchi Sprint)
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from ..compat import const
 
 WHITE = const(0)
 BLACK = const(1)

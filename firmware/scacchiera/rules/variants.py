@@ -7,6 +7,7 @@ chess board never spends RAM on it.
 CHESS = "chess"
 SPRINT = "sprint"
 VARIANTS = (CHESS, SPRINT)
+from .position import PROFILES  # noqa: F401  (the rule profiles, "fide" (the default) and "casual", one list for all)
 
 
 def is_sprint_text(fen):

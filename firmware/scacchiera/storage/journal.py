@@ -57,6 +57,7 @@ journal is rewritten with only the moves that stand.
 
 import json
 
+from ..clock import elapsed
 from ..rules.variants import new_position
 
 JOURNAL = "current.log"
@@ -64,6 +65,7 @@ TEMP = "current.tmp"
 BAD = "current.bad"            # a damaged journal, or one that made the boot fail, kept for a bug report
 MAX_BYTES = 16 * 1024
 START_COPIES = 3
+RETRY_MS = 5000                # after a flash write failed
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition")
 
 
@@ -251,6 +253,7 @@ class Journal:
         self.fs = fs
         self._archive = archive
         self.max_bytes = max_bytes
+        self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
         self.game = None
         self.position = None          # the Position the journal describes
         self.game_id = 0
@@ -488,3 +491,50 @@ class Journal:
                     keep.append(entry)
         self._archives = keep
         return ok
+
+    # -- the main loop's part (runner.py, parts.Part): resume at boot, write once the LEDs show a move --
+
+    def boot(self, runner, now):
+        game = runner.app.game
+        restored = False
+        try:
+            pos = self.load()
+            if pos is not None:
+                game.restore(pos)
+                restored = True
+        except Exception as e:   # flash trouble, or a journal this firmware cannot read
+            self.quarantine()
+            runner.protocol.send({"ev": "storage_error", "message": "saved game set aside: %r" % e})
+            game.new_game()
+            restored = False
+        self.attach(game, restored)
+        for name in self.options:
+            try:
+                runner.set_option(name, self.options[name], False)
+            except ValueError:
+                pass
+        if self.repaired:
+            runner.protocol.send({"ev": "storage_repaired", "game": self.game_id,
+                                  "ply": game.position.ply(), "kept": BAD})
+        self._save(runner, now)        # the game's start, durable before the first scan
+
+    def scan(self, runner, now):
+        if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+            runner.show(now)           # the move's LEDs first
+            self._save(runner, now)
+
+    def tick(self, runner, now):
+        pass
+
+    def shown(self, runner, frame, now):
+        pass
+
+    def crash(self, runner):
+        self.flush()
+
+    def _save(self, runner, now):
+        if self.flush():
+            self._retry_at = -1
+        else:
+            self._retry_at = (now + RETRY_MS) & 0x3FFFFFFF
+            runner.protocol.send({"ev": "storage_error", "message": self.last_error})

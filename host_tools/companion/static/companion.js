@@ -93,6 +93,91 @@ function setOption(name, value) {
 }
 function settled(name) { return !(Date.now() - (changedAt[name] || 0) < 1500); }
 
+// The option controls are built from what the board reports (hello's option_specs: each
+// option's type, limits and choices); only the words shown to a person live here. A control
+// goes in the Options box, or where the page has a slot for it (option-slot-NAME).
+const OPTION_LABELS = {
+  hints: "visual assistance (legal destinations)", takeback: "take back by restoring the position",
+  settle_ms: "settle time (ms)", lang: "move letters", profile: "rule profile",
+  brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
+};
+const CHOICE_LABELS = {
+  en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
+  chess: "chess", sprint: "Scacchi Sprint",
+};
+let optionSpecs = null;
+
+function buildOptions(specs) {
+  const box = $("options-list");
+  box.innerHTML = "";
+  for (const [name, spec] of Object.entries(specs)) {
+    const label = document.createElement("label");
+    let input;
+    if (spec.type === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.addEventListener("change", () => setOption(name, input.checked));
+      label.append(input, " " + (OPTION_LABELS[name] || name));
+    } else {
+      if (spec.type === "choice") {
+        input = document.createElement("select");
+        for (const c of spec.choices) {
+          const o = document.createElement("option");
+          o.value = c;
+          o.textContent = CHOICE_LABELS[c] || c;
+          input.appendChild(o);
+        }
+        input.addEventListener("change", () => setOption(name, input.value));
+      } else {
+        input = document.createElement("input");
+        input.type = "number";
+        input.min = spec.off !== undefined ? spec.off : spec.min;
+        input.max = spec.max;
+        input.addEventListener("change", () => setOption(name, Math.round(Number(input.value))));
+      }
+      label.append((OPTION_LABELS[name] || name) + " ", input);
+    }
+    input.id = name;
+    const slot = $("option-slot-" + name);
+    const fixed = slot && slot.querySelector("#" + name);
+    if (fixed) {
+      // The page's own control for this option (the move letters, also read by page.js): keep it, wire it once.
+      if (!fixed.dataset.wired) fixed.addEventListener("change", () => setOption(name, fixed.value));
+      fixed.dataset.wired = "1";
+    } else if (slot) {
+      slot.innerHTML = "";
+      slot.append(input);
+    } else box.append(label, document.createElement("br"));
+  }
+  optionSpecs = specs;
+}
+
+// The simulated board's buttons, by the names its hardware layer gives them.
+function renderButtons(names) {
+  const box = $("buttons");
+  if (!names || box.dataset.names === names.join(" ")) return;
+  box.dataset.names = names.join(" ");
+  for (const b of box.querySelectorAll("button")) b.remove();
+  for (const name of names) {
+    const b = document.createElement("button");
+    b.className = "press";
+    b.dataset.button = name;
+    b.textContent = name;
+    b.addEventListener("click", () => post("press", { button: name }));
+    box.appendChild(b);
+  }
+}
+
+function renderOptions(o) {
+  if (!optionSpecs) return;
+  for (const [name, spec] of Object.entries(optionSpecs)) {
+    const input = $(name);
+    if (o[name] === undefined || !settled(name) || document.activeElement === input) continue;
+    if (spec.type === "bool") input.checked = o[name];
+    else input.value = String(o[name]);
+  }
+}
+
 function render(s) {
   state = s;
   showConnection(s);
@@ -120,6 +205,7 @@ function render(s) {
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
   $("result").textContent = s.result === "*" ? "the game goes on" : s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
+  if (s.option_specs && JSON.stringify(s.option_specs) !== JSON.stringify(optionSpecs)) buildOptions(s.option_specs);
   $("fen").value = s.fen;   // the move list, the mirror, the words and the PGN: page.js
   const log = $("protocol");
   const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
@@ -127,11 +213,8 @@ function render(s) {
   if (atEnd) log.scrollTop = log.scrollHeight;   // follow the newest line, unless the person scrolled up
   $("events").textContent = s.events.map((e) => JSON.stringify(e)).join("\n");
   if (s.board.hands) $("now").textContent = s.now;
-  const o = s.options;
-  if (document.activeElement !== $("settle_ms") && settled("settle_ms")) $("settle_ms").value = o.settle_ms;
-  if (settled("hints")) $("hints").checked = o.hints;
-  if (settled("takeback")) $("takeback").checked = o.takeback;
-  if (settled("profile")) $("profile").value = o.profile;
+  renderOptions(s.options);
+  renderButtons(s.buttons);
   if (s.board.hands) {
     $("speed").value = String(s.speed);
     $("stepper").hidden = s.speed !== 0;
@@ -168,10 +251,17 @@ function renderComputer(c) {
 
 function renderSprint(s) {
   $("sprint").hidden = !s.sprint;
-  if (document.activeElement !== $("variant")) $("variant").value = s.variant;
-  if (document.activeElement !== $("move_time") && s.options.move_time_ms !== undefined) {
-    $("move_time").value = Math.round(s.options.move_time_ms / 1000);
+  const variants = $("variant");
+  if (variants.options.length !== s.variants.length) {
+    variants.innerHTML = "";
+    for (const v of s.variants) {
+      const o = document.createElement("option");
+      o.value = v;
+      o.textContent = CHOICE_LABELS[v] || v;
+      variants.appendChild(o);
+    }
   }
+  if (document.activeElement !== variants) variants.value = s.variant;
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
     const box = $("hand-" + side);
@@ -247,20 +337,10 @@ $("speed").addEventListener("change", () => post("clock", { speed: Number($("spe
 for (const b of document.querySelectorAll("[data-advance]")) {
   b.addEventListener("click", () => post("clock", { advance: Number(b.dataset.advance) }));
 }
-for (const b of document.querySelectorAll(".press")) {
-  b.addEventListener("click", () => post("press", { button: b.dataset.button }));
-}
-for (const id of ["hints", "takeback"]) {
-  $(id).addEventListener("change", () => setOption(id, $(id).checked));
-}
-$("settle_ms").addEventListener("change", () => setOption("settle_ms", Number($("settle_ms").value)));
-$("profile").addEventListener("change", () => setOption("profile", $("profile").value));
-$("lang").addEventListener("change", () => setOption("lang", $("lang").value));
 $("reset").addEventListener("click", () => post("new", {
-  fen: $("fen-in").value.trim() || null, profile: $("profile").value,
+  fen: $("fen-in").value.trim() || null, profile: $("profile") ? $("profile").value : null,
   variant: $("variant").value, seed: Number($("seed-in").value) || 0,
 }));
-$("move_time").addEventListener("change", () => setOption("move_time_ms", Math.round(Number($("move_time").value) * 1000)));
 function sendComputer() {
   const [kind, value] = $("computer-level").value.split(" ");
   const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];

@@ -1,0 +1,66 @@
+"""The options a player can set: one table that checks, applies, saves and reports them.
+
+Each row: name, kind, limits, default, and who holds the value:
+
+- ``GAME``: an attribute of the game's Options (game/controller.py), which
+  passes settle_ms and takeback on to the move tracker;
+- ``POSITION``: an attribute of the game's position (the rule profile);
+- ``RUNNER``: an attribute of the main loop (runner.py: brightness rebuilds the palette).
+
+Kinds: ``BOOL`` (true or false), ``INT`` (a whole number from low to high;
+``OFF`` too when the row allows it), ``CHOICE`` (one of the words in limits).
+
+The protocol's ``set`` goes through ``Runner.set_option``, which checks
+here, applies, and saves the value in the journal; commands.py reports the
+values in ``status`` and ``hello`` the names with each row's limits (the
+companion page builds its controls from them).
+"""
+
+from .rules.variants import PROFILES
+from .tracking.tracker import DEFAULT_SETTLE_MS
+
+BOOL = 0
+INT = 1
+CHOICE = 2
+GAME = 0
+POSITION = 1
+RUNNER = 2
+
+# (name, kind, limits, default, holder, 0 allowed as "off")
+TABLE = (
+    ("hints", BOOL, None, True, GAME, False),      # "visual assistance": legal destinations of a lifted piece
+    ("takeback", BOOL, None, True, GAME, False),   # restore the previous position to take a move back
+    ("settle_ms", INT, (50, 2000), DEFAULT_SETTLE_MS, GAME, False),
+    ("lang", CHOICE, ("en", "it"), "en", GAME, False),  # SAN letters in events
+    ("profile", CHOICE, PROFILES, PROFILES[0], POSITION, False),
+    ("brightness", INT, (1, 100), 100, RUNNER, False),  # percent of the power cap
+    ("move_time_ms", INT, (3000, 3600000), 0, GAME, True),  # seed 003's time per move; 0: none
+)
+
+
+def check(name, value):
+    """The option's row if ``value`` suits it; ValueError (saying what would) if not."""
+    for row in TABLE:
+        if row[0] == name:
+            break
+    else:
+        raise ValueError("unknown option: %s" % name)
+    kind, limits = row[1], row[2]
+    if kind == BOOL:
+        if value is not True and value is not False:
+            raise ValueError("%s must be true or false" % name)
+    elif kind == INT:
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if not whole or not (limits[0] <= value <= limits[1] or row[5] and value == 0):
+            raise ValueError("%s must be %sa whole number from %d to %d"
+                             % (name, "0 (none) or " if row[5] else "", limits[0], limits[1]))
+    elif value not in limits:
+        raise ValueError("%s must be %s" % (name, " or ".join(repr(c) for c in limits)))
+    return row
+
+
+def defaults(obj, holder):
+    """Give ``obj`` the defaults of the options ``holder`` keeps."""
+    for row in TABLE:
+        if row[4] == holder:
+            setattr(obj, row[0], row[3])

@@ -1,0 +1,23 @@
+"""The board as the host sees it, by name: the tracker's state, the occupied squares and the LED frame.
+
+Used by the commands (``occupancy``, ``leds``) and by the main loop's watch events;
+loaded with the first of them, so a board played without a computer never spends RAM on it.
+"""
+
+from .leds import frame as led_frame
+from .rules.squares import square_name
+
+# The move tracker's states by number (tracking/tracker.py: IDLE, LIFTED, PENDING, ERROR and
+# SYNC, which means out of sync), as the protocol's status and the host tools name them.
+STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
+
+
+def frame_names(runner):
+    """The LED frame as {square: meaning} (the game's, also while diagnostics run)."""
+    return led_frame.meanings(runner.app.compose())
+
+
+def occupied(runner):
+    """Occupied squares' names, as the game sees them (debounced), or the raw switches in diagnostics."""
+    rows = runner.rows if runner.diag is not None else runner.app.debouncer.stable
+    return [square_name(sq) for sq in range(64) if (rows[sq >> 3] >> (sq & 7)) & 1]
