@@ -29,7 +29,6 @@ from scacchiera.rules.squares import parse_square
 from scacchiera.tracking import tracker as tr
 
 SCAN_MS = 5          # the firmware scans at 200 Hz
-STATE_NAMES = {tr.IDLE: "idle", tr.LIFTED: "lifted", tr.PENDING: "pending", tr.ERROR: "error", tr.SYNC: "sync"}
 
 
 class ScriptError(ValueError):
@@ -176,7 +175,7 @@ class Hands:
         return led_frame.meanings(self.app.compose())
 
     def state(self):
-        return STATE_NAMES[self.app.game.tracker.state]
+        return tr.STATE_NAMES[self.app.game.tracker.state]
 
     def expect(self, words):
         if not words:

@@ -193,7 +193,7 @@ def _show(p, board, game, a):
 
 
 def _unshow(p, board, game, a):
-    game.tracker.required = -1
+    game.unshow_move()
     return {}
 
 

@@ -62,11 +62,11 @@ def compose(game, frame):
     for i in range(64):
         frame[i] = NONE
     pos = game.position
-    t = game.tracker
-    state = t.state
-    if state == tr.SYNC:
-        for sq in t.diff:
-            frame[sq] = TO_EMPTY if t.physical[sq] else TO_FILL
+    v = game.tracker.view
+    state = v.state()
+    if state == tr.OUT_OF_SYNC:
+        for sq in v.differences():
+            frame[sq] = TO_EMPTY if v.present(sq) else TO_FILL
         return frame
     last = game.last_move()
     if last >= 0:
@@ -78,36 +78,38 @@ def compose(game, frame):
         frame[king] = CHECK
     elif game.claimable:
         frame[king] = CLAIM
-    if t.required >= 0 and state == tr.IDLE:
-        req = t.required
+    req = v.required()
+    if req >= 0 and state == tr.IDLE:
         _mark(frame, req, SHOW_FROM, _DROP[(req >> 14) & 7] if req & DROP else SHOW_TO)
     if state == tr.IDLE and game.options.hints and game.result is None:
         _drop_targets(game, frame)
     if state == tr.LIFTED:
         _lifted(game, frame)
     elif state == tr.PENDING:
-        if t.pending_kind == tr.MOVE and t.choices:
-            kinds = _DROP if t.pending & DROP else _PROMOTE
-            frame[_sq((t.pending >> 7) & 127)] = kinds[t.chosen_type()]
+        chosen = v.choice()
+        if chosen >= 0:
+            kinds = _DROP if chosen & DROP else _PROMOTE
+            frame[_sq((chosen >> 7) & 127)] = kinds[(chosen >> 14) & 7]
     elif state == tr.ERROR:
-        for sq in t.diff:
-            frame[sq] = ERROR if t.physical[sq] else FIX
+        for sq in v.differences():
+            frame[sq] = ERROR if v.present(sq) else FIX
     return frame
 
 
 def _lifted(game, frame):
     """Pieces in the hand: their squares, where they may go (with hints), what a half-done move still needs."""
-    t = game.tracker
+    v = game.tracker.view
     pos = game.position
-    progress = t.in_progress
-    if progress >= 0 and len(t.diff) > 1:
+    diff = v.differences()
+    progress = v.in_progress()
+    if progress >= 0 and len(diff) > 1:
         for sq in changed_squares(pos, progress):
-            if sq not in t.diff:
-                frame[sq] = SHOW_FROM if t.logical[sq] else SHOW_TO
+            if sq not in diff:
+                frame[sq] = SHOW_FROM if v.in_game(sq) else SHOW_TO
     # Where a lifted piece may go: only while nothing has been put down yet.
-    hints = game.options.hints and not any(t.physical[sq] for sq in t.diff)
-    for sq in t.diff:
-        if t.physical[sq]:
+    hints = game.options.hints and not any(v.present(sq) for sq in diff)
+    for sq in diff:
+        if v.present(sq):
             continue
         frame[sq] = LIFTED
         if not hints:
@@ -115,11 +117,11 @@ def _lifted(game, frame):
         piece = pos.board[sq + (sq & 0x38)]
         if not piece or piece >> 3 != pos.turn:
             continue
-        for m in t.table.moves:
+        for m in v.legal_moves():
             if _sq(m & 127) == sq:
                 to = _sq((m >> 7) & 127)
                 if frame[to] in (NONE, LAST_MOVE):
-                    frame[to] = LEGAL_CAPTURE if m in t.table.captured else LEGAL
+                    frame[to] = LEGAL_CAPTURE if v.is_capture(m) else LEGAL
 
 
 def _drop_targets(game, frame):
@@ -128,7 +130,7 @@ def _drop_targets(game, frame):
     drawn = pos.drawn_tile()
     if not drawn:
         return
-    for m in game.tracker.table.moves:
+    for m in game.tracker.view.legal_moves():
         if m & DROP and (m >> 14) & 7 == drawn:
             to = _sq((m >> 7) & 127)
             if frame[to] == NONE:

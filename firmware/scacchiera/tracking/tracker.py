@@ -52,7 +52,9 @@ IDLE = const(0)          # physical == logical
 LIFTED = const(1)        # pieces in the hand: a move in progress, or not yet judged
 PENDING = const(2)       # a move recognised, settling
 ERROR = const(3)         # a piece on a wrong square, still for settle_ms
-SYNC = const(4)          # out of sync: no moves recognised until the board matches
+OUT_OF_SYNC = const(4)   # no moves recognised until the board matches the game
+# The states' names, by number, as the serial protocol and the simulator write them.
+STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
 
 PROMOTION_CYCLE = (QUEEN, KNIGHT, ROOK, BISHOP)
 DROP_CYCLE = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN)   # after the tile just drawn, which comes first
@@ -90,7 +92,7 @@ class Tracker:
         self.prefix_settle_ms = prefix_settle_ms
         self.promotion_ms = promotion_ms
         self.takeback_enabled = True
-        self.enabled = True          # False once the game is over: no more moves
+        self.enabled = True          # False once the game is over (freeze): no more moves
         self.required = -1           # a move the board asks for (an engine's): only it is accepted
         self.physical = bytearray(64)
         self.logical = bytearray(64)
@@ -119,9 +121,40 @@ class Tracker:
         self.lift_ms = 0
         self.kings_off_ms = -1
         self.table = None
+        self.view = TrackerView(self)
         self.new_position()
 
     # -- the game tells the tracker -------------------------------------------
+    # The game sets the tracker up only through these methods: the fields
+    # are the tracker's own, so its invariants hold here.
+
+    def configure(self, settle_ms, takeback):
+        """The player's options: how long a move settles, whether takebacks are recognised."""
+        self.settle_ms = settle_ms
+        self.takeback_enabled = takeback
+
+    def adopt(self, pos):
+        """``pos`` is the game now (a new game, a restored one): moves allowed, nothing required."""
+        self.pos = pos
+        self.enabled = True
+        self.required = -1
+        self.new_position()
+
+    def require(self, move):
+        """Accept only ``move`` (an engine's, shown on the board) until it is played or forgotten."""
+        self.required = move
+
+    def forget_required(self):
+        """Accept any legal move again."""
+        self.required = -1
+
+    def freeze(self):
+        """The game is over: no more moves are recognised (a takeback still is)."""
+        self.enabled = False
+
+    def resume(self):
+        """The game goes on again (a move of a finished game was taken back)."""
+        self.enabled = True
 
     def new_position(self, sync=False):
         """The game's position changed from outside (new game, set-up, undo from the host)."""
@@ -252,7 +285,7 @@ class Tracker:
                 self.misplaced = self.in_progress < 0 and any(phys[sq] for sq in diff)
         self.kings_off_ms = self._kings_off(now)
         if self.syncing:
-            self.state = SYNC
+            self.state = OUT_OF_SYNC
         elif not diff:
             self.state = IDLE
         elif self.pending >= 0:
@@ -388,6 +421,20 @@ class Tracker:
         self.matched = -1
         self.notify(kind, move, now)   # the game applies it, then calls moved()
 
+    # -- what the game reads ----------------------------------------------------------
+
+    def in_sync(self):
+        return self.state != OUT_OF_SYNC
+
+    def physical_is(self, occupancy):
+        """Do the switches show exactly ``occupancy`` (64 bytes of 0/1)?"""
+        return self.physical == occupancy
+
+    def mismatch(self):
+        """(to_empty, to_fill): squares (0..63) the hands must clear or fill to match the game."""
+        phys = self.physical
+        return [sq for sq in self.diff if phys[sq]], [sq for sq in self.diff if not phys[sq]]
+
     # -- the choice of piece --------------------------------------------------------
 
     def chosen_type(self):
@@ -418,3 +465,51 @@ class Tracker:
             return
         if self.physical == self.logical:
             self.notify(TAP, square, now)
+
+
+class TrackerView:
+    """What the LED frame reads of the tracker, and nothing it could change: one per tracker.
+
+    Lists returned are the tracker's own (no copy, so composing a frame allocates
+    nothing): read them, never keep or change them.
+    """
+
+    def __init__(self, tracker):
+        self._t = tracker
+
+    def state(self):
+        return self._t.state
+
+    def differences(self):
+        """The squares (0..63, ascending) where the switches and the game differ."""
+        return self._t.diff
+
+    def present(self, square):
+        """1 if the switch on ``square`` (0..63) sees a piece."""
+        return self._t.physical[square]
+
+    def in_game(self, square):
+        """1 if the game has a piece on ``square`` (0..63)."""
+        return self._t.logical[square]
+
+    def required(self):
+        """The move the board asks for (an engine's), or -1."""
+        return self._t.required
+
+    def choice(self):
+        """The settling move with the piece it will have now, if it has a choice of piece
+        (a promotion, a tile in Scacchi Sprint), else -1."""
+        t = self._t
+        if t.state != PENDING or t.pending_kind != MOVE or not t.choices:
+            return -1
+        return (t.pending & ~(7 << 14)) | t.chosen_type() << 14
+
+    def in_progress(self):
+        """A legal move that the changes so far are part of, or -1."""
+        return self._t.in_progress
+
+    def legal_moves(self):
+        return self._t.table.moves
+
+    def is_capture(self, move):
+        return move in self._t.table.captured
