@@ -122,8 +122,7 @@ class Game:
             self._report_sync()
 
     def _king_square(self, color):
-        k = self.position.kings[color]
-        return (k + (k & 7)) >> 1
+        return self.position.king_square(color)
 
     def _time_out(self, now):
         """The time for the move ran out: the board plays one for the player (seed 003,

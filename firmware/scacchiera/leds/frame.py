@@ -6,9 +6,9 @@ tests all read the same thing. ``NAMES`` are the documented names (the
 simulator's JSON and the serial protocol use them).
 """
 
-from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, DROP, const
+from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, DROP, const, from_square, to_square
+from ..rules.occupancy import changed_squares
 from ..tracking import tracker as tr
-from ..tracking.signatures import changed_squares
 
 NONE = const(0)
 LAST_MOVE = const(1)       # the last move's from and to, dim
@@ -46,15 +46,11 @@ _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BI
 _DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
 
 
-def _sq(sq88):
-    return (sq88 + (sq88 & 7)) >> 1
-
-
 def _mark(frame, move, at_from, at_to):
     """Light a move's squares. A placement has only its square: its origin bits are 0, not a1."""
     if not move & DROP:
-        frame[_sq(move & 127)] = at_from
-    frame[_sq((move >> 7) & 127)] = at_to
+        frame[from_square(move)] = at_from
+    frame[to_square(move)] = at_to
 
 
 def compose(game, frame):
@@ -71,7 +67,7 @@ def compose(game, frame):
     last = game.last_move()
     if last >= 0:
         _mark(frame, last, LAST_MOVE, LAST_MOVE)
-    king = _sq(pos.kings[pos.turn])
+    king = pos.king_square(pos.turn)
     if game.result is not None:
         _game_over(game, frame)
     elif pos.is_check():
@@ -89,7 +85,7 @@ def compose(game, frame):
         chosen = v.choice()
         if chosen >= 0:
             kinds = _DROP if chosen & DROP else _PROMOTE
-            frame[_sq((chosen >> 7) & 127)] = kinds[(chosen >> 14) & 7]
+            frame[to_square(chosen)] = kinds[(chosen >> 14) & 7]
     elif state == tr.ERROR:
         for sq in v.differences():
             frame[sq] = ERROR if v.present(sq) else FIX
@@ -114,12 +110,12 @@ def _lifted(game, frame):
         frame[sq] = LIFTED
         if not hints:
             continue
-        piece = pos.board[sq + (sq & 0x38)]
+        piece = pos.piece_at(sq)
         if not piece or piece >> 3 != pos.turn:
             continue
         for m in v.legal_moves():
-            if _sq(m & 127) == sq:
-                to = _sq((m >> 7) & 127)
+            if from_square(m) == sq:
+                to = to_square(m)
                 if frame[to] in (NONE, LAST_MOVE):
                     frame[to] = LEGAL_CAPTURE if v.is_capture(m) else LEGAL
 
@@ -132,15 +128,15 @@ def _drop_targets(game, frame):
         return
     for m in game.tracker.view.legal_moves():
         if m & DROP and (m >> 14) & 7 == drawn:
-            to = _sq((m >> 7) & 127)
+            to = to_square(m)
             if frame[to] == NONE:
                 frame[to] = DROP_TARGET
 
 
 def _game_over(game, frame):
     pos = game.position
-    w = _sq(pos.kings[0])
-    b = _sq(pos.kings[1])
+    w = pos.king_square(0)
+    b = pos.king_square(1)
     result = game.result[0]
     if result == "1-0":
         frame[w], frame[b] = WINNER, LOSER

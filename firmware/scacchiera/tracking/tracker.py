@@ -36,8 +36,9 @@ the draw gesture.
 """
 
 from ..clock import elapsed
-from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const
-from .signatures import MoveTable, pack, changed_squares
+from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const, from_square, to_square
+from ..rules.occupancy import changed_squares
+from .signatures import MoveTable, pack
 
 # What the tracker asks of the game (the ``notify(kind, value, now)`` callback).
 MOVE = const(1)          # value: the move to commit
@@ -71,16 +72,6 @@ KINGS_OFF_MS = 1000      # both kings off this long: the draw gesture
 
 _SQUARES_MASK = const(0x3FFF)  # a move's from and to bits
 _GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in the piece
-
-
-def _to_square(move):
-    to = (move >> 7) & 127
-    return (to + (to & 7)) >> 1
-
-
-def _from_square(move):
-    fr = move & 127
-    return (fr + (fr & 7)) >> 1
 
 
 class Tracker:
@@ -192,9 +183,9 @@ class Tracker:
         self.choices = ()
 
     def _occupancy(self, out):
-        board = self.pos.board
+        piece_at = self.pos.piece_at
         for sq in range(64):
-            out[sq] = 1 if board[sq + (sq & 0x38)] else 0
+            out[sq] = 1 if piece_at(sq) else 0
 
     # -- presence changes and time ----------------------------------------------
 
@@ -225,11 +216,11 @@ class Tracker:
         again is ambiguous (adjusting it, or the victim of a capture) and waits.
         """
         matched = self.matched
-        if matched < 0 or self.syncing or square == _to_square(matched):
+        if matched < 0 or self.syncing or square == to_square(matched):
             return False
         if present:
             return self.drops and self.matched_kind == MOVE and square not in changed_squares(self.pos, matched)
-        piece = self.pos.board[square + (square & 0x38)]
+        piece = self.pos.piece_at(square)
         replier = self.pos.turn ^ 1 if self.matched_kind == MOVE else self.pos.turn
         return piece != 0 and piece >> 3 == replier
 
@@ -265,7 +256,7 @@ class Tracker:
                 self.notify(IN_SYNC, 0, now)
         elif not diff:
             self.base_seq = self.seq     # all back in place: a fresh start of the turn
-            if not (self.choices and self.lift_square == _to_square(self.matched)):
+            if not (self.choices and self.lift_square == to_square(self.matched)):
                 self.matched = -1        # (a placed tile lifted to be tapped keeps its choice)
         elif not self.enabled:
             self._check_takeback()
@@ -303,8 +294,8 @@ class Tracker:
             captured = table.captured.get(m, -1)
             if captured >= 0 and self.emptied[captured] <= since:
                 continue       # the captured piece never left: the mover may still be in the hand
-            landed = self.filled[_to_square(m)]
-            if not m & (DROP | 7 << 14) and self.emptied[_from_square(m)] > landed:
+            landed = self.filled[to_square(m)]
+            if not m & (DROP | 7 << 14) and self.emptied[from_square(m)] > landed:
                 continue       # a piece lands after it leaves: this one came from elsewhere
                                # (a promotion may bring its new piece first)
             # Two captures by one piece leave the same occupancy: the last square filled wins.
@@ -336,8 +327,8 @@ class Tracker:
     def _is_prefix(self, diff, move):
         """Is ``move``'s change also the first half of a castling (the rook moved first)?"""
         for m in self.table.moves:
-            fr, to = _from_square(m), _to_square(m)
-            if m != move and (to - fr == 2 or fr - to == 2) and self.pos.board[m & 127] & 7 == KING:
+            fr, to = from_square(m), to_square(m)
+            if m != move and (to - fr == 2 or fr - to == 2) and self.pos.piece_at(fr) & 7 == KING:
                 squares = changed_squares(self.pos, m)
                 if all(sq in squares for sq in diff):
                     return True
@@ -352,7 +343,7 @@ class Tracker:
             squares = changed_squares(self.pos, m)
             captured = table.captured.get(m, -1)
             # Started from the origin, or by taking off the piece to be captured.
-            if _from_square(m) not in diff and diff != [captured]:
+            if from_square(m) not in diff and diff != [captured]:
                 continue
             for sq in diff:
                 if sq not in squares and not (sq == captured and not self.physical[sq]):
@@ -375,9 +366,8 @@ class Tracker:
         if not pos.ply():
             return False
         # Once the other side has lifted one of its own pieces, the last move stands.
-        board = pos.board
         for sq in self.diff:
-            piece = board[sq + (sq & 0x38)]
+            piece = pos.piece_at(sq)
             if piece and piece >> 3 == pos.turn:
                 return False
         diff = [sq for sq in range(64) if self.physical[sq] != self.previous[sq]]
@@ -400,10 +390,9 @@ class Tracker:
         diff = self.diff
         if len(diff) != 2 or self.syncing:
             return -1
-        kings = self.pos.kings
-        for k in kings:
-            if (k + (k & 7)) >> 1 not in diff:
-                return -1
+        pos = self.pos
+        if pos.king_square(0) not in diff or pos.king_square(1) not in diff:
+            return -1
         return self.kings_off_ms if self.kings_off_ms >= 0 else now
 
     # -- committing ---------------------------------------------------------------
@@ -458,7 +447,7 @@ class Tracker:
             return
         self.lift_square = -1
         matched = self.matched
-        if matched >= 0 and self.choices and _to_square(matched) == square \
+        if matched >= 0 and self.choices and to_square(matched) == square \
                 and self.seq == self.matched_seq + 2:
             # The new piece tapped: the next piece of the cycle.
             self.choice_index = (self.choice_index + 1) % len(self.choices)
