@@ -61,8 +61,9 @@ def compose(game, frame):
     v = game.tracker.view
     state = v.state()
     if state == tr.OUT_OF_SYNC:
+        switches = v.switches()
         for sq in v.differences():
-            frame[sq] = TO_EMPTY if v.present(sq) else TO_FILL
+            frame[sq] = TO_EMPTY if switches[sq] else TO_FILL
         return frame
     last = game.last_move()
     if last >= 0:
@@ -87,8 +88,9 @@ def compose(game, frame):
             kinds = _DROP if chosen & DROP else _PROMOTE
             frame[to_square(chosen)] = kinds[(chosen >> 14) & 7]
     elif state == tr.ERROR:
+        switches = v.switches()
         for sq in v.differences():
-            frame[sq] = ERROR if v.present(sq) else FIX
+            frame[sq] = ERROR if switches[sq] else FIX
     return frame
 
 
@@ -97,15 +99,19 @@ def _lifted(game, frame):
     v = game.tracker.view
     pos = game.position
     diff = v.differences()
+    switches = v.switches()
     progress = v.in_progress()
     if progress >= 0 and len(diff) > 1:
+        in_game = v.game_occupancy()
         for sq in changed_squares(pos, progress):
             if sq not in diff:
-                frame[sq] = SHOW_FROM if v.in_game(sq) else SHOW_TO
+                frame[sq] = SHOW_FROM if in_game[sq] else SHOW_TO
     # Where a lifted piece may go: only while nothing has been put down yet.
-    hints = game.options.hints and not any(v.present(sq) for sq in diff)
+    hints = game.options.hints and not any(switches[sq] for sq in diff)
+    moves = v.legal_moves()
+    captures = v.captures()
     for sq in diff:
-        if v.present(sq):
+        if switches[sq]:
             continue
         frame[sq] = LIFTED
         if not hints:
@@ -113,11 +119,11 @@ def _lifted(game, frame):
         piece = pos.piece_at(sq)
         if not piece or piece >> 3 != pos.turn:
             continue
-        for m in v.legal_moves():
+        for m in moves:
             if from_square(m) == sq:
                 to = to_square(m)
                 if frame[to] in (NONE, LAST_MOVE):
-                    frame[to] = LEGAL_CAPTURE if v.is_capture(m) else LEGAL
+                    frame[to] = LEGAL_CAPTURE if m in captures else LEGAL
 
 
 def _drop_targets(game, frame):

@@ -459,8 +459,8 @@ class Tracker:
 class TrackerView:
     """What the LED frame reads of the tracker, and nothing it could change: one per tracker.
 
-    Lists returned are the tracker's own (no copy, so composing a frame allocates
-    nothing): read them, never keep or change them.
+    What it returns is the tracker's own (no copy, so composing a frame allocates
+    nothing): read it, never keep or change it.
     """
 
     def __init__(self, tracker):
@@ -473,13 +473,13 @@ class TrackerView:
         """The squares (0..63, ascending) where the switches and the game differ."""
         return self._t.diff
 
-    def present(self, square):
-        """1 if the switch on ``square`` (0..63) sees a piece."""
-        return self._t.physical[square]
+    def switches(self):
+        """The switches' occupancy: 64 bytes, 1 where a piece stands (read only)."""
+        return self._t.physical
 
-    def in_game(self, square):
-        """1 if the game has a piece on ``square`` (0..63)."""
-        return self._t.logical[square]
+    def game_occupancy(self):
+        """The game's occupancy: 64 bytes, 1 where the position has a piece (read only)."""
+        return self._t.logical
 
     def required(self):
         """The move the board asks for (an engine's), or -1."""
@@ -500,5 +500,6 @@ class TrackerView:
     def legal_moves(self):
         return self._t.table.moves
 
-    def is_capture(self, move):
-        return move in self._t.table.captured
+    def captures(self):
+        """{legal capture: square 0..63 of the piece it takes} (read only)."""
+        return self._t.table.captured
