@@ -189,7 +189,7 @@ def _show(p, runner, game, a):
 
 
 def _unshow(p, runner, game, a):
-    game.tracker.required = -1
+    game.unshow_move()
     return {}
 
 

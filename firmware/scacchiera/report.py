@@ -6,10 +6,7 @@ loaded with the first of them, so a board played without a computer never spends
 
 from .leds import frame as led_frame
 from .rules.squares import square_name
-
-# The move tracker's states by number (tracking/tracker.py: IDLE, LIFTED, PENDING, ERROR and
-# SYNC, which means out of sync), as the protocol's status and the host tools name them.
-STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
+from .tracking.tracker import STATE_NAMES   # noqa: F401  (the tracker's states by name, for the host)
 
 
 def frame_names(runner):

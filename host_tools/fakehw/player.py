@@ -7,13 +7,9 @@ firmware's loop for that many scans (for example
 the simulated clock. Plain Python that also runs on MicroPython.
 """
 
-from scacchiera.rules.squares import KING, QUEEN
-from scacchiera.tracking.signatures import capture_square
+from scacchiera.rules.squares import KING, QUEEN, from_square, to_square, promotion
+from scacchiera.rules.occupancy import capture_square
 from scacchiera.tracking.tracker import PROMOTION_CYCLE
-
-
-def _sq(sq88):
-    return (sq88 + (sq88 & 7)) >> 1
 
 
 class Player:
@@ -37,10 +33,10 @@ class Player:
 
     def play(self, pos, move, settle=True):
         """The hands make ``move`` of ``pos`` (the game's position before it): mover first."""
-        fr = _sq(move & 127)
-        to = _sq((move >> 7) & 127)
-        piece = pos.board[move & 127]
-        promo = (move >> 14) & 7
+        fr = from_square(move)
+        to = to_square(move)
+        piece = pos.piece_at(fr)
+        promo = promotion(move)
         if piece & 7 == KING and (to - fr == 2 or fr - to == 2):
             rook_from, rook_to = (fr + 3, fr + 1) if to > fr else (fr - 4, fr - 1)
             self.lift(fr)

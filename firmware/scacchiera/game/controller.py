@@ -72,7 +72,7 @@ class Game:
     def change(self, square, present, now):
         """A debounced presence change from the switch matrix."""
         self.tracker.change(square, present, now)
-        if self.result is not None and self.tracker.physical == START_OCCUPANCY:
+        if self.result is not None and self.tracker.physical_is(START_OCCUPANCY):
             self.new_game(now=now)
         self._watch_state()
 
@@ -84,7 +84,7 @@ class Game:
                 self.claim(now)
             elif taps == RESIGN_TAPS:
                 self.resign(self.position.turn, now)
-        if self.options.move_time_ms and self.result is None and self.tracker.state != tr.SYNC \
+        if self.options.move_time_ms and self.result is None and self.tracker.in_sync() \
                 and elapsed(now, self.turn_ms) >= self.options.move_time_ms:
             self._time_out(now)
         self._watch_state()
@@ -119,12 +119,11 @@ class Game:
             to_empty, to_fill = self.sync_squares()
             self.emit("error", message="a piece is on a wrong square",
                       squares=[square_name(s) for s in to_empty], fix=[square_name(s) for s in to_fill])
-        elif state == tr.SYNC:
+        elif state == tr.OUT_OF_SYNC:
             self._report_sync()
 
     def _king_square(self, color):
-        k = self.position.kings[color]
-        return (k + (k & 7)) >> 1
+        return self.position.king_square(color)
 
     def _time_out(self, now):
         """The time for the move ran out: the board plays one for the player (seed 003,
@@ -142,7 +141,7 @@ class Game:
         uci = pos.uci(move)
         pos.push(move)
         self.turn_ms = now
-        self.tracker.required = -1
+        self.tracker.forget_required()
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
         self._after_move(now)
         self.tracker.moved(kind)
@@ -171,7 +170,7 @@ class Game:
 
     def _end(self, outcome):
         self.result = outcome
-        self.tracker.enabled = False
+        self.tracker.freeze()
         self.claimable = ()
         self.emit("game_over", result=outcome[0], termination=outcome[1])
 
@@ -181,8 +180,8 @@ class Game:
             return False
         move = pos.take_back()
         self.result = None
-        self.tracker.enabled = True
-        self.tracker.required = -1
+        self.tracker.resume()
+        self.tracker.forget_required()
         self.claimable = self._claims()
         self.emit("takeback", uci=pos.uci(move), fen=pos.fen(), ply=pos.ply())
         if kind == tr.TAKEBACK:
@@ -211,14 +210,11 @@ class Game:
     def _adopt(self, pos, now):
         """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
         self.position = pos
-        self.tracker.pos = pos
         self.turn_ms = now
         self.result = None
         self.claimable = ()
         self.taps = 0
-        self.tracker.enabled = True
-        self.tracker.required = -1
-        self.tracker.new_position()
+        self.tracker.adopt(pos)
 
     def restore(self, pos):
         """Resume a saved game: ``pos``, with its moves, becomes the game.
@@ -232,7 +228,7 @@ class Game:
         outcome = pos.outcome()
         if outcome is not None:
             self.result = outcome
-            self.tracker.enabled = False
+            self.tracker.freeze()
         else:
             self.claimable = self._claims()
         self.emit("resume", fen=pos.fen(), ply=pos.ply(), result=outcome[0] if outcome else "*")
@@ -249,8 +245,12 @@ class Game:
     def show_move(self, uci):
         """Ask the hands to play this move (an engine's): only it will be accepted."""
         move = self.position.parse_uci(uci)   # ValueError if illegal
-        self.tracker.required = move
+        self.tracker.require(move)
         return move
+
+    def unshow_move(self):
+        """Forget the move ``show_move`` asked for: any legal move is accepted again."""
+        self.tracker.forget_required()
 
     def claim(self, now=0):
         """A draw claim (50 moves, threefold); returns the outcome if granted, else None."""
@@ -293,23 +293,19 @@ class Game:
         self._apply_options()
 
     def _apply_options(self):
-        self.tracker.settle_ms = self.options.settle_ms
-        self.tracker.takeback_enabled = self.options.takeback
+        self.tracker.configure(self.options.settle_ms, self.options.takeback)
 
     # -- the board's state, for the host and the LEDs -------------------------------
 
     def in_sync(self):
-        return self.tracker.state != tr.SYNC
+        return self.tracker.in_sync()
 
     def sync_squares(self):
         """(to_empty, to_fill): square numbers the hands must clear or fill to match the game."""
-        t = self.tracker
-        to_empty = [sq for sq in t.diff if t.physical[sq]]
-        to_fill = [sq for sq in t.diff if not t.physical[sq]]
-        return to_empty, to_fill
+        return self.tracker.mismatch()
 
     def _report_sync(self):
-        if self.tracker.state == tr.SYNC:
+        if not self.tracker.in_sync():
             to_empty, to_fill = self.sync_squares()
             self.emit("out_of_sync", to_empty=[square_name(s) for s in to_empty],
                       to_fill=[square_name(s) for s in to_fill])

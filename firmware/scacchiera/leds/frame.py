@@ -6,9 +6,9 @@ tests all read the same thing. ``NAMES`` are the documented names (the
 simulator's JSON and the serial protocol use them).
 """
 
-from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, DROP, const
+from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, DROP, const, from_square, to_square
+from ..rules.occupancy import changed_squares
 from ..tracking import tracker as tr
-from ..tracking.signatures import changed_squares
 
 NONE = const(0)
 LAST_MOVE = const(1)       # the last move's from and to, dim
@@ -46,15 +46,11 @@ _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BI
 _DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
 
 
-def _sq(sq88):
-    return (sq88 + (sq88 & 7)) >> 1
-
-
 def _mark(frame, move, at_from, at_to):
     """Light a move's squares. A placement has only its square: its origin bits are 0, not a1."""
     if not move & DROP:
-        frame[_sq(move & 127)] = at_from
-    frame[_sq((move >> 7) & 127)] = at_to
+        frame[from_square(move)] = at_from
+    frame[to_square(move)] = at_to
 
 
 def compose(game, frame):
@@ -62,64 +58,72 @@ def compose(game, frame):
     for i in range(64):
         frame[i] = NONE
     pos = game.position
-    t = game.tracker
-    state = t.state
-    if state == tr.SYNC:
-        for sq in t.diff:
-            frame[sq] = TO_EMPTY if t.physical[sq] else TO_FILL
+    v = game.tracker.view
+    state = v.state()
+    if state == tr.OUT_OF_SYNC:
+        switches = v.switches()
+        for sq in v.differences():
+            frame[sq] = TO_EMPTY if switches[sq] else TO_FILL
         return frame
     last = game.last_move()
     if last >= 0:
         _mark(frame, last, LAST_MOVE, LAST_MOVE)
-    king = _sq(pos.kings[pos.turn])
+    king = pos.king_square(pos.turn)
     if game.result is not None:
         _game_over(game, frame)
     elif pos.is_check():
         frame[king] = CHECK
     elif game.claimable:
         frame[king] = CLAIM
-    if t.required >= 0 and state == tr.IDLE:
-        req = t.required
+    req = v.required()
+    if req >= 0 and state == tr.IDLE:
         _mark(frame, req, SHOW_FROM, _DROP[(req >> 14) & 7] if req & DROP else SHOW_TO)
     if state == tr.IDLE and game.options.hints and game.result is None:
         _drop_targets(game, frame)
     if state == tr.LIFTED:
         _lifted(game, frame)
     elif state == tr.PENDING:
-        if t.pending_kind == tr.MOVE and t.choices:
-            kinds = _DROP if t.pending & DROP else _PROMOTE
-            frame[_sq((t.pending >> 7) & 127)] = kinds[t.chosen_type()]
+        chosen = v.choice()
+        if chosen >= 0:
+            kinds = _DROP if chosen & DROP else _PROMOTE
+            frame[to_square(chosen)] = kinds[(chosen >> 14) & 7]
     elif state == tr.ERROR:
-        for sq in t.diff:
-            frame[sq] = ERROR if t.physical[sq] else FIX
+        switches = v.switches()
+        for sq in v.differences():
+            frame[sq] = ERROR if switches[sq] else FIX
     return frame
 
 
 def _lifted(game, frame):
     """Pieces in the hand: their squares, where they may go (with hints), what a half-done move still needs."""
-    t = game.tracker
+    v = game.tracker.view
     pos = game.position
-    progress = t.in_progress
-    if progress >= 0 and len(t.diff) > 1:
+    diff = v.differences()
+    switches = v.switches()
+    progress = v.in_progress()
+    if progress >= 0 and len(diff) > 1:
+        in_game = v.game_occupancy()
         for sq in changed_squares(pos, progress):
-            if sq not in t.diff:
-                frame[sq] = SHOW_FROM if t.logical[sq] else SHOW_TO
+            if sq not in diff:
+                frame[sq] = SHOW_FROM if in_game[sq] else SHOW_TO
     # Where a lifted piece may go: only while nothing has been put down yet.
-    hints = game.options.hints and not any(t.physical[sq] for sq in t.diff)
-    for sq in t.diff:
-        if t.physical[sq]:
+    hints = game.options.hints and not any(switches[sq] for sq in diff)
+    moves = v.legal_moves()
+    captures = v.captures()
+    for sq in diff:
+        if switches[sq]:
             continue
         frame[sq] = LIFTED
         if not hints:
             continue
-        piece = pos.board[sq + (sq & 0x38)]
+        piece = pos.piece_at(sq)
         if not piece or piece >> 3 != pos.turn:
             continue
-        for m in t.table.moves:
-            if _sq(m & 127) == sq:
-                to = _sq((m >> 7) & 127)
+        for m in moves:
+            if from_square(m) == sq:
+                to = to_square(m)
                 if frame[to] in (NONE, LAST_MOVE):
-                    frame[to] = LEGAL_CAPTURE if m in t.table.captured else LEGAL
+                    frame[to] = LEGAL_CAPTURE if m in captures else LEGAL
 
 
 def _drop_targets(game, frame):
@@ -128,17 +132,17 @@ def _drop_targets(game, frame):
     drawn = pos.drawn_tile()
     if not drawn:
         return
-    for m in game.tracker.table.moves:
+    for m in game.tracker.view.legal_moves():
         if m & DROP and (m >> 14) & 7 == drawn:
-            to = _sq((m >> 7) & 127)
+            to = to_square(m)
             if frame[to] == NONE:
                 frame[to] = DROP_TARGET
 
 
 def _game_over(game, frame):
     pos = game.position
-    w = _sq(pos.kings[0])
-    b = _sq(pos.kings[1])
+    w = pos.king_square(0)
+    b = pos.king_square(1)
     result = game.result[0]
     if result == "1-0":
         frame[w], frame[b] = WINNER, LOSER

@@ -71,6 +71,12 @@ _ZC = 12 * 64          # + castling rights (0..15)
 _ZEP = _ZC + 16        # + en passant file
 _ZSIDE = _Z[_ZEP + 8]  # black to move
 
+def castling_key(rights):
+    """The repetition key's part for castling rights ``rights`` (0..15): a variant that grants
+    rights (Scacchi Sprint, placing a rook) swaps the old one for the new."""
+    return _Z[_ZC + rights]
+
+
 FIDE = "fide"
 CASUAL = "casual"
 PROFILES = (FIDE, CASUAL)
@@ -154,6 +160,11 @@ class Position:
     def piece_at(self, square):
         """Piece code on a square 0..63 (0 if empty)."""
         return self.board[square + (square & 0x38)]
+
+    def king_square(self, color):
+        """Square 0..63 of ``color``'s king."""
+        k = self.kings[color]
+        return (k + (k & 7)) >> 1
 
     def occupancy(self, rows=None):
         """Occupied squares as 8 bytes, one per rank (bit f = file f): the switch matrix's view."""
@@ -293,6 +304,67 @@ class Position:
         self.generate(moves)
         return moves
 
+    def checks_and_pins(self):
+        """``(checks, block, pins)`` of the side to move, found by walking out from its king.
+
+        ``checks``: how many pieces give check. ``block``: with one check, the
+        squares (0x88) a move must reach to answer it, from the king outwards:
+        those between the king and a checking slider, then the checker's own;
+        None when not in check. ``pins``: {square of a pinned piece: the
+        direction of its pin}, or None when nothing is pinned.
+        """
+        board = self.board
+        us = self.turn
+        them = us ^ 1
+        ksq = self.kings[us]
+        pins = None
+        checks = 0
+        block = None
+        for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
+            for d in dirs:
+                # Along the ray: their slider first is a check; one of ours, then it, a pin.
+                s = ksq + d
+                while not s & 0x88 and not board[s]:
+                    s += d
+                if s & 0x88:
+                    continue
+                own = -1
+                if board[s] >> 3 == us:
+                    own = s
+                    s += d
+                    while not s & 0x88 and not board[s]:
+                        s += d
+                    if s & 0x88 or board[s] >> 3 == us:
+                        continue
+                t = board[s] & 7
+                if t != slider and t != QUEEN:
+                    continue
+                if own >= 0:
+                    if pins is None:
+                        pins = {}
+                    pins[own] = d
+                    continue
+                checks += 1
+                block = []
+                b = ksq + d
+                while b != s:
+                    block.append(b)
+                    b += d
+                block.append(s)
+        knight = KNIGHT | them << 3
+        for d in _KNIGHT_STEPS:
+            s = ksq + d
+            if not s & 0x88 and board[s] == knight:
+                checks += 1
+                block = [s]
+        pawn = PAWN | them << 3
+        fwd = 16 if us == WHITE else -16
+        for s in (ksq + fwd - 1, ksq + fwd + 1):
+            if not s & 0x88 and board[s] == pawn:
+                checks += 1
+                block = [s]
+        return checks, block, pins
+
     def generate(self, out):
         """Append the legal moves to ``out`` (the caller may reuse one list)."""
         board = self.board
@@ -302,50 +374,8 @@ class Position:
         ksq = self.kings[us]
         append = out.append
 
-        # Checkers and pins, from the king outwards.
-        pins = None
-        checks = 0
-        block = None
-        for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
-            for d in dirs:
-                s = ksq + d
-                own = -1
-                while not s & 0x88:
-                    x = board[s]
-                    if x:
-                        if x >> 3 == us:
-                            if own >= 0:
-                                break
-                            own = s
-                        else:
-                            t = x & 7
-                            if t == slider or t == QUEEN:
-                                if own >= 0:
-                                    if pins is None:
-                                        pins = {}
-                                    pins[own] = d
-                                else:
-                                    checks += 1
-                                    block = set()
-                                    b = ksq + d
-                                    while b != s:
-                                        block.add(b)
-                                        b += d
-                                    block.add(s)
-                            break
-                    s += d
-        knight = KNIGHT | them << 3
-        for d in _KNIGHT_STEPS:
-            s = ksq + d
-            if not s & 0x88 and board[s] == knight:
-                checks += 1
-                block = {s}
-        pawn = PAWN | them << 3
+        checks, block, pins = self.checks_and_pins()
         fwd = 16 if us == WHITE else -16
-        for s in (ksq + fwd - 1, ksq + fwd + 1):
-            if not s & 0x88 and board[s] == pawn:
-                checks += 1
-                block = {s}
 
         # King steps: the destination must not be attacked once the king has left.
         board[ksq] = 0

@@ -23,8 +23,7 @@ small int per ply.
 
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, PIECE_SYMBOLS, const)
-from .position import (Position, FIDE, _SQUARES, _ROOK_DIRS, _BISHOP_DIRS,
-                       _KNIGHT_STEPS, _Z, _ZC, dead_material)
+from .position import Position, FIDE, castling_key, dead_material
 from . import notation
 from .deck import (Rng, shuffled_deck, check_seed, DECK_SIZE, SALT_HOURGLASS)
 
@@ -237,8 +236,8 @@ class SprintPosition(Position):
                 tiles += 1
                 if t == PAWN:
                     pawns += 1
-            for sq in _SQUARES:
-                p = board[sq]
+            for sq in range(64):
+                p = self.piece_at(sq)
                 if p and p >> 3 == c and p & 7 != KING:
                     tiles += 1
                     if p & 7 == PAWN:
@@ -342,9 +341,12 @@ class SprintPosition(Position):
                 or hands[base | ROOK] or hands[base | QUEEN]):
             return out
         board = self.board
-        block = None
-        if self._attacked(self.kings[us], us ^ 1):
-            block = self._interpositions(self.kings[us])
+        checks, block, _ = self.checks_and_pins()
+        if checks:
+            # In check: a tile can only block, on an empty square between the king and its one checker.
+            if checks > 1:
+                return out
+            block = [sq for sq in block if not board[sq]]
             if not block:
                 return out
         append = out.append
@@ -374,43 +376,6 @@ class SprintPosition(Position):
                         append(code | sq << 7)
         return out
 
-    def _interpositions(self, ksq):
-        """Empty squares between the king and its one checker, if a tile placed there blocks it.
-
-        Called only when the side to move is in check: a knight or pawn check,
-        a slider next to the king or a double check leave nothing to block.
-        """
-        board = self.board
-        them = self.turn ^ 1
-        knight = KNIGHT | them << 3
-        for d in _KNIGHT_STEPS:
-            s = ksq + d
-            if not s & 0x88 and board[s] == knight:
-                return ()
-        pawn = PAWN | them << 3
-        fwd = 16 if them == BLACK else -16
-        for s in (ksq + fwd - 1, ksq + fwd + 1):
-            if not s & 0x88 and board[s] == pawn:
-                return ()
-        found = None
-        for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
-            for d in dirs:
-                s = ksq + d
-                while not s & 0x88 and not board[s]:
-                    s += d
-                if s & 0x88:
-                    continue
-                x = board[s]
-                if x >> 3 == them and (x & 7 == slider or x & 7 == QUEEN):
-                    if found is not None:
-                        return ()
-                    found = []
-                    b = ksq + d
-                    while b != s:
-                        found.append(b)
-                        b += d
-        return found or ()
-
     # -- making and unmaking moves ------------------------------------
 
     def push(self, move):
@@ -437,7 +402,7 @@ class SprintPosition(Position):
                 else:
                     new = castling
                 if new != castling:
-                    h ^= _Z[_ZC + castling] ^ _Z[_ZC + new]
+                    h ^= castling_key(castling) ^ castling_key(new)
                     self.castling = new
         elif flags & _UNMOVED << us and move & 127 == (0x04 if us == WHITE else 0x74):
             self.flags = flags & ~(_UNMOVED << us)

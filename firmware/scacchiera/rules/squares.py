@@ -67,11 +67,14 @@ def make_drop(piece_type, to_square):
 
 def from_square(move):
     """Origin 0..63 (meaningless for a drop)."""
-    return sq64(move & 127)
+    fr = move & 127
+    return (fr + (fr & 7)) >> 1
 
 
 def to_square(move):
-    return sq64((move >> 7) & 127)
+    """Destination 0..63."""
+    to = (move >> 7) & 127
+    return (to + (to & 7)) >> 1
 
 
 def promotion(move):

@@ -2,9 +2,7 @@
 
 A presence-only board cannot see pieces, only which squares hold one. Each
 legal move therefore has a *signature*: the squares whose occupancy it
-changes (emptied or filled). A quiet move changes its origin and
-destination, a capture only its origin (the target stays occupied), en
-passant three squares, castling four. ``MoveTable`` groups the legal moves of
+changes (rules/occupancy.py). ``MoveTable`` groups the legal moves of
 one position by signature, once per committed move, so each presence change
 is matched with a dictionary lookup.
 
@@ -12,7 +10,7 @@ A signature is packed into one small int: the changed squares, sorted, six
 bits each, after a count (at most four squares: 4 + 24 bits < 2**30).
 """
 
-from ..rules.squares import DROP, KING, PAWN
+from ..rules.occupancy import changed_squares, capture_square
 
 
 def pack(squares):
@@ -24,44 +22,6 @@ def pack(squares):
     for sq in squares:
         key = key << 6 | sq
     return key
-
-
-def changed_squares(pos, move):
-    """The squares (0..63, sorted) whose occupancy ``move`` changes in ``pos``."""
-    to88 = (move >> 7) & 127
-    to = (to88 + (to88 & 7)) >> 1
-    if move & DROP:
-        return [to]
-    fr88 = move & 127
-    fr = (fr88 + (fr88 & 7)) >> 1
-    board = pos.board
-    piece = board[fr88]
-    t = piece & 7
-    if t == KING and (to - fr == 2 or fr - to == 2):
-        rook_from, rook_to = (fr + 3, fr + 1) if to > fr else (fr - 4, fr - 1)
-        squares = [fr, to, rook_from, rook_to]
-    elif board[to88]:
-        squares = [fr]
-    elif t == PAWN and to88 == pos.ep:
-        squares = [fr, to, to - 8 if piece >> 3 == 0 else to + 8]
-    else:
-        squares = [fr, to]
-    squares.sort()
-    return squares
-
-
-def capture_square(pos, move):
-    """Square (0..63) of the piece ``move`` captures, or -1."""
-    if move & DROP:
-        return -1
-    to88 = (move >> 7) & 127
-    to = (to88 + (to88 & 7)) >> 1
-    if pos.board[to88]:
-        return to
-    piece = pos.board[move & 127]
-    if piece & 7 == PAWN and to88 == pos.ep:
-        return to - 8 if piece >> 3 == 0 else to + 8
-    return -1
 
 
 class MoveTable:

@@ -36,8 +36,9 @@ the draw gesture.
 """
 
 from ..clock import elapsed
-from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const
-from .signatures import MoveTable, pack, changed_squares
+from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const, from_square, to_square
+from ..rules.occupancy import changed_squares
+from .signatures import MoveTable, pack
 
 # What the tracker asks of the game (the ``notify(kind, value, now)`` callback).
 MOVE = const(1)          # value: the move to commit
@@ -52,7 +53,9 @@ IDLE = const(0)          # physical == logical
 LIFTED = const(1)        # pieces in the hand: a move in progress, or not yet judged
 PENDING = const(2)       # a move recognised, settling
 ERROR = const(3)         # a piece on a wrong square, still for settle_ms
-SYNC = const(4)          # out of sync: no moves recognised until the board matches
+OUT_OF_SYNC = const(4)   # no moves recognised until the board matches the game
+# The states' names, by number, as the serial protocol and the simulator write them.
+STATE_NAMES = ("idle", "lifted", "pending", "error", "sync")
 
 PROMOTION_CYCLE = (QUEEN, KNIGHT, ROOK, BISHOP)
 DROP_CYCLE = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN)   # after the tile just drawn, which comes first
@@ -71,16 +74,6 @@ _SQUARES_MASK = const(0x3FFF)  # a move's from and to bits
 _GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in the piece
 
 
-def _to_square(move):
-    to = (move >> 7) & 127
-    return (to + (to & 7)) >> 1
-
-
-def _from_square(move):
-    fr = move & 127
-    return (fr + (fr & 7)) >> 1
-
-
 class Tracker:
     def __init__(self, pos, notify, settle_ms=DEFAULT_SETTLE_MS,
                  prefix_settle_ms=DEFAULT_PREFIX_SETTLE_MS, promotion_ms=DEFAULT_PROMOTION_MS):
@@ -90,7 +83,7 @@ class Tracker:
         self.prefix_settle_ms = prefix_settle_ms
         self.promotion_ms = promotion_ms
         self.takeback_enabled = True
-        self.enabled = True          # False once the game is over: no more moves
+        self.enabled = True          # False once the game is over (freeze): no more moves
         self.required = -1           # a move the board asks for (an engine's): only it is accepted
         self.physical = bytearray(64)
         self.logical = bytearray(64)
@@ -119,9 +112,40 @@ class Tracker:
         self.lift_ms = 0
         self.kings_off_ms = -1
         self.table = None
+        self.view = TrackerView(self)
         self.new_position()
 
     # -- the game tells the tracker -------------------------------------------
+    # The game sets the tracker up only through these methods: the fields
+    # are the tracker's own, so its invariants hold here.
+
+    def configure(self, settle_ms, takeback):
+        """The player's options: how long a move settles, whether takebacks are recognised."""
+        self.settle_ms = settle_ms
+        self.takeback_enabled = takeback
+
+    def adopt(self, pos):
+        """``pos`` is the game now (a new game, a restored one): moves allowed, nothing required."""
+        self.pos = pos
+        self.enabled = True
+        self.required = -1
+        self.new_position()
+
+    def require(self, move):
+        """Accept only ``move`` (an engine's, shown on the board) until it is played or forgotten."""
+        self.required = move
+
+    def forget_required(self):
+        """Accept any legal move again."""
+        self.required = -1
+
+    def freeze(self):
+        """The game is over: no more moves are recognised (a takeback still is)."""
+        self.enabled = False
+
+    def resume(self):
+        """The game goes on again (a move of a finished game was taken back)."""
+        self.enabled = True
 
     def new_position(self, sync=False):
         """The game's position changed from outside (new game, set-up, undo from the host)."""
@@ -159,9 +183,9 @@ class Tracker:
         self.choices = ()
 
     def _occupancy(self, out):
-        board = self.pos.board
+        piece_at = self.pos.piece_at
         for sq in range(64):
-            out[sq] = 1 if board[sq + (sq & 0x38)] else 0
+            out[sq] = 1 if piece_at(sq) else 0
 
     # -- presence changes and time ----------------------------------------------
 
@@ -192,11 +216,11 @@ class Tracker:
         again is ambiguous (adjusting it, or the victim of a capture) and waits.
         """
         matched = self.matched
-        if matched < 0 or self.syncing or square == _to_square(matched):
+        if matched < 0 or self.syncing or square == to_square(matched):
             return False
         if present:
             return self.drops and self.matched_kind == MOVE and square not in changed_squares(self.pos, matched)
-        piece = self.pos.board[square + (square & 0x38)]
+        piece = self.pos.piece_at(square)
         replier = self.pos.turn ^ 1 if self.matched_kind == MOVE else self.pos.turn
         return piece != 0 and piece >> 3 == replier
 
@@ -232,7 +256,7 @@ class Tracker:
                 self.notify(IN_SYNC, 0, now)
         elif not diff:
             self.base_seq = self.seq     # all back in place: a fresh start of the turn
-            if not (self.choices and self.lift_square == _to_square(self.matched)):
+            if not (self.choices and self.lift_square == to_square(self.matched)):
                 self.matched = -1        # (a placed tile lifted to be tapped keeps its choice)
         elif not self.enabled:
             self._check_takeback()
@@ -252,7 +276,7 @@ class Tracker:
                 self.misplaced = self.in_progress < 0 and any(phys[sq] for sq in diff)
         self.kings_off_ms = self._kings_off(now)
         if self.syncing:
-            self.state = SYNC
+            self.state = OUT_OF_SYNC
         elif not diff:
             self.state = IDLE
         elif self.pending >= 0:
@@ -270,8 +294,8 @@ class Tracker:
             captured = table.captured.get(m, -1)
             if captured >= 0 and self.emptied[captured] <= since:
                 continue       # the captured piece never left: the mover may still be in the hand
-            landed = self.filled[_to_square(m)]
-            if not m & (DROP | 7 << 14) and self.emptied[_from_square(m)] > landed:
+            landed = self.filled[to_square(m)]
+            if not m & (DROP | 7 << 14) and self.emptied[from_square(m)] > landed:
                 continue       # a piece lands after it leaves: this one came from elsewhere
                                # (a promotion may bring its new piece first)
             # Two captures by one piece leave the same occupancy: the last square filled wins.
@@ -303,8 +327,8 @@ class Tracker:
     def _is_prefix(self, diff, move):
         """Is ``move``'s change also the first half of a castling (the rook moved first)?"""
         for m in self.table.moves:
-            fr, to = _from_square(m), _to_square(m)
-            if m != move and (to - fr == 2 or fr - to == 2) and self.pos.board[m & 127] & 7 == KING:
+            fr, to = from_square(m), to_square(m)
+            if m != move and (to - fr == 2 or fr - to == 2) and self.pos.piece_at(fr) & 7 == KING:
                 squares = changed_squares(self.pos, m)
                 if all(sq in squares for sq in diff):
                     return True
@@ -319,7 +343,7 @@ class Tracker:
             squares = changed_squares(self.pos, m)
             captured = table.captured.get(m, -1)
             # Started from the origin, or by taking off the piece to be captured.
-            if _from_square(m) not in diff and diff != [captured]:
+            if from_square(m) not in diff and diff != [captured]:
                 continue
             for sq in diff:
                 if sq not in squares and not (sq == captured and not self.physical[sq]):
@@ -342,9 +366,8 @@ class Tracker:
         if not pos.ply():
             return False
         # Once the other side has lifted one of its own pieces, the last move stands.
-        board = pos.board
         for sq in self.diff:
-            piece = board[sq + (sq & 0x38)]
+            piece = pos.piece_at(sq)
             if piece and piece >> 3 == pos.turn:
                 return False
         diff = [sq for sq in range(64) if self.physical[sq] != self.previous[sq]]
@@ -367,10 +390,9 @@ class Tracker:
         diff = self.diff
         if len(diff) != 2 or self.syncing:
             return -1
-        kings = self.pos.kings
-        for k in kings:
-            if (k + (k & 7)) >> 1 not in diff:
-                return -1
+        pos = self.pos
+        if pos.king_square(0) not in diff or pos.king_square(1) not in diff:
+            return -1
         return self.kings_off_ms if self.kings_off_ms >= 0 else now
 
     # -- committing ---------------------------------------------------------------
@@ -387,6 +409,20 @@ class Tracker:
         self.pending = -1
         self.matched = -1
         self.notify(kind, move, now)   # the game applies it, then calls moved()
+
+    # -- what the game reads ----------------------------------------------------------
+
+    def in_sync(self):
+        return self.state != OUT_OF_SYNC
+
+    def physical_is(self, occupancy):
+        """Do the switches show exactly ``occupancy`` (64 bytes of 0/1)?"""
+        return self.physical == occupancy
+
+    def mismatch(self):
+        """(to_empty, to_fill): squares (0..63) the hands must clear or fill to match the game."""
+        phys = self.physical
+        return [sq for sq in self.diff if phys[sq]], [sq for sq in self.diff if not phys[sq]]
 
     # -- the choice of piece --------------------------------------------------------
 
@@ -411,10 +447,59 @@ class Tracker:
             return
         self.lift_square = -1
         matched = self.matched
-        if matched >= 0 and self.choices and _to_square(matched) == square \
+        if matched >= 0 and self.choices and to_square(matched) == square \
                 and self.seq == self.matched_seq + 2:
             # The new piece tapped: the next piece of the cycle.
             self.choice_index = (self.choice_index + 1) % len(self.choices)
             return
         if self.physical == self.logical:
             self.notify(TAP, square, now)
+
+
+class TrackerView:
+    """What the LED frame reads of the tracker, and nothing it could change: one per tracker.
+
+    What it returns is the tracker's own (no copy, so composing a frame allocates
+    nothing): read it, never keep or change it.
+    """
+
+    def __init__(self, tracker):
+        self._t = tracker
+
+    def state(self):
+        return self._t.state
+
+    def differences(self):
+        """The squares (0..63, ascending) where the switches and the game differ."""
+        return self._t.diff
+
+    def switches(self):
+        """The switches' occupancy: 64 bytes, 1 where a piece stands (read only)."""
+        return self._t.physical
+
+    def game_occupancy(self):
+        """The game's occupancy: 64 bytes, 1 where the position has a piece (read only)."""
+        return self._t.logical
+
+    def required(self):
+        """The move the board asks for (an engine's), or -1."""
+        return self._t.required
+
+    def choice(self):
+        """The settling move with the piece it will have now, if it has a choice of piece
+        (a promotion, a tile in Scacchi Sprint), else -1."""
+        t = self._t
+        if t.state != PENDING or t.pending_kind != MOVE or not t.choices:
+            return -1
+        return (t.pending & ~(7 << 14)) | t.chosen_type() << 14
+
+    def in_progress(self):
+        """A legal move that the changes so far are part of, or -1."""
+        return self._t.in_progress
+
+    def legal_moves(self):
+        return self._t.table.moves
+
+    def captures(self):
+        """{legal capture: square 0..63 of the piece it takes} (read only)."""
+        return self._t.table.captured
