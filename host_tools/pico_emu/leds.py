@@ -32,6 +32,16 @@ REDRAW_MS = 100
 DARK = ""
 
 
+def _look(palette, meaning):
+    """(the three strip bytes, how it blinks) of a meaning, as ``Palette.render`` writes it:
+    it renders a one-meaning frame in the steady phase (time 0) and reads the first square."""
+    frame = bytearray(64)
+    frame[0] = meaning
+    buf = palette.render(frame, bytearray(3 * 64), 0)
+    i = palette.led_of_square[0] * 3
+    return bytes(buf[i:i + 3]), int(palette.rgb(meaning)[3])
+
+
 class LedDecoder:
     def __init__(self, led_of_square=None, order=cfg.LED_COLOR_ORDER, max_level=cfg.LED_MAX_LEVEL):
         self.led_of_square = led_of_square or bytes(cfg.square_to_led(sq) for sq in range(64))
@@ -45,8 +55,7 @@ class LedDecoder:
             palette = Palette(self.led_of_square, self.order, cap)
             looks = {}
             for meaning in range(1, len(led_frame.NAMES)):
-                colour, blink = palette.table[meaning]
-                looks.setdefault((bytes(colour), blink), []).append(led_frame.NAMES[meaning])
+                looks.setdefault(_look(palette, meaning), []).append(led_frame.NAMES[meaning])
             self._tables[cap] = looks
         return self._tables[cap]
 
