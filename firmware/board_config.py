@@ -31,7 +31,7 @@ pull a column low: no ghost squares, with all 32 pieces down.
 try:
     from micropython import const
 except ImportError:  # CPython: const() is only a hint for the MicroPython compiler
-    # (scacchiera/compat.py's shim, repeated: this pin file imports nothing but micropython)
+    # (scacchiera/__init__.py's const shim, repeated: this pin file imports nothing but micropython)
 
     def const(value):
         return value

@@ -26,7 +26,7 @@ import board_config as cfg
 from scacchiera.sensing.wiring import Wiring
 from scacchiera.storage.fs import OsFS
 
-from scacchiera.compat import const
+from scacchiera import const
 
 _GPIO_IN = const(0xD0000004)     # SIO GPIO_IN, the same on the RP2040 and the RP2350
 _WDT_CTRL_RP2040 = const(0x40058000)   # the watchdog's registers: CTRL, then

@@ -9,3 +9,13 @@ hardware layer that ``main.py`` builds and hands in.
 VERSION = 1                    # the protocol's version
 FIRMWARE = "scacchiera 0.1.0"
 MAX_LINE = 512                 # the longest line the board reads, in bytes, without the line end
+
+# ``const``, the one thing that differs between MicroPython and CPython here. On MicroPython
+# ``X = const(3)`` is folded by the compiler (``_X``, with a leading underscore, never reaches
+# the module's dict); CPython gets a function that returns its argument. Here rather than in a
+# module of its own: a module costs the Pico about 400 bytes of RAM.
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is only a hint for the MicroPython compiler
+    def const(value):
+        return value

@@ -5,7 +5,7 @@ is ``time.ticks_ms()``, which wraps at 2**30; in the simulator and the tests it
 is simulated time. Differences go through ``elapsed`` so both work.
 """
 
-from .compat import const
+from . import const
 
 _TICKS_MASK = const(0x3FFFFFFF)
 _TICKS_HALF = const(0x20000000)

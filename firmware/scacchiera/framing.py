@@ -17,7 +17,7 @@ Loaded with the first byte the host sends (protocol.py). docs/protocol.md,
 
 from .clock import elapsed
 from . import MAX_LINE
-from .compat import const
+from . import const
 
 LINE_GAP_MS = const(30000)     # a half line waits this long after its last byte
 RESYNC_MS = const(1000)        # a "{" after this long a silence starts a new line

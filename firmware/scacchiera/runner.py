@@ -31,7 +31,7 @@ host_tools/fakehw for tests and the simulator)::
 from . import VERSION, FIRMWARE, options
 from .app import App
 from .clock import elapsed
-from .compat import const
+from . import const
 from .leds.palette import Palette, BLINK_MS
 from .protocol import Protocol
 from .storage.journal import Journal

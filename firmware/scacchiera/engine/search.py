@@ -21,7 +21,7 @@ resume it later; ``Engine.best_move`` just runs it to the end.
   losing one walks into them.
 """
 
-from ..compat import const
+from .. import const
 from .evaluate import VALUE
 from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints
 

@@ -17,7 +17,7 @@ hash is the game's repetition key.
 
 from array import array
 
-from ..compat import const
+from .. import const
 from ..rules.squares import WHITE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
 from ..rules.position import Position, _Z, _ZC, _ZEP, _ZSIDE, _CASTLE_KEEP
 from .evaluate import MIDDLE, END, PHASE, PHASE_FULL

@@ -11,7 +11,7 @@ The algorithm is part of the game record's meaning; docs/sprint.md states it
 and tests/sprint_checker.py implements it again from that text.
 """
 
-from ..compat import const
+from .. import const
 from .squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN
 
 _MASK = const(0x3FFFFFFF)

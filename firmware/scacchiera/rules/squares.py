@@ -15,7 +15,7 @@ the RP2040)::
     bit  17     drop: a piece placed from the hand (Scacchi Sprint)
 """
 
-from ..compat import const
+from .. import const
 
 WHITE = const(0)
 BLACK = const(1)

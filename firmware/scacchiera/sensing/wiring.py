@@ -8,7 +8,7 @@ the USB edge and Black at it, are byte copies (the second with a bit-reversal
 table); a board turned a quarter goes square by square. Nothing allocates.
 """
 
-from ..compat import const
+from .. import const
 
 _SAME = const(0)       # row r is rank r, column c is file c
 _FLIPPED = const(1)    # row r is rank 7 - r, column c is file 7 - c
