@@ -85,6 +85,10 @@ def check_game():
             check("impossible check " + fen, None, words)
         except ValueError as e:
             check("impossible check " + fen, words is not None and words in str(e), True)
+    # The Pico drops the FEN reader after each read, good or bad (its RAM is the game's).
+    check("FEN reader dropped after a read", "scacchiera.rules.fen_reader" in sys.modules, False)
+    import scacchiera.rules as rules_package
+    check("FEN reader not kept by its package", hasattr(rules_package, "fen_reader"), False)
 
 
 def main():
