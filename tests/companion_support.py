@@ -1,10 +1,26 @@
 """Shared by the companion's tests: a board served by the real uvicorn on a loopback port, in a thread."""
 
 import contextlib
+import os
+import shutil
 import threading
 import time
 
+import pytest
+
 from host_tools.companion.server import bind, make_server
+
+# The browser tests (headless Chromium through Playwright): skipped, and said so, without either.
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-artifacts")
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover
+    sync_playwright = None
+BROWSER_TESTS = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): browser tests skipped"),
+    pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed: browser tests skipped"),
+]
 
 
 @contextlib.contextmanager

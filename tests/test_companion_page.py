@@ -10,30 +10,18 @@ test). Screenshots go to test-artifacts/ (git-ignored): look at them.
 
 import json
 import os
-import shutil
 import time
 
 import pytest
 
-from companion_support import served as serve_board
+from companion_support import ARTIFACTS, BROWSER_TESTS, CHROMIUM, served as serve_board, sync_playwright
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-artifacts")
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover
-    sync_playwright = None
-
-pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): browser tests skipped"),
-    pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed: browser tests skipped"),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")

@@ -116,31 +116,27 @@ MALFORMED = [
 ]
 
 
+def replies_to(board, *sent):
+    """Send each (bytes, then ms to wait) in turn; the replies (``re`` lines) that came back."""
+    before = len(board.protocol)
+    for data, wait_ms in sent:
+        board.emu.send(data)
+        board.wait(wait_ms)
+    lines = [json.loads(line) for line in board.protocol[before:] if line.startswith("{")]
+    return [r for r in lines if "re" in r]
+
+
 def test_malformed_lines_get_their_documented_errors(board):
     for data, code in MALFORMED:
-        before = len(board.protocol)
-        board.emu.send(data)
-        board.wait(150)
-        replies = [json.loads(line) for line in board.protocol[before:] if line.startswith("{")]
-        replies = [r for r in replies if "re" in r]
+        replies = replies_to(board, (data, 150))
         assert [r.get("error") for r in replies] == [code], (data[:40], replies)
         assert replies[0]["ok"] is False and replies[0]["message"]
     # A person typing slowly: a pause of 2.3 s inside a line keeps it (docs/protocol.md, "Lines").
-    before = len(board.protocol)
-    board.emu.send(b"stat")
-    board.wait(2300)
-    board.emu.send(b"us\n")
-    board.wait(300)
-    replies = [json.loads(line) for line in board.protocol[before:] if line.startswith("{")]
-    assert [(r.get("re"), r.get("ok")) for r in replies if "re" in r] == [("status", True)], replies
+    replies = replies_to(board, (b"stat", 2300), (b"us\n", 300))
+    assert [(r["re"], r["ok"]) for r in replies] == [("status", True)], replies
     # A dead host's half line, then Ctrl-U from the next host: nothing glues, one reply.
-    before = len(board.protocol)
-    board.emu.send(b"resi")
-    board.wait(100)
-    board.emu.send(b"\x15status\n")
-    board.wait(300)
-    replies = [json.loads(line) for line in board.protocol[before:] if line.startswith("{")]
-    assert [(r.get("re"), r.get("ok")) for r in replies if "re" in r] == [("status", True)], replies
+    replies = replies_to(board, (b"resi", 100), (b"\x15status\n", 300))
+    assert [(r["re"], r["ok"]) for r in replies] == [("status", True)], replies
     st = board.status()
     assert st["moves"] == [] and st["in_sync"]
 

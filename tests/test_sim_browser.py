@@ -6,25 +6,13 @@ is saved in test-artifacts/.
 """
 
 import os
-import shutil
 
 import pytest
 
-from companion_support import served as serve_board
+from companion_support import ARTIFACTS, BROWSER_TESTS, CHROMIUM, served as serve_board, sync_playwright
 from host_tools.companion.boards import SimulatedBoard
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test-artifacts")
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover
-    sync_playwright = None
-
-pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): browser tests skipped"),
-    pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed: browser tests skipped"),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture
