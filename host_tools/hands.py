@@ -177,32 +177,43 @@ class Hands:
     def state(self):
         return STATE_NAMES[self.app.game.tracker.state]
 
+    def result(self):
+        """The result as scripts write it: ["*"] while the game goes on, else [result, termination]."""
+        game = self.app.game
+        return ["*"] if game.result is None else list(game.result)
+
+    def fen(self):
+        return self.app.game.position.fen()
+
     def expect(self, words):
+        """An ``expect`` step, checked against what the board shows (moves, result, ... from the methods above)."""
         if not words:
             raise ScriptError("expect what?")
         what, args = words[0], words[1:]
-        game = self.app.game
-        if what == "moves":
+        if what in ("leds", "dark"):
+            self.expect_leds(args, what == "dark")
+        elif what == "moves":
             got = self.moves()
             assert got == args, "moves: got %s, expected %s" % (got, args)
-        elif what == "leds":
-            leds = self.leds()
-            for item in args:
-                name, meaning = item.split("=")
-                assert leds.get(name) == meaning, "led %s: got %s, expected %s (all: %s)" % (
-                    name, leds.get(name), meaning, leds)
-        elif what == "dark":
-            leds = self.leds()
-            for name in args:
-                assert name not in leds, "led %s: lit as %s" % (name, leds.get(name))
         elif what == "result":
-            got = ["*"] if game.result is None else list(game.result)
+            got = self.result()
             assert got == args, "result: got %s, expected %s" % (got, args)
         elif what == "fen":
-            got = game.position.fen()
+            got = self.fen()
             assert got == " ".join(args), "fen: got %s" % got
         elif what == "state":
             got = self.state()
             assert got == args[0], "state: got %s, expected %s" % (got, args[0])
         else:
             raise ScriptError("unknown expectation %r" % what)
+
+    def expect_leds(self, items, dark):
+        """``square=meaning`` items lit so (or, ``dark``, squares unlit)."""
+        leds = self.leds()
+        for item in items:
+            if dark:
+                assert item not in leds, "led %s: lit as %s" % (item, leds.get(item))
+            else:
+                name, meaning = item.split("=")
+                assert leds.get(name) == meaning, "led %s: got %s, expected %s (all: %s)" % (
+                    name, leds.get(name), meaning, leds)

@@ -154,32 +154,21 @@ class PicoHands(Hands):
     def state(self):
         return self.status()["state"]
 
-    def expect(self, words):
-        if not words:
-            raise ScriptError("expect what?")
-        what, args = words[0], words[1:]
-        if what in ("leds", "dark"):
-            cands = self.candidates()
-            for item in args:
-                name, _, meaning = item.partition("=") if what == "leds" else (item, "=", DARK)
-                got = cands[parse_square(name)]
-                assert meaning in got, "led %s: the strip shows %s, not %s" % (
-                    name, "/".join(sorted(m or "dark" for m in got)), meaning or "dark")
-        elif what == "moves":
-            got = self.moves()
-            assert got == args, "moves: got %s, expected %s" % (got, args)
-        elif what == "result":
-            st = self.status()
-            got = [st["result"]] + ([st["termination"]] if st["termination"] else [])
-            assert got == args, "result: got %s, expected %s" % (got, args)
-        elif what == "fen":
-            got = self.status()["fen"]
-            assert got == " ".join(args), "fen: got %s" % got
-        elif what == "state":
-            got = self.state()
-            assert got == args[0], "state: got %s, expected %s" % (got, args[0])
-        else:
-            raise ScriptError("unknown expectation %r" % what)
+    def result(self):
+        st = self.status()
+        return [st["result"]] + ([st["termination"]] if st["termination"] else [])
+
+    def fen(self):
+        return self.status()["fen"]
+
+    def expect_leds(self, items, dark):
+        """Each square's meaning must be one the strip is consistent with (leds.py decodes it)."""
+        cands = self.candidates()
+        for item in items:
+            name, _, meaning = (item, "=", DARK) if dark else item.partition("=")
+            got = cands[parse_square(name)]
+            assert meaning in got, "led %s: the strip shows %s, not %s" % (
+                name, "/".join(sorted(m or "dark" for m in got)), meaning or "dark")
 
     def snapshot(self, heap=False):
         """The simulator's --json object (fen, moves, san, result, termination, in_sync, leds, protocol)
