@@ -1,6 +1,7 @@
 """Shared by the companion's tests: a board served by the real uvicorn on a loopback port, in a thread."""
 
 import contextlib
+import json
 import os
 import shutil
 import threading
@@ -8,6 +9,7 @@ import time
 
 import pytest
 
+from host_tools.companion.boards import Board
 from host_tools.companion.server import bind, make_server
 
 # The browser tests (headless Chromium through Playwright): skipped, and said so, without either.
@@ -125,3 +127,54 @@ class PtyBoard:
                 if master is not None and out:
                     os.write(master, out)
             time.sleep(0.001)
+
+
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def status_reply(moves=(), game=1, **more):
+    """A board's ``status`` reply (its fields as docs/protocol.md has them), with ``more`` added
+    (the newer fields: clock, material, offer, options ...)."""
+    fields = dict(fen=START_FEN, moves=list(moves), turn="b" if len(moves) % 2 else "w", state="idle",
+                  result="*", termination=None, in_sync=True, show=None,
+                  options={"profile": "fide", "hints": True}, game=game)
+    fields.update(more)
+    return fields
+
+
+class ScriptedBoard(Board):
+    """A board played by the test: every line the companion sends is kept in ``sent`` (parsed),
+    and ``feed(msg)`` is a line from the board. ``answer(status)`` replies to the companion's
+    own pending requests like a board (hello, watch, leds, occupancy, status, pgn), so firmware
+    features that have not landed yet (clocks, material, suggest) can be fed as lines."""
+
+    kind = "scripted"
+
+    def __init__(self, commands=("hello", "status", "show", "set")):
+        self.sent = []
+        self.answered = set()
+        self.commands = dict.fromkeys(commands, {})
+        super().__init__()
+        self.model.connected()
+
+    def _write(self, line):
+        self.sent.append(json.loads(line) if line.startswith("{") else line)
+
+    def feed(self, msg):
+        self.model.feed(msg if isinstance(msg, str) else json.dumps(msg))
+        self.notify()
+
+    def answer(self, status=None, pgn='[Event "Scacchiera"]\n\n*\n'):
+        """Reply to every request of the companion's own not answered yet: hello with ``commands``,
+        no LEDs lit, no occupancy, ``status`` (default: the start), ``pgn``."""
+        while True:
+            pending = [r for r in self.sent if isinstance(r, dict) and str(r.get("id", ""))[:1] == "c"
+                       and r["id"] not in self.answered]
+            if not pending:
+                return
+            request = pending[0]
+            self.answered.add(request["id"])
+            fields = {"hello": {"proto": 1, "firmware": "scripted", "commands": self.commands},
+                      "leds": {"frame": {}}, "occupancy": {"squares": []},
+                      "status": status or status_reply(), "pgn": {"pgn": pgn}}.get(request["cmd"], {})
+            self.feed(dict(fields, re=request["cmd"], ok=True, id=request["id"]))

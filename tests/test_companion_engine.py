@@ -1,23 +1,27 @@
 """Playing the computer: the engine's replies go to the simulated board with `show`, the LEDs
-light them, simulated hands make them, to the end of the game. Skipped without Stockfish."""
+light them, simulated hands make them, to the end of the game; hints on request (the page's button,
+the board's gesture). With Stockfish (skipped without it) and with the project's own engine
+(python -m host_tools.uci), always there."""
 
 import time
 
 import chess
 import pytest
 
+from companion_support import ScriptedBoard, status_reply
 from host_tools.companion.boards import ActionError, SimulatedBoard
-from host_tools.companion.engine import find_engine, python_chess_board
+from host_tools.companion.engine import OWN, OWN_COMMAND, engines, find_engine, python_chess_board
 
-ENGINE = find_engine()
-pytestmark = pytest.mark.skipif(ENGINE is None, reason="no Stockfish (apt-get install stockfish; .ci/run installs it): "
-                                                       "the engine tests are skipped")
+STOCKFISH = find_engine()
+NO_STOCKFISH = pytest.mark.skipif(STOCKFISH is None, reason="no Stockfish (apt-get install stockfish; .ci/run "
+                                                            "installs it): its tests are skipped")
+ENGINES = [pytest.param(STOCKFISH, id="stockfish", marks=NO_STOCKFISH), pytest.param(OWN_COMMAND, id="scacchiera")]
 
 
-@pytest.fixture
-def board():
+@pytest.fixture(params=ENGINES)
+def board(request):
     board = SimulatedBoard(fen="r3k3/8/8/8/8/8/3Q4/4K2R w K - 0 1")
-    board.play_computer(ENGINE)
+    board.play_computer([("engine", request.param)])
     board.computer.think = 0.05
     yield board
     board.computer.stop()
@@ -62,7 +66,10 @@ def make(board, s, uci):
         board.act("place", {"square": rook_to + rank})
 
 
-def test_the_engines_levels_are_its_own(board):
+@NO_STOCKFISH
+def test_the_engines_levels_are_its_own():
+    board = SimulatedBoard()
+    board.play_computer(engines())
     levels = board.computer.levels()
     assert levels["elo"][0] < levels["elo"][1] and levels["skill"] == [0, 20]
     low, high = levels["elo"]
@@ -72,6 +79,20 @@ def test_the_engines_levels_are_its_own(board):
         board.act("computer", {"elo": high + 1})
     with pytest.raises(ActionError, match="white"):
         board.act("computer", {"sides": ["red"]})
+    # The project's own engine is offered beside it, with its own levels (1..6).
+    assert board.state()["computer"]["engines"] == ["stockfish", OWN]
+    board.act("computer", {"engine": OWN, "sides": ["white"], "level": 2})
+    c = board.state()["computer"]
+    assert c["name"] == "Scacchiera" and c["levels"] == {"elo": None, "skill": None, "level": [1, 6]}
+    assert c["level"] == 2 and c["elo"] is None and c["sides"] == ["white"]
+    with pytest.raises(ActionError, match="no elo setting"):
+        board.act("computer", {"elo": 1500})
+    board.computer.stop()
+
+
+def test_without_stockfish_the_projects_engine_is_offered(monkeypatch):
+    monkeypatch.setattr("host_tools.companion.engine.find_engine", lambda path=None: None)
+    assert engines() == [(OWN, OWN_COMMAND)]
 
 
 def test_an_engine_game_to_the_end(board):
@@ -97,8 +118,70 @@ def test_an_engine_game_to_the_end(board):
 
 
 def test_a_hint_lights_the_engines_best_move(board):
+    # Today's firmware has no `suggest` (hello does not list it): the hint goes with `show`.
     step_until(board, lambda s: s["ready"], "the board's state")
     board.act("hint", {})
     s = step_until(board, lambda s: s["show"] is not None, "the hint")
     assert chess.Move.from_uci(s["show"]) in python_chess_board(s["fen"], []).legal_moves
     assert s["leds"][s["show"][:2]] == "show-from" and s["leds"][s["show"][2:4]] == "show-to"
+    assert s["suggestion"] == s["show"] and "with show" in s["computer"]["hint"]
+
+
+# -- hints on a board that knows `suggest` (INTERFACES.md), played by the test -------------------
+
+@pytest.fixture
+def scripted():
+    board = ScriptedBoard(commands=("hello", "status", "show", "set", "suggest"))
+    board.play_computer([(OWN, OWN_COMMAND)])
+    board.computer.think = 0.05
+    board.answer()
+    yield board
+    board.computer.stop()
+
+
+def commands_sent(board, cmd):
+    return [r for r in board.sent if isinstance(r, dict) and r.get("cmd") == cmd]
+
+
+def test_a_hint_goes_with_suggest_when_the_board_knows_it(scripted):
+    scripted.act("hint", {})
+    (sent,) = commands_sent(scripted, "suggest")
+    assert chess.Move.from_uci(sent["uci"]) in chess.Board().legal_moves
+    scripted.feed({"re": "suggest", "ok": True, "id": sent["id"]})
+    assert not commands_sent(scripted, "show")           # a suggestion, not an enforced move
+    assert scripted.state()["suggestion"] == sent["uci"]
+
+
+def test_a_board_that_refuses_suggest_gets_show(scripted):
+    scripted.act("hint", {})
+    (sent,) = commands_sent(scripted, "suggest")
+    scripted.feed({"re": None, "ok": False, "error": "unknown_command", "message": "unknown command", "id": sent["id"]})
+    assert [r["uci"] for r in commands_sent(scripted, "show")] == [sent["uci"]]
+
+
+def test_the_boards_gesture_gets_the_engines_move_when_it_is_the_opponent(scripted):
+    scripted.computer.start()
+    scripted.feed({"ev": "suggest"})                    # nobody plays the computer: not answered
+    time.sleep(0.5)
+    assert not commands_sent(scripted, "suggest")
+    scripted.act("computer", {"sides": ["black"]})
+    scripted.feed({"ev": "suggest", "uci": None})       # the gesture, asking the host
+    deadline = time.monotonic() + 10
+    while not commands_sent(scripted, "suggest"):
+        assert time.monotonic() < deadline, "the gesture got no answer: %s" % scripted.sent[-3:]
+        time.sleep(0.02)
+    (sent,) = commands_sent(scripted, "suggest")
+    assert chess.Move.from_uci(sent["uci"]) in chess.Board().legal_moves
+
+
+def test_no_hints_in_rated_or_online_games(scripted):
+    scripted.feed({"ev": "move", "uci": "e2e4"})          # the board asks for its status again
+    scripted.answer(status_reply(options={"profile": "fide", "suggest": False}))
+    with pytest.raises(ActionError, match="rated or online"):
+        scripted.act("hint", {})
+    scripted.computer.start()
+    scripted.act("computer", {"sides": ["black"]})
+    scripted.feed({"ev": "suggest"})
+    time.sleep(0.5)
+    assert not commands_sent(scripted, "suggest") and not commands_sent(scripted, "show")
+    assert "rated or online" in scripted.state()["computer"]["hint"]

@@ -14,18 +14,22 @@ from scacchiera.rules.variants import PROFILES, VARIANTS
 
 
 def offer_engine(board, path=None):
-    """The computer opponent, when an engine is found (said on the terminal either way)."""
-    from host_tools.companion.engine import find_engine
-    found = find_engine(path)
-    if found is None:
-        print("no chess engine found (apt-get install stockfish, or --engine PATH): no computer opponent")
+    """The computer opponents: Stockfish (or ``path``) when found, and the project's own engine
+    (python -m host_tools.uci), always; said on the terminal."""
+    from host_tools.companion.engine import engines
+    choices = engines(path)
+    if len(choices) == 1:
+        print("no Stockfish found (apt-get install stockfish, or --engine PATH): the project's own engine plays")
+    while choices:
+        try:
+            board.play_computer(choices)
+            break
+        except ValueError as e:           # not an engine, or it would not start
+            print("error: %s" % e, file=sys.stderr)
+            choices = choices[1:]
+    else:
         return
-    try:
-        board.play_computer(found)
-    except Exception as e:           # chess.engine's errors, a file that is no engine
-        print("error: the engine %s did not start: %s" % (found, e), file=sys.stderr)
-        return
-    print("computer opponent: %s (%s)" % (board.computer.name, found))
+    print("computer opponents: %s" % ", ".join(ident for ident, _ in choices))
 
 
 def serve(board, port, open_browser=True, what="Scacchiera"):
@@ -68,7 +72,7 @@ def main(argv=None):
                                      description="The Scacchiera companion: one page for the simulated board or a real one.")
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
+    parser.add_argument("--engine", metavar="PATH", help="a UCI engine to offer (default: stockfish on PATH or in /usr/games); the project's own engine is always offered")
     sub = parser.add_subparsers(dest="board", required=True)
     sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
     sim.add_argument("--profile", default="fide", choices=PROFILES)

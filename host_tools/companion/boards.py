@@ -44,14 +44,19 @@ def _protocol_action(board, action, fields):
         if not (isinstance(value, (bool, int, str)) and len(str(value)) <= 32):
             raise ActionError("'value' must be true/false, a number or a word")
         board.command({"cmd": "set", "name": name, "value": value})
-    elif action == "computer":
+    elif action in ("computer", "hint"):
         if board.computer is None:
-            raise ActionError("no engine: install stockfish (apt-get install stockfish) or give --engine PATH")
-        board.computer.configure(fields.get("sides"), fields.get("elo"), fields.get("skill"))
-    elif action == "hint":
-        if board.computer is None:
-            raise ActionError("no engine: install stockfish (apt-get install stockfish) or give --engine PATH")
-        board.computer.hint()
+            raise ActionError("no engine started (see the terminal): no computer opponent, no hints")
+        try:
+            if action == "hint":
+                board.computer.hint()
+            else:
+                board.computer.configure(fields.get("sides"), fields.get("elo"), fields.get("skill"),
+                                         fields.get("level"), fields.get("engine"))
+        except ActionError:
+            raise
+        except ValueError as e:
+            raise ActionError(str(e))
     elif action == "new":
         cmd = {"cmd": "new"}
         for key in ("fen", "profile", "variant"):
@@ -80,10 +85,11 @@ class Board:
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
-    def play_computer(self, path):
-        """Offer the engine at ``path`` as an opponent (host_tools/companion/engine.py)."""
+    def play_computer(self, choices):
+        """Offer the engines ``choices`` (engine.engines()'s list, or one path) as opponents
+        (host_tools/companion/engine.py); the first one plays until the page picks another."""
         from host_tools.companion.engine import Computer
-        self.computer = Computer(self, path)
+        self.computer = Computer(self, choices)
         self.notify()
 
     def start(self):
@@ -118,6 +124,20 @@ class Board:
     def command(self, cmd):
         """A protocol command on behalf of the page (its reply shows in the log)."""
         self.model.user_line(json.dumps(cmd, separators=(",", ":")))
+
+    def suggest(self, uci):
+        """Light ``uci`` as a suggestion: the protocol's ``suggest`` (shown, not enforced). A board
+        whose firmware does not know ``suggest`` (hello's commands, or an error reply) gets ``show``
+        instead: lit the same way, but the board then waits for that move. Says which it used."""
+        def answered(reply):
+            if not reply.get("ok") and reply.get("error") == "unknown_command":
+                self.command({"cmd": "show", "uci": uci})    # an older firmware: the nearest it has
+        self.model.suggested(uci)
+        if self.model.knows("suggest") is False:
+            self.command({"cmd": "show", "uci": uci})
+            return "with show: this board's firmware has no suggest, so it waits for that move"
+        self.model.command({"cmd": "suggest", "uci": uci}, answered)
+        return "with suggest"
 
     def act(self, action, fields):
         _protocol_action(self, action, fields)

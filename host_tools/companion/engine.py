@@ -1,15 +1,20 @@
-"""Play the computer: a UCI engine (Stockfish, or any other) through python-chess's chess.engine.
+"""Play the computer: a UCI engine (Stockfish, the project's own, or any other) through python-chess's chess.engine.
 
 When it is the computer's turn the engine thinks, and its reply goes to the
 board with the protocol's ``show``: the LEDs light the move's squares and the
 board accepts only that move until the hands have made it. The levels are the
 engine's own: ``UCI_Elo`` (with ``UCI_LimitStrength``) over the range the
-engine reports at run time, or ``Skill Level``. Scacchi Sprint has no UCI
-engine: the computer plays chess only.
+engine reports at run time, ``Skill Level``, or the project engine's ``Level``.
+The project's own engine (``python -m host_tools.uci``, the board's engine on
+the host) is always offered, so there is a computer opponent without Stockfish.
+Hints go to the board with ``suggest UCI`` (lit, not enforced); a board whose
+firmware has no ``suggest`` yet gets them with ``show``. Scacchi Sprint has no
+UCI engine: the computer plays chess only.
 """
 
 import os
 import shutil
+import sys
 import threading
 import time
 
@@ -18,6 +23,18 @@ import chess.engine
 
 SEARCH_PATH = ("/usr/games", "/usr/local/games")
 THINK_SECONDS = 0.3
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OWN = "scacchiera"                # the id of the project's own engine
+OWN_COMMAND = [sys.executable, "-m", "host_tools.uci"]
+LEVELS = (("elo", "UCI_Elo"), ("skill", "Skill Level"), ("level", "Level"))
+
+
+def engines(path=None):
+    """The engines to offer, best first: [(id, command)]. ``path`` (or Stockfish when found), then
+    the project's own engine, always there."""
+    found = find_engine(path)
+    out = [(os.path.basename(found), found)] if found else []
+    return out + [(OWN, OWN_COMMAND)]
 
 
 def find_engine(path=None):
@@ -42,26 +59,55 @@ def python_chess_board(start_fen, moves):
     return board
 
 
-class Computer:
-    """The computer opponent for one board (boards.Board): which side(s) it plays and how strongly.
+def _open(command):
+    """A running UCI engine for ``command`` (a path or an argument list), started in the project's folder."""
+    return chess.engine.SimpleEngine.popen_uci(command, cwd=ROOT)
 
-    It runs in its own thread, woken by the board's model whenever the game changes.
+
+class Computer:
+    """The computer opponent for one board (boards.Board): which engine, which side(s) it plays and how strongly.
+
+    ``choices`` is ``engines()``'s list, or one path. It runs in its own thread,
+    woken by the board's model whenever the game changes.
     """
 
-    def __init__(self, board, path, think=THINK_SECONDS):
+    def __init__(self, board, choices, think=THINK_SECONDS):
+        if isinstance(choices, str):
+            choices = [(os.path.basename(choices), choices)]
         self.board = board
-        self.path = path
+        self.choices = list(choices)
         self.think = think
-        self.engine = chess.engine.SimpleEngine.popen_uci(path)
-        self.name = self.engine.id.get("name", os.path.basename(path))
+        self.lock = threading.RLock()       # the engine is used from the computer's thread and the server's
+        self.engine = None
+        self._select(self.choices[0][0])
         self.sides = ()                 # "white" and/or "black"
-        self.elo = None                 # None: full strength, unless skill is set
+        self.elo = None                 # None: full strength, unless skill or level is set
         self.skill = None
+        self.level = None
         self.message = None             # why it is not playing, for the page
+        self.hint_said = None           # how the last hint was shown, for the page
         self._asked = None              # (game, moves) it last answered, so it answers once
+        self._suggested = None          # the board's last suggest request answered (its event)
         self.replied_at = None          # time.perf_counter() when its last reply went to the board (make bench)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
+
+    def _select(self, ident):
+        command = dict(self.choices).get(ident)
+        if command is None:
+            raise ValueError("no engine %r: the engines are %s" % (ident, ", ".join(i for i, _ in self.choices)))
+        try:
+            engine = _open(command)
+        except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as e:
+            raise ValueError("the engine %s did not start: %s" % (ident, e))
+        old, self.engine, self.ident = self.engine, engine, ident
+        self.name = engine.id.get("name", ident)
+        if old is not None:
+            _quit(old)
+
+    @property
+    def path(self):
+        return dict(self.choices)[self.ident]
 
     def start(self):
         self._thread.start()
@@ -72,54 +118,67 @@ class Computer:
             self.board.model.cond.notify_all()
         if self._thread.is_alive():
             self._thread.join(5)
-        try:
-            self.engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError):
-            pass
+        _quit(self.engine)
 
     def levels(self):
-        """The engine's own ranges: {"elo": [min, max] or None, "skill": [min, max] or None}."""
+        """The engine's own ranges: {"elo": [min, max] or None, "skill": ..., "level": ...}."""
         options = self.engine.options
         out = {}
-        for key, name in (("elo", "UCI_Elo"), ("skill", "Skill Level")):
+        for key, name in LEVELS:
             opt = options.get(name)
             out[key] = [opt.min, opt.max] if opt is not None and opt.min is not None else None
         return out
 
-    def configure(self, sides=None, elo=None, skill=None):
-        """Which sides it plays (a list of "white"/"black"), and its level (one of elo, skill, or neither)."""
-        levels = self.levels()
+    def configure(self, sides=None, elo=None, skill=None, level=None, engine=None):
+        """Which engine (an id of ``choices``), which sides it plays (a list of "white"/"black"), and its
+        level (one of elo, skill, level, or none: full strength)."""
         if sides is not None:
             if not isinstance(sides, list) or any(s not in ("white", "black") for s in sides) or len(sides) > 2:
                 raise ValueError("'sides' is a list of \"white\" and \"black\"")
-        for value, key in ((elo, "elo"), (skill, "skill")):
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError("%r must be a whole number" % key)
-            if levels[key] is None:
-                raise ValueError("this engine has no %s setting" % key)
-            low, high = levels[key]
-            if not low <= value <= high:
-                raise ValueError("%r is from %d to %d for %s" % (key, low, high, self.name))
-        options = {}
-        if "UCI_LimitStrength" in self.engine.options:
-            options["UCI_LimitStrength"] = elo is not None
-        if elo is not None:
-            options["UCI_Elo"] = elo
-        if levels["skill"] is not None:
-            options["Skill Level"] = skill if skill is not None else levels["skill"][1]
-        self.engine.configure(options)
-        self.elo, self.skill = elo, skill
-        if sides is not None:
-            self.sides = tuple(sides)
-            self._asked = None
+        with self.lock:
+            if engine is not None and engine != self.ident:
+                if not isinstance(engine, str):
+                    raise ValueError("'engine' is one of %s" % ", ".join(i for i, _ in self.choices))
+                self._select(engine)
+                self.elo = self.skill = self.level = None
+            levels = self.levels()
+            chosen = {"elo": elo, "skill": skill, "level": level}
+            for key, value in chosen.items():
+                if value is None:
+                    continue
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError("%r must be a whole number" % key)
+                if levels[key] is None:
+                    raise ValueError("%s has no %s setting" % (self.name, key))
+                low, high = levels[key]
+                if not low <= value <= high:
+                    raise ValueError("%r is from %d to %d for %s" % (key, low, high, self.name))
+            options = {}
+            if "UCI_LimitStrength" in self.engine.options:
+                options["UCI_LimitStrength"] = elo is not None
+            if elo is not None:
+                options["UCI_Elo"] = elo
+            for key, name in LEVELS[1:]:
+                if levels[key] is not None:
+                    options[name] = chosen[key] if chosen[key] is not None else levels[key][1]
+            self.engine.configure(options)
+            self.elo, self.skill, self.level = elo, skill, level
+            if sides is not None:
+                self.sides = tuple(sides)
+                self._asked = None
         with self.board.model.cond:
             self.board.model.cond.notify_all()
 
     def describe(self):
-        return {"name": self.name, "sides": list(self.sides), "elo": self.elo, "skill": self.skill,
-                "levels": self.levels(), "message": self.message}
+        return {"name": self.name, "engine": self.ident, "sides": list(self.sides), "elo": self.elo,
+                "skill": self.skill, "level": self.level, "levels": self.levels(), "message": self.message,
+                "engines": [ident for ident, _ in self.choices], "hint": self.hint_said}
+
+    def best(self, fen, moves):
+        """The engine's move (UCI) after ``moves`` from ``fen``; None when it has none."""
+        with self.lock:
+            result = self.engine.play(python_chess_board(fen, moves), chess.engine.Limit(time=self.think))
+        return result.move.uci() if result.move is not None else None
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -131,8 +190,11 @@ class Computer:
                 model.cond.wait_for(lambda: model.version != seen or self._stopped.is_set(), timeout=1.0)
                 seen = model.version
                 turn = self._turn()
+                asked = self._board_asks()
             if turn is not None:
                 self._reply(*turn)
+            elif asked is not None:
+                self._answer_board(asked)
 
     def _turn(self):
         """(key, start FEN, moves) when the computer is to move and has not answered yet; else None."""
@@ -151,8 +213,26 @@ class Computer:
             return None
         return key, fen, list(key[2])
 
+    def _board_asks(self):
+        """The board's newest request for a suggestion (its ``suggest`` event without a move, made by
+        a gesture) not answered yet, when this engine is the opponent; else None."""
+        request = self.board.model.suggest_request
+        if request is None or request is self._suggested or not self.sides:
+            return None
+        self._suggested = request
+        return request
+
+    def _answer_board(self, request):
+        try:
+            self.hint()
+        except (ValueError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
+            self.hint_said = "no hint: %s" % e
+            self.board.notify()
+
     def hint(self):
-        """The engine's best move for the side to move, lit on the board with ``show`` (on request)."""
+        """The engine's best move for the side to move, lit on the board on request (the page's
+        button, the board's gesture): ``suggest UCI``, or ``show`` on a board without ``suggest``.
+        Never when the board's ``suggest`` option is off (a rated or online game)."""
         model = self.board.model
         with model.lock:
             s = model.status
@@ -160,30 +240,41 @@ class Computer:
                 raise ValueError("the board's game is not known yet")
             if s.get("result") != "*":
                 raise ValueError("the game is over")
+            if (s.get("options") or {}).get("suggest") is False:
+                raise ValueError("no hints in this game (rated or online: the board's suggest option is off)")
             if model.start[2]:
                 raise ValueError("the computer plays chess only (not Scacchi Sprint)")
             fen, moves = model.start[1], list(s.get("moves") or ())
-        result = self.engine.play(python_chess_board(fen, moves), chess.engine.Limit(time=self.think))
-        if result.move is None:
+        uci = self.best(fen, moves)
+        if uci is None:
             raise ValueError("the engine has no move here")
-        self.board.command({"cmd": "show", "uci": result.move.uci()})
-        return result.move.uci()
+        how = self.board.suggest(uci)
+        self.hint_said = "hint: %s (%s)" % (uci, how)
+        self.board.notify()
+        return uci
 
     def _reply(self, key, fen, moves):
         self._asked = key
         try:
-            position = python_chess_board(fen, moves)
-            result = self.engine.play(position, chess.engine.Limit(time=self.think))
+            uci = self.best(fen, moves)
         except (ValueError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
             self.message = "the engine failed: %s" % e
             self.board.notify()
             return
-        if result.move is None:
+        if uci is None:
             return
         self.message = None
+        self.hint_said = None
         self.replied_at = time.perf_counter()
         try:
-            self.board.command({"cmd": "show", "uci": result.move.uci()})
+            self.board.command({"cmd": "show", "uci": uci})
         except ValueError as e:
             self.message = "could not show the move: %s" % e
         self.board.notify()
+
+
+def _quit(engine):
+    try:
+        engine.quit()
+    except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError):
+        pass

@@ -24,8 +24,10 @@ LOG_LINES = 200
 EVENT_COUNT = 50
 # Events after which the game's state is asked for again.
 _REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync", "in_sync", "error",
-            "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds")
+            "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds", "offer",
+            "engine_move")
 _OWN = "c"                # the prefix of the ids of the companion's own requests
+_TRACKED = "h"            # the prefix of the ids of the commands sent for the person whose answer matters
 REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again
 
 
@@ -92,6 +94,11 @@ class BoardModel:
             self.pgn_key = None    # (game number, moves) of the last PGN asked for
             self.replay = None     # the game replayed with scacchiera's rules (None: not known yet)
             self._waiting = {}     # id -> (command, when sent), the companion's requests in flight
+            self._answers = {}     # id -> function(reply), commands sent with ``command``'s on_reply
+            self.clock = None      # status.clock, kept up to date by clock events (None: no clock)
+            self.clock_events = 0  # clock events seen (the page restarts its ticking on each)
+            self.suggestion = None     # (moves, UCI): the move lit as a suggestion in that position
+            self.suggest_request = None   # the board's newest suggest event asking the host for a move
             self._again = set()    # commands to ask again once their reply comes
             self._changed()
 
@@ -141,6 +148,27 @@ class BoardModel:
             self._log("> " + line)
             self._changed()
 
+    def command(self, fields, on_reply):
+        """A command on the person's behalf (echoed in the log like a typed line) whose reply is
+        passed to ``on_reply(reply)`` when it comes (called with the model's lock held)."""
+        with self.lock:
+            self._next_id += 1
+            fields = dict(fields, id="%s%d" % (_TRACKED, self._next_id))
+            self.user_line(json.dumps(fields, separators=(",", ":")))
+            self._answers[fields["id"]] = on_reply
+
+    def knows(self, cmd):
+        """Whether the board's firmware has the command ``cmd`` (hello's list); None before hello."""
+        with self.lock:
+            commands = (self.hello or {}).get("commands")
+            return None if commands is None else cmd in commands
+
+    def suggested(self, uci):
+        """The host lit ``uci`` as a suggestion in the current position (the page draws it)."""
+        with self.lock:
+            self.suggestion = (tuple((self.status or {}).get("moves") or ()), uci)
+            self._changed()
+
     def _log(self, text):
         self.log.append(text)
         if len(self.log) > LOG_LINES:
@@ -166,6 +194,8 @@ class BoardModel:
             own = self._own(rid)
             if rid in self._waiting:
                 self._reply(self._waiting.pop(rid)[0], msg)
+            if "re" in msg and rid in self._answers:
+                self._answers.pop(rid)(msg)
             if not own and msg.get("ev") not in ("leds", "occupancy"):
                 self._log("< " + text)
             if "ev" in msg:
@@ -190,6 +220,14 @@ class BoardModel:
             self.events.append(ev)
             if len(self.events) > EVENT_COUNT:
                 del self.events[0]
+        if kind == "clock":
+            self.clock = dict(self.clock or {}, **{k: ev.get(k) for k in ("white", "black", "running")})
+            self.clock_events += 1
+        elif kind == "suggest":
+            if ev.get("uci"):
+                self.suggestion = (tuple((self.status or {}).get("moves") or ()), ev["uci"])
+            else:
+                self.suggest_request = ev      # a gesture on the board asks the host for a move
         if kind == "boot":
             self._waiting.clear()
             self._again.clear()
@@ -209,6 +247,7 @@ class BoardModel:
                 self.occupancy = msg.get("squares") or []
             elif cmd == "status":
                 self.status = msg
+                self.clock = msg.get("clock")
                 self._follow_game()
             elif cmd == "pgn":
                 self.pgn = msg.get("pgn") or ""
@@ -279,6 +318,8 @@ class BoardModel:
                     sprint["drawn_before"] = drawn     # the tile just drawn before each ply (the page
                                                        # says why a placement became another tile)
             fen = s.get("fen") or ""
+            moves = tuple(s.get("moves") or ())
+            suggestion = self.suggestion[1] if self.suggestion and self.suggestion[0] == moves else None
             squares = []
             for sq in range(64):
                 name = "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
@@ -300,6 +341,11 @@ class BoardModel:
                 "state": s.get("state", "idle"),
                 "turn": "black" if s.get("turn") == "b" else "white",
                 "show": s.get("show"),
+                "suggestion": suggestion,
+                "clock": self.clock,       # INTERFACES: control, white, black (ms), running; None: no clock
+                "clock_events": self.clock_events,
+                "material": s.get("material"),
+                "offer": s.get("offer"),
                 "options": s.get("options") or {},
                 "option_specs": (self.hello or {}).get("option_specs") or {},
                 "leds": dict(self.frame),
