@@ -26,10 +26,10 @@ BROWSER_TESTS = [
 
 
 @contextlib.contextmanager
-def served(board, port=0, timeout=10):
+def served(board, port=0, timeout=10, ladder=None):
     """``board``'s page on 127.0.0.1; yields the base URL ("http://127.0.0.1:PORT")."""
     sock = bind(port)
-    server = make_server(board, sock)
+    server = make_server(board, sock, ladder)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

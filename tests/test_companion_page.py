@@ -284,3 +284,134 @@ def board_pgn(board):
                 return json.loads(line[2:])["pgn"]
         time.sleep(0.05)
     raise AssertionError("the board did not answer pgn")
+
+
+# -- touch, on a phone ----------------------------------------------------------------------------
+
+def touch_drag(page, fr, to, steps=5):
+    """A finger on ``fr``'s piece, slid to the square ``to`` and lifted."""
+    b = page.locator(".sq[data-square='%s']" % to).bounding_box()
+    cdp_drag_to(page, fr, (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2), steps)
+
+
+def cdp_drag_to(page, fr, point, steps=5):
+    """A finger on ``fr``'s piece, slid to ``point`` (x, y in the viewport) and lifted: real touch
+    input (Chromium's Input.dispatchTouchEvent through the DevTools protocol), not mouse events."""
+    cdp = page.context.new_cdp_session(page)
+    a = page.locator(".sq[data-square='%s']" % fr).bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = point
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x0 + (x1 - x0) * i / steps, "y": y0 + (y1 - y0) * i / steps}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_phone_plays_by_touch(browser, board):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  device_scale_factor=2)
+    page = open_page(browser, board, context=context)
+    pointer_types = []
+    page.expose_function("seenPointer", lambda kind: pointer_types.append(kind))
+    page.evaluate("document.getElementById('board').addEventListener('pointerdown', e => seenPointer(e.pointerType))")
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    for fr, to, sans in (("e2", "e4", ["e4"]), ("e7", "e5", ["e4", "e5"]), ("g1", "f3", ["e4", "e5", "Nf3"])):
+        touch_drag(page, fr, to)
+        moves_are(page, sans)
+    assert set(pointer_types) == {"touch"}          # the page saw fingers, not a mouse
+    touch_drag(page, "b8", "c6")
+    moves_are(page, ["e4", "e5", "Nf3", "Nc6"])
+    # A capture by touch: the victim slid off the board (lifted anywhere off it: into the tray),
+    # then the knight onto its square.
+    header = page.locator("header").bounding_box()
+    cdp_drag_to(page, "e5", (header["x"] + header["width"] / 2, header["y"] + header["height"] / 2))
+    page.wait_for_selector("#tray .piece[data-piece='p']", state="attached")   # the black pawn, off the board
+    touch_drag(page, "f3", "e5")
+    moves_are(page, ["e4", "e5", "Nf3", "Nc6", "Nxe5"])
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390   # a long move list: no sideways scroll
+    assert board.state()["pieces"][36] == "N"      # e5: the white knight, moved by a finger
+    shot(page, "phone-touch")
+    context.close()
+
+
+# -- the game room: clocks, material, a draw offer, the ladder (fed as the board's lines) -----------
+
+@pytest.fixture
+def scripted():
+    from companion_support import ScriptedBoard
+    b = ScriptedBoard()
+    with serve_board(b) as url:
+        b.url = url + "/"
+        b.answer()
+        yield b
+
+
+def test_clocks_material_and_an_offer_are_shown_when_the_board_has_them(browser, scripted):
+    from companion_support import status_reply
+    page = open_page(browser, scripted)
+    assert page.locator("#clocks").is_hidden() and page.locator("#material").is_hidden()   # none yet
+    scripted.feed({"ev": "new_game"})
+    scripted.answer(status_reply(clock={"control": "5+3", "white": 300000, "black": 300000, "running": None},
+                                 material={"w": 39, "b": 39}, options={"profile": "fide", "clock": "5+3"}))
+    page.wait_for_selector("#clocks:not([hidden])")
+    assert page.locator("#clock-white b").text_content() == "5:00"
+    assert page.locator("#clock-black b").text_content() == "5:00"
+    assert "White 39 · Black 39 (even)" in page.locator("#material").text_content()
+    # White's clock starts: the page counts it down between the board's reports.
+    scripted.feed({"ev": "clock", "white": 12000, "black": 300000, "running": "w"})
+    page.wait_for_selector("#clock-white.running")
+    page.wait_for_function("document.querySelector('#clock-white b').textContent.includes('.')", timeout=5000)
+    first = float(page.locator("#clock-white b").text_content())
+    time.sleep(0.5)
+    assert first - 1.0 < float(page.locator("#clock-white b").text_content()) < first   # ticking
+    assert page.locator("#clock-black b").text_content() == "5:00"
+    # After 1. e4: Black's clock runs, White got the bonus; material after a capture; an offer.
+    scripted.feed({"ev": "clock", "white": 15000, "black": 300000, "running": "b"})
+    scripted.feed({"ev": "offer", "by": "w"})
+    scripted.answer(status_reply(["e2e4"], clock={"control": "5+3", "white": 15000, "black": 299000, "running": "b"},
+                                 material={"w": 39, "b": 36}, offer="w", options={"profile": "fide", "clock": "5+3"}))
+    page.wait_for_selector("#clock-black.running")
+    assert not page.locator("#clock-white").evaluate("e => e.classList.contains('running')")
+    assert page.locator("#clock-white b").text_content() == "0:15"
+    assert "(White +3)" in page.locator("#material").text_content()
+    assert "White offers a draw" in page.locator("#offer").text_content()
+    assert 'TimeControl "300+3"' in page.locator("#pgn").input_value()
+    # A flag falls.
+    scripted.feed({"ev": "clock", "white": 15000, "black": 0, "running": None})
+    page.wait_for_selector("#clock-black.flag")
+    shot(page, "room-clocks")
+    # The clock switched off: the faces go.
+    scripted.feed({"ev": "new_game"})
+    scripted.answer(status_reply(clock=None))
+    page.wait_for_selector("#clocks", state="hidden")
+    assert not page.errors
+
+
+def test_the_ladder_table_in_a_panel(browser, tmp_path, monkeypatch):
+    from companion_support import ScriptedBoard
+    from host_tools.ladder.ladder import Ladder
+    path = str(tmp_path / "ladder.sqlite3")
+    board = ScriptedBoard()
+    with serve_board(board, ladder=path) as url:
+        board.url = url + "/"
+        board.answer()
+        page = open_page(browser, board)
+        page.locator("#ladder-box summary").click()
+        page.wait_for_function("document.getElementById('ladder-note').textContent.includes('no ladder yet')")
+        with Ladder(path) as ladder:
+            ladder.add_player("Anna")
+            ladder.add_player("Nonno", 1400)
+            ladder.record("Anna", "Nonno", "1-0", 30, time.strftime("%Y-%m-%d"))
+            expected = ladder.table()
+        page.select_option("#ladder-month", "")
+        page.locator("#ladder-box summary").click()          # closed and opened again: read again
+        page.locator("#ladder-box summary").click()
+        page.wait_for_selector("#ladder tbody tr:nth-child(2)")
+        rows = page.eval_on_selector_all("#ladder tbody tr", "rows => rows.map(r => Array.from(r.cells).map(c => c.textContent))")
+        assert rows == [[str(r[k]) for k in ("rank", "name", "elo", "games", "wins", "draws", "losses")] for r in expected]
+        assert rows[0][1] == "Nonno" and rows[1][1] == "Anna"
+        page.select_option("#ladder-month", "this")              # this month: everyone from 1000
+        page.wait_for_function("document.querySelector('#ladder tbody tr td:nth-child(2)').textContent === 'Anna'")
+        assert not page.errors

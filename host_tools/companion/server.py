@@ -34,7 +34,8 @@ from host_tools.companion.boards import ActionError
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 FILES = {"/": "index.html", "/index.html": "index.html", "/companion.js": "companion.js",
-         "/companion.css": "companion.css", "/page.js": "page.js", "/explain.js": "explain.js"}
+         "/companion.css": "companion.css", "/page.js": "page.js", "/explain.js": "explain.js",
+         "/room.js": "room.js"}
 # The mirror board: lichess's chessground (GPL-3.0), installed by `make` (npm ci in tools/chessground),
 # served from node_modules by a fixed allow-list, never a path taken from the request.
 CHESSGROUND = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -169,8 +170,21 @@ class Hub:
         return self.cached[1]
 
 
-def create_app(board, port):
-    """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages."""
+def ladder_table(path, month=None):
+    """The household ladder's table for the page (host_tools/ladder: the general one, or a month's
+    'YYYY-MM'): {"month", "rows", "note"}; no file yet: no rows and a note on how to start one."""
+    from host_tools.ladder import db
+    from host_tools.ladder.ladder import Ladder
+    path = path or db.default_path()
+    if not os.path.exists(path):
+        return {"month": month, "rows": [], "note": "no ladder yet: python -m host_tools.ladder add-player NAME"}
+    with Ladder(path) as ladder:
+        return {"month": month, "rows": ladder.table(month), "note": None}
+
+
+def create_app(board, port, ladder=None):
+    """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages. ``ladder``:
+    the ladder's file (default: host_tools.ladder's own)."""
     hub = None
 
     async def startup():
@@ -203,6 +217,14 @@ def create_app(board, port):
 
     async def get_state(request):
         return JSONResponse(await run_in_threadpool(board.state), headers={"Cache-Control": "no-store"})
+
+    async def get_ladder(request):
+        from host_tools.ladder.db import LadderError
+        try:
+            table = await run_in_threadpool(ladder_table, ladder, request.query_params.get("month") or None)
+        except LadderError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        return JSONResponse(table, headers={"Cache-Control": "no-store"})
 
     async def act(request):
         length = request.headers.get("content-length")
@@ -264,6 +286,7 @@ def create_app(board, port):
 
     routes = [Route(path, page) for path in FILES] + [Route(path, vendor) for path in VENDOR]
     routes += [Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
+               Route("/api/ladder", get_ladder),
                WebSocketRoute("/ws", ws)]
 
     @contextlib.asynccontextmanager
@@ -297,11 +320,12 @@ def bind(port):
     return sock
 
 
-def make_server(board, sock):
-    """A uvicorn server for ``board`` on the bound socket ``sock`` (``server.run(sockets=[sock])``)."""
+def make_server(board, sock, ladder=None):
+    """A uvicorn server for ``board`` on the bound socket ``sock`` (``server.run(sockets=[sock])``);
+    ``ladder``: the ladder's file for the page's table (default: $SCACCHIERA_LADDER_DB or the user's)."""
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(board, port), http=BoundedH11, ws="websockets-sansio", lifespan="on",
+        create_app(board, port, ladder), http=BoundedH11, ws="websockets-sansio", lifespan="on",
         ws_max_size=MAX_MESSAGE, ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=False, timeout_keep_alive=5, limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=16384, access_log=False, log_level="warning", server_header=False)

@@ -226,13 +226,28 @@ function render(s) {
 }
 window.companionPost = (action, fields) => post(action, fields);
 
-// The computer opponent's box: its levels are the engine's own (UCI_Elo's range, Skill Level).
+// The computer opponent's box: the engines offered (Stockfish, the project's own), their levels
+// the engine's own (UCI_Elo's range, Skill Level, the project engine's Level).
+let levelsFor = "";
 function renderComputer(c) {
   $("computer-box").hidden = !c;
   if (!c) return;
   $("computer-name").textContent = c.name;
+  const engine = $("computer-engine");
+  if (engine.options.length !== c.engines.length) {
+    engine.innerHTML = "";
+    for (const id of c.engines) {
+      const o = document.createElement("option");
+      o.value = id;
+      o.textContent = id === "scacchiera" ? "Scacchiera (the board's own engine)" : id;
+      engine.appendChild(o);
+    }
+  }
+  if (document.activeElement !== engine) engine.value = c.engine;
   const level = $("computer-level");
-  if (!level.options.length) {
+  if (levelsFor !== c.engine + JSON.stringify(c.levels)) {
+    levelsFor = c.engine + JSON.stringify(c.levels);
+    level.innerHTML = "";
     const add = (value, text) => { const o = document.createElement("option"); o.value = value; o.textContent = text; level.appendChild(o); };
     add("", "full strength");
     if (c.levels.elo) {
@@ -243,10 +258,18 @@ function renderComputer(c) {
       const [low, high] = c.levels.skill;
       for (let k = low; k <= high; k++) add("skill " + k, "Skill Level " + k);
     }
+    if (c.levels.level) {
+      const [low, high] = c.levels.level;
+      for (let k = low; k <= high; k++) add("level " + k, "Level " + k);
+    }
   }
-  if (document.activeElement !== level) level.value = c.elo !== null ? "elo " + c.elo : c.skill !== null ? "skill " + c.skill : "";
+  if (document.activeElement !== level) {
+    level.value = c.elo !== null ? "elo " + c.elo : c.skill !== null ? "skill " + c.skill :
+      c.level !== null ? "level " + c.level : "";
+  }
   if (document.activeElement !== $("computer-sides")) $("computer-sides").value = c.sides.join(" ");
   $("computer-message").textContent = c.message || "";
+  $("computer-hint").textContent = c.hint || "";
 }
 
 function renderSprint(s) {
@@ -344,8 +367,14 @@ $("reset").addEventListener("click", () => post("new", {
 function sendComputer() {
   const [kind, value] = $("computer-level").value.split(" ");
   const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
-  post("computer", { sides, elo: kind === "elo" ? Number(value) : null, skill: kind === "skill" ? Number(value) : null });
+  const level = (name) => (kind === name ? Number(value) : null);
+  post("computer", { sides, elo: level("elo"), skill: level("skill"), level: level("level") });
 }
+// Another engine: its own levels (full strength until one is picked), the same sides.
+$("computer-engine").addEventListener("change", () => {
+  const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
+  post("computer", { engine: $("computer-engine").value, sides });
+});
 $("computer-sides").addEventListener("change", sendComputer);
 $("hint").addEventListener("click", () => post("hint"));
 $("computer-level").addEventListener("change", sendComputer);

@@ -190,6 +190,14 @@ export function explain(s) {
     say("The board asks for " + (s.show.includes("@") ? "a placement on " + b : piece + " from " + a + " to " + b) +
         ": make this move with the pieces (blue squares, the arrow on the diagram).");
   }
+  if (s.suggestion && s.result === "*") {
+    const [a, b] = s.suggestion.includes("@") ? [null, s.suggestion.slice(-2)] : movedSquares(s.suggestion);
+    const enforced = s.show === s.suggestion;
+    say("Hint: " + (s.suggestion.includes("@") ? "a placement on " + b : thePiece(board[squareIndex(a)]) + " from " + a + " to " + b) +
+        (enforced ? " (this board has no suggestions yet: it lit the hint as a move to make)."
+                  : ", the engine's best move (lit on the board; you may play another)."));
+    if (a) out.hint = [a, b];
+  }
   const lifted = lit("lifted");
   if (s.state === "lifted" && lifted.length) {
     say("In the hand: " + list(lifted.map((sq) => thePiece(board[squareIndex(sq)]) + " from " + sq)) + ".");
@@ -296,8 +304,11 @@ export function pgnWithHeaders(pgn, given) {
   return [out.join("\n"), ...rest].join("\n\n");
 }
 
-// PGN's TimeControl for the board's move_time_ms option: "-" (none) or "1/N" (one move in N s).
+// PGN's TimeControl: the board's clock option "M+S" as "seconds+increment" (5+3: "300+3"), else
+// its move_time_ms option: "-" (none) or "1/N" (one move in N s).
 export function timeControl(options) {
+  const clock = options && /^(\d+)\+(\d+)$/.exec(String(options.clock || ""));
+  if (clock) return Number(clock[1]) * 60 + "+" + Number(clock[2]);
   const ms = options && options.move_time_ms;
   return ms ? "1/" + Math.round(ms / 1000) : "-";
 }

@@ -58,6 +58,7 @@ const mirror = Chessground($("mirror"), {
       show: { key: "sh", color: "#0090e8", opacity: 0.9, lineWidth: 10 },
       empty: { key: "em", color: "#e0007a", opacity: 1, lineWidth: 8 },
       fill: { key: "fl", color: "#e8c000", opacity: 1, lineWidth: 8 },
+      hint: { key: "hi", color: "#15781B", opacity: 0.8, lineWidth: 10 },
     },
   },
 });
@@ -82,6 +83,7 @@ function drawMirror(s, said) {
     for (const sq of said.empty) { custom.set(sq, "mark-empty"); shapes.push({ orig: sq, brush: "empty" }); }
     for (const [a, b] of said.arrows) shapes.push({ orig: a, dest: b, brush: "fill" });
     for (const sq of said.fill) { custom.set(sq, "mark-fill"); shapes.push({ orig: sq, brush: "fill" }); }
+    if (said.hint && s.show !== s.suggestion) shapes.push({ orig: said.hint[0], dest: said.hint[1], brush: "hint" });
   }
   mirror.state.highlight.custom = custom;   // replaced whole (set() would merge it into the old marks)
   mirror.set({

@@ -1,0 +1,116 @@
+// The game room around the board: the clocks and the material (from the board's status and its
+// clock events; hidden while the board has none), a draw offer, and the household ladder's table
+// (GET /api/ladder, host_tools/ladder). The board runs the clocks, for the engine too; the page
+// only shows them, counting down the running one between the board's reports.
+const $ = (id) => document.getElementById(id);
+const SIDES = { w: "White", b: "Black" };
+
+// -- clocks -----------------------------------------------------------------------------------
+
+let clock = null;        // the board's last report: {white, black, running, control}, and when it came
+let clockKey = "";
+let rate = 1;            // the board's milliseconds per real millisecond (the simulator's speed)
+
+export function clockText(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);   // the last ten seconds in tenths
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
+}
+
+function left(side) {
+  const ms = clock[side];
+  if (clock.running !== side[0]) return ms;
+  return ms - (performance.now() - clock.at) * rate;
+}
+
+function tick() {
+  if (!clock) return;
+  for (const side of ["white", "black"]) {
+    const face = $("clock-" + side);
+    const ms = left(side);
+    face.querySelector("b").textContent = clockText(ms);
+    face.classList.toggle("running", clock.running === side[0]);
+    face.classList.toggle("flag", ms <= 0);
+  }
+}
+
+function drawClocks(s) {
+  const c = s.clock;
+  $("clocks").hidden = !c;
+  if (!c) { clock = null; clockKey = ""; return; }
+  rate = s.board && s.board.hands ? (s.speed || 0) : 1;
+  const key = JSON.stringify([c, s.clock_events]);
+  if (key !== clockKey) {                       // a new report from the board: count from it
+    clockKey = key;
+    clock = Object.assign({}, c, { at: performance.now() });
+  }
+  $("clock-control").textContent = c.control ? c.control.replace("+", " min + ") + " s" : "";
+  tick();
+}
+setInterval(tick, 100);
+
+// -- material and offers ------------------------------------------------------------------------
+
+function drawMaterial(m) {
+  $("material").hidden = !m;
+  if (!m) return;
+  const diff = m.w - m.b;
+  $("material").textContent = "Material: White " + m.w + " · Black " + m.b +
+    (diff ? " (" + (diff > 0 ? "White +" + diff : "Black +" + -diff) + ")" : " (even)");
+}
+
+function drawOffer(s) {
+  const by = s.offer;
+  $("offer").hidden = !by || s.result !== "*";
+  if (by) $("offer").textContent = SIDES[by] + " offers a draw: " + SIDES[by === "w" ? "b" : "w"] +
+    " may accept it or play on.";
+}
+
+// -- the ladder -----------------------------------------------------------------------------------
+
+function thisMonth() {
+  const d = new Date();
+  return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0");
+}
+
+export async function loadLadder() {
+  const choice = $("ladder-month").value;
+  const month = choice === "this" ? thisMonth() : "";
+  let table;
+  try {
+    const r = await fetch("/api/ladder" + (month ? "?month=" + month : ""));
+    table = await r.json();
+    if (!r.ok) throw new Error(table.error || r.statusText);
+  } catch (e) {
+    $("ladder-note").textContent = "the ladder could not be read: " + e.message;
+    return;
+  }
+  const body = $("ladder").querySelector("tbody");
+  body.innerHTML = "";
+  for (const row of table.rows) {
+    const tr = document.createElement("tr");
+    for (const v of [row.rank, row.name, row.elo, row.games, row.wins, row.draws, row.losses]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  $("ladder-note").textContent = table.note || (table.rows.length ? "" : "no games in this table yet");
+}
+
+$("ladder-box").addEventListener("toggle", () => { if ($("ladder-box").open) loadLadder(); });
+$("ladder-month").addEventListener("change", loadLadder);
+
+let lastResult = null;
+function received(s) {
+  drawClocks(s);
+  drawMaterial(s.material);
+  drawOffer(s);
+  if (lastResult !== null && lastResult !== s.result && $("ladder-box").open) loadLadder();  // a game ended
+  lastResult = s.result;
+}
+window.addEventListener("companion-state", (ev) => received(ev.detail));
+if (window.companionState) received(window.companionState);
