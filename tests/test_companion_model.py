@@ -113,3 +113,48 @@ def test_the_positions_of_the_game_and_the_palette_for_the_page(link):
     for p in s["palette"]:
         r, g, b, blink = DEFAULT[led_frame.NAMES.index(p["meaning"])]
         assert p["rgb"] == [r, g, b] and p["blink"] == blink
+
+
+def test_clocks_material_and_offers_from_status_and_events(link):
+    """INTERFACES.md's clock fields: status.clock (None: off), clock events between two statuses."""
+    model, sent = link
+    model.connected()
+    for r in sent[:4]:
+        answer(model, r)
+    assert model.state()["clock"] is None and model.state()["material"] is None
+    clock = {"control": "5+3", "white": 300000, "black": 300000, "running": None}
+    answer(model, sent[4], **dict(status(), clock=clock, material={"w": 39, "b": 39}, offer=None))
+    s = model.state()
+    assert s["clock"] == clock and s["material"] == {"w": 39, "b": 39} and s["offer"] is None
+    events = s["clock_events"]
+    asked = len(sent)
+    model.feed(json.dumps({"ev": "clock", "white": 299000, "black": 300000, "running": "b"}))
+    s = model.state()
+    assert s["clock"] == {"control": "5+3", "white": 299000, "black": 300000, "running": "b"}
+    assert s["clock_events"] == events + 1
+    assert len(sent) == asked                    # the event says it all: no status asked for
+    model.feed(json.dumps({"ev": "offer", "by": "w"}))
+    assert sent[-1]["cmd"] == "status"           # who offers: status.offer
+    answer(model, sent[-1], **dict(status(), clock=None, offer="w"))
+    assert model.state()["clock"] is None and model.state()["offer"] == "w"
+
+
+def test_suggestions_and_the_boards_request_for_one(link):
+    model, sent = link
+    model.connected()
+    for r in sent[:4]:
+        answer(model, r, commands={"hello": {}, "suggest": {}})
+    answer(model, sent[4], **status(["e2e4"], turn="b"))
+    assert model.knows("suggest") is True and model.knows("fly") is False
+    model.feed(json.dumps({"ev": "suggest", "uci": "e7e5"}))        # the board's own engine
+    assert model.state()["suggestion"] == "e7e5" and model.suggest_request is None
+    model.feed(json.dumps({"ev": "suggest", "uci": None}))          # a gesture asking the host
+    assert model.suggest_request == {"ev": "suggest", "uci": None}
+    model.feed(json.dumps({"ev": "move", "uci": "e7e5"}))
+    answer(model, sent[-1], **status(["e2e4", "e7e5"]))
+    assert model.state()["suggestion"] is None                      # that position is gone
+    replies = []
+    model.command({"cmd": "suggest", "uci": "g1f3"}, replies.append)
+    assert model.log[-1] == '> {"cmd":"suggest","uci":"g1f3","id":"%s"}' % sent[-1]["id"]
+    model.feed(json.dumps({"re": "suggest", "ok": True, "id": sent[-1]["id"]}))
+    assert replies == [{"re": "suggest", "ok": True, "id": sent[-1]["id"]}]

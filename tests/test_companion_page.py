@@ -14,7 +14,8 @@ import time
 
 import pytest
 
-from companion_support import ARTIFACTS, BROWSER_TESTS, CHROMIUM, served as serve_board, sync_playwright
+from companion_support import (ARTIFACTS, BROWSER_TESTS, CHROMIUM, ScriptedBoard, served as serve_board,
+                                status_reply, sync_playwright)
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
 from scacchiera.leds import frame as led_frame
@@ -34,12 +35,18 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def board():
-    b = SimulatedBoard()
+def serving(b):
+    """``b`` served on a free port, its page's address in ``b.url``; a scripted board answers first."""
     with serve_board(b) as url:
         b.url = url + "/"
+        if isinstance(b, ScriptedBoard):
+            b.answer()
         yield b
+
+
+@pytest.fixture
+def board():
+    yield from serving(SimulatedBoard())
 
 
 def open_page(browser, board, size="desktop", context=None):
@@ -340,16 +347,10 @@ def test_a_phone_plays_by_touch(browser, board):
 
 @pytest.fixture
 def scripted():
-    from companion_support import ScriptedBoard
-    b = ScriptedBoard()
-    with serve_board(b) as url:
-        b.url = url + "/"
-        b.answer()
-        yield b
+    yield from serving(ScriptedBoard())
 
 
 def test_clocks_material_and_an_offer_are_shown_when_the_board_has_them(browser, scripted):
-    from companion_support import status_reply
     page = open_page(browser, scripted)
     assert page.locator("#clocks").is_hidden() and page.locator("#material").is_hidden()   # none yet
     scripted.feed({"ev": "new_game"})
@@ -390,7 +391,6 @@ def test_clocks_material_and_an_offer_are_shown_when_the_board_has_them(browser,
 
 
 def test_the_ladder_table_in_a_panel(browser, tmp_path, monkeypatch):
-    from companion_support import ScriptedBoard
     from host_tools.ladder.ladder import Ladder
     path = str(tmp_path / "ladder.sqlite3")
     board = ScriptedBoard()

@@ -41,6 +41,7 @@ def cell(page, name):
 
 def drag(page, fr, to, check_lifted=None):
     """Press on the piece, move to the target square, let go; optionally look at the LEDs mid-air."""
+    page.locator("#board").scroll_into_view_if_needed()
     box = cell(page, fr).bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
@@ -226,17 +227,20 @@ def test_the_same_page_for_a_board_on_usb(tmp_path):
             browser.close()
 
 
-def test_play_the_computer_from_the_page(served, page):
-    from host_tools.companion.engine import find_engine
-    engine = find_engine()
-    if engine is None:
-        pytest.skip("no Stockfish (apt-get install stockfish): the computer is not offered")
+@pytest.mark.parametrize("engine, level", [("stockfish", "skill 3"), ("scacchiera", "level 2")])
+def test_play_the_computer_from_the_page(served, page, engine, level):
+    from host_tools.companion.engine import engines
     board = served[0]
-    board.play_computer(engine)
+    board.play_computer(engines())
+    if engine not in board.computer.describe()["engines"]:
+        pytest.skip("no Stockfish (apt-get install stockfish): only the project's own engine is offered")
     board.computer.start()
     page.reload()
     page.locator("summary:text('Play the computer')").click()
-    page.select_option("#computer-level", "skill 3")
+    page.select_option("#computer-engine", engine)
+    page.wait_for_function("want => document.getElementById('computer-level').querySelector(`option[value='${want}']`)",
+                           arg=level)
+    page.select_option("#computer-level", level)
     page.select_option("#computer-sides", "black")
     drag(page, "e2", "e4")
     moves_are(page, ["e4"])
@@ -244,4 +248,17 @@ def test_play_the_computer_from_the_page(served, page):
     shown = board.state()["show"]
     assert cell(page, shown[:2]).get_attribute("data-led") == "show-from"
     assert cell(page, shown[2:4]).get_attribute("data-led") == "show-to"
-    assert board.state()["computer"]["skill"] == 3
+    c = board.state()["computer"]
+    assert c["engine"] == engine and c[level.split()[0]] == int(level.split()[1])
+    # The engine's move made by the hands, then a hint for White from the page's button.
+    drag(page, shown[:2], shown[2:4])
+    page.wait_for_function("window.companionState.moves.length === 2", timeout=10000)
+    assert board.state()["moves"][1] == shown
+    page.wait_for_function("document.getElementById('state').textContent === 'idle'")
+    page.click("#hint")
+    page.wait_for_function("document.getElementById('explain').textContent.includes('Hint:')", timeout=15000)
+    hint = board.state()["suggestion"]
+    page.wait_for_selector(".sq[data-square='%s'][data-led='show-from']" % hint[:2])   # today's firmware: with show
+    assert page.locator("#computer-hint").text_content().startswith("hint: " + hint)
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, "computer-%s.png" % engine), full_page=True)

@@ -226,6 +226,17 @@ function render(s) {
 }
 window.companionPost = (action, fields) => post(action, fields);
 
+// A select's choices: [[value, words], ...].
+function fillSelect(select, choices) {
+  select.innerHTML = "";
+  for (const [value, words] of choices) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = words;
+    select.appendChild(o);
+  }
+}
+
 // The computer opponent's box: the engines offered (Stockfish, the project's own), their levels
 // the engine's own (UCI_Elo's range, Skill Level, the project engine's Level).
 let levelsFor = "";
@@ -235,33 +246,19 @@ function renderComputer(c) {
   $("computer-name").textContent = c.name;
   const engine = $("computer-engine");
   if (engine.options.length !== c.engines.length) {
-    engine.innerHTML = "";
-    for (const id of c.engines) {
-      const o = document.createElement("option");
-      o.value = id;
-      o.textContent = id === "scacchiera" ? "Scacchiera (the board's own engine)" : id;
-      engine.appendChild(o);
-    }
+    fillSelect(engine, c.engines.map((id) => [id, id === "scacchiera" ? "Scacchiera (the board's own engine)" : id]));
   }
   if (document.activeElement !== engine) engine.value = c.engine;
   const level = $("computer-level");
   if (levelsFor !== c.engine + JSON.stringify(c.levels)) {
     levelsFor = c.engine + JSON.stringify(c.levels);
-    level.innerHTML = "";
-    const add = (value, text) => { const o = document.createElement("option"); o.value = value; o.textContent = text; level.appendChild(o); };
-    add("", "full strength");
-    if (c.levels.elo) {
-      const [low, high] = c.levels.elo;
-      for (let elo = low; elo <= high; elo += 150) add("elo " + elo, "Elo " + elo);
+    const choices = [["", "full strength"]];
+    for (const [key, words, stride] of [["elo", "Elo ", 150], ["skill", "Skill Level ", 1], ["level", "Level ", 1]]) {
+      if (!c.levels[key]) continue;
+      const [low, high] = c.levels[key];
+      for (let k = low; k <= high; k += stride) choices.push([key + " " + k, words + k]);
     }
-    if (c.levels.skill) {
-      const [low, high] = c.levels.skill;
-      for (let k = low; k <= high; k++) add("skill " + k, "Skill Level " + k);
-    }
-    if (c.levels.level) {
-      const [low, high] = c.levels.level;
-      for (let k = low; k <= high; k++) add("level " + k, "Level " + k);
-    }
+    fillSelect(level, choices);
   }
   if (document.activeElement !== level) {
     level.value = c.elo !== null ? "elo " + c.elo : c.skill !== null ? "skill " + c.skill :
@@ -275,15 +272,7 @@ function renderComputer(c) {
 function renderSprint(s) {
   $("sprint").hidden = !s.sprint;
   const variants = $("variant");
-  if (variants.options.length !== s.variants.length) {
-    variants.innerHTML = "";
-    for (const v of s.variants) {
-      const o = document.createElement("option");
-      o.value = v;
-      o.textContent = CHOICE_LABELS[v] || v;
-      variants.appendChild(o);
-    }
-  }
+  if (variants.options.length !== s.variants.length) fillSelect(variants, s.variants.map((v) => [v, CHOICE_LABELS[v] || v]));
   if (document.activeElement !== variants) variants.value = s.variant;
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
