@@ -185,3 +185,13 @@ def test_no_hints_in_rated_or_online_games(scripted):
     time.sleep(0.5)
     assert not commands_sent(scripted, "suggest") and not commands_sent(scripted, "show")
     assert "rated or online" in scripted.state()["computer"]["hint"]
+
+
+def test_the_engine_thinks_within_its_clock():
+    from host_tools.companion.engine import think_seconds
+    assert think_seconds(0.3, None, True) == 0.3                       # no clock: its own time
+    clock = {"control": "5+0", "white": 300000, "black": 3000, "running": "w"}
+    assert think_seconds(0.3, clock, True) == 0.3                      # 5 minutes left: plenty
+    assert think_seconds(0.3, clock, False) == pytest.approx(0.1)      # 3 s left: a 30th
+    assert think_seconds(0.3, dict(clock, black=0), False) == 0.02     # a flag about to fall: at once
+    assert think_seconds(0.3, dict(clock, control="1+2", black=3000), False) == 0.3   # the increment pays

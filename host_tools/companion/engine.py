@@ -51,6 +51,18 @@ def find_engine(path=None):
     return None
 
 
+def think_seconds(think, clock, white):
+    """How long the engine may think: ``think``, or less when its side's clock is short (the board
+    runs the clocks, for the computer too): a 30th of what is left plus most of the increment.
+    ``clock`` is status.clock (INTERFACES.md: "control" "M+S", ms left), None when off."""
+    left = (clock or {}).get("white" if white else "black")
+    if not isinstance(left, int) or isinstance(left, bool):
+        return think
+    _, _, inc = str(clock.get("control") or "").partition("+")
+    increment = int(inc) if inc.isdigit() else 0
+    return max(0.02, min(think, left / 1000.0 / 30 + 0.8 * increment))
+
+
 def python_chess_board(start_fen, moves):
     """The game as a chess.Board (start FEN or the standard start, then the UCI moves)."""
     board = chess.Board(start_fen) if start_fen else chess.Board()
@@ -174,10 +186,12 @@ class Computer:
                 "skill": self.skill, "level": self.level, "levels": self.levels(), "message": self.message,
                 "engines": [ident for ident, _ in self.choices], "hint": self.hint_said}
 
-    def best(self, fen, moves):
-        """The engine's move (UCI) after ``moves`` from ``fen``; None when it has none."""
+    def best(self, fen, moves, seconds=None):
+        """The engine's move (UCI) after ``moves`` from ``fen`` in ``seconds`` (default: ``think``);
+        None when it has none."""
         with self.lock:
-            result = self.engine.play(python_chess_board(fen, moves), chess.engine.Limit(time=self.think))
+            result = self.engine.play(python_chess_board(fen, moves),
+                                      chess.engine.Limit(time=self.think if seconds is None else seconds))
         return result.move.uci() if result.move is not None else None
 
     # -- playing -----------------------------------------------------------------------------
@@ -197,7 +211,8 @@ class Computer:
                 self._answer_board(asked)
 
     def _turn(self):
-        """(key, start FEN, moves) when the computer is to move and has not answered yet; else None."""
+        """(key, start FEN, moves, seconds to think) when the computer is to move and has not answered
+        yet; else None."""
         model = self.board.model
         s = model.status
         if not self.sides or s is None or model.start is None or model.busy():
@@ -211,7 +226,7 @@ class Computer:
         if sprint:
             self.message = "the computer plays chess only (not Scacchi Sprint)"
             return None
-        return key, fen, list(key[2])
+        return key, fen, list(key[2]), think_seconds(self.think, model.clock, side == "white")
 
     def _board_asks(self):
         """The board's newest request for a suggestion (its ``suggest`` event without a move, made by
@@ -253,10 +268,10 @@ class Computer:
         self.board.notify()
         return uci
 
-    def _reply(self, key, fen, moves):
+    def _reply(self, key, fen, moves, seconds):
         self._asked = key
         try:
-            uci = self.best(fen, moves)
+            uci = self.best(fen, moves, seconds)
         except (ValueError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
             self.message = "the engine failed: %s" % e
             self.board.notify()
