@@ -195,3 +195,21 @@ def test_the_engine_thinks_within_its_clock():
     assert think_seconds(0.3, clock, False) == pytest.approx(0.1)      # 3 s left: a 30th
     assert think_seconds(0.3, dict(clock, black=0), False) == 0.02     # a flag about to fall: at once
     assert think_seconds(0.3, dict(clock, control="1+2", black=3000), False) == 0.3   # the increment pays
+
+
+def test_a_board_with_an_opponent_option_is_told_the_host_plays(scripted):
+    """INTERFACES.md: `set opponent host` (+ engine_side) when the companion's engine plays; the
+    board's own engine playing (opponent "engine N") keeps the host's quiet."""
+    scripted.model.hello["option_specs"] = {"opponent": {"type": "choice"}, "engine_side": {"type": "choice"}}
+    scripted.act("computer", {"sides": ["black"]})
+    assert [(r["name"], r["value"]) for r in commands_sent(scripted, "set")] == [("opponent", "host"), ("engine_side", "b")]
+    scripted.feed({"ev": "move", "uci": "e2e4"})
+    scripted.answer(status_reply(["e2e4"], options={"profile": "fide", "opponent": "engine 3"}))
+    scripted.computer.start()
+    time.sleep(0.5)
+    assert not commands_sent(scripted, "show")
+    assert "the board's own engine plays" in scripted.state()["computer"]["message"]
+    scripted.feed({"ev": "move", "uci": "e7e5"})
+    scripted.answer(status_reply(["e2e4", "e7e5"], options={"profile": "fide", "opponent": "host"}))
+    scripted.act("computer", {"sides": []})
+    assert commands_sent(scripted, "set")[-1]["value"] == "person"

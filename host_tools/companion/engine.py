@@ -178,8 +178,27 @@ class Computer:
             if sides is not None:
                 self.sides = tuple(sides)
                 self._asked = None
+        if sides is not None:
+            self._tell_board(sides)
         with self.board.model.cond:
             self.board.model.cond.notify_all()
+
+    def _tell_board(self, sides):
+        """A board with the ``opponent`` option (INTERFACES.md) is told that the host plays:
+        ``set opponent host`` (and ``engine_side`` when the computer has one side), and back to
+        ``person`` when the computer stops. A board without it needs nothing: it takes ``show``."""
+        model = self.board.model
+        with model.lock:
+            specs = (model.hello or {}).get("option_specs") or {}
+            now = ((model.status or {}).get("options") or {}).get("opponent")
+        if "opponent" not in specs:
+            return
+        if sides:
+            self.board.command({"cmd": "set", "name": "opponent", "value": "host"})
+            if len(sides) == 1 and "engine_side" in specs:
+                self.board.command({"cmd": "set", "name": "engine_side", "value": sides[0][0]})
+        elif now == "host":
+            self.board.command({"cmd": "set", "name": "opponent", "value": "person"})
 
     def describe(self):
         return {"name": self.name, "engine": self.ident, "sides": list(self.sides), "elo": self.elo,
@@ -225,6 +244,10 @@ class Computer:
         _, fen, sprint, _ = model.start
         if sprint:
             self.message = "the computer plays chess only (not Scacchi Sprint)"
+            return None
+        opponent = str((s.get("options") or {}).get("opponent") or "")
+        if opponent.startswith("engine"):
+            self.message = "the board's own engine plays (its option opponent is %r): the host waits" % opponent
             return None
         return key, fen, list(key[2]), think_seconds(self.think, model.clock, side == "white")
 

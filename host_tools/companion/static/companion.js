@@ -221,6 +221,9 @@ function render(s) {
   }
   renderSprint(s);
   renderComputer(s.computer);
+  // No hints in a rated or online game: the board's suggest option is off then.
+  $("hint").disabled = s.options.suggest === false;
+  $("hint").title = $("hint").disabled ? "no hints in this game (rated or online)" : "";
   window.companionState = s;
   window.dispatchEvent(new CustomEvent("companion-state", { detail: s }));
 }
