@@ -100,6 +100,8 @@ const OPTION_LABELS = {
   hints: "visual assistance (legal destinations)", takeback: "take back by restoring the position",
   settle_ms: "settle time (ms)", lang: "move letters", profile: "rule profile",
   brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
+  clock: "clock (minutes+seconds a move, e.g. 5+3, or off)", opponent: "opponent",
+  engine_side: "the board's engine plays", suggest: "hints on request (off in rated and online games)",
 };
 const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
@@ -128,12 +130,17 @@ function buildOptions(specs) {
           input.appendChild(o);
         }
         input.addEventListener("change", () => setOption(name, input.value));
-      } else {
+      } else if (spec.type === "int") {
         input = document.createElement("input");
         input.type = "number";
         input.min = spec.off !== undefined ? spec.off : spec.min;
         input.max = spec.max;
         input.addEventListener("change", () => setOption(name, Math.round(Number(input.value))));
+      } else {
+        // A word (e.g. the clock's "5+3" or "off"): sent as typed, the board says if it is wrong.
+        input = document.createElement("input");
+        input.size = 8;
+        input.addEventListener("change", () => setOption(name, input.value.trim()));
       }
       label.append((OPTION_LABELS[name] || name) + " ", input);
     }
