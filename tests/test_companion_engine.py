@@ -165,6 +165,8 @@ def test_the_boards_gesture_gets_the_engines_move_when_it_is_the_opponent(script
     time.sleep(0.5)
     assert not commands_sent(scripted, "suggest")
     scripted.act("computer", {"sides": ["black"]})
+    time.sleep(1.5)                                     # past the computer's 1 s wait
+    assert not commands_sent(scripted, "suggest")       # nor later, when the computer plays
     scripted.feed({"ev": "suggest", "uci": None})       # the gesture, asking the host
     deadline = time.monotonic() + 10
     while not commands_sent(scripted, "suggest"):

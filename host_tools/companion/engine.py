@@ -117,10 +117,6 @@ class Computer:
         if old is not None:
             _quit(old)
 
-    @property
-    def path(self):
-        return dict(self.choices)[self.ident]
-
     def start(self):
         self._thread.start()
 
@@ -226,8 +222,8 @@ class Computer:
                 asked = self._board_asks()
             if turn is not None:
                 self._reply(*turn)
-            elif asked is not None:
-                self._answer_board(asked)
+            elif asked:
+                self._answer_board()
 
     def _turn(self):
         """(key, start FEN, moves, seconds to think) when the computer is to move and has not answered
@@ -252,15 +248,15 @@ class Computer:
         return key, fen, list(key[2]), think_seconds(self.think, model.clock, side == "white")
 
     def _board_asks(self):
-        """The board's newest request for a suggestion (its ``suggest`` event without a move, made by
-        a gesture) not answered yet, when this engine is the opponent; else None."""
+        """Whether the board made a new request for a suggestion (its ``suggest`` event without a
+        move: a gesture) while this engine is the opponent."""
         request = self.board.model.suggest_request
-        if request is None or request is self._suggested or not self.sides:
-            return None
-        self._suggested = request
-        return request
+        if request is None or request is self._suggested:
+            return False
+        self._suggested = request           # seen: one made while nobody played is not answered later
+        return bool(self.sides)
 
-    def _answer_board(self, request):
+    def _answer_board(self):
         try:
             self.hint()
         except (ValueError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
