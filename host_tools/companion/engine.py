@@ -34,6 +34,12 @@ def find_engine(path=None):
     return None
 
 
+def _online(board):
+    """Whether a Lichess game is on ``board`` (the engine then neither plays nor hints)."""
+    lichess = getattr(board, "lichess", None)
+    return lichess is not None and lichess.playing()
+
+
 def python_chess_board(start_fen, moves):
     """The game as a chess.Board (start FEN or the standard start, then the UCI moves)."""
     board = chess.Board(start_fen) if start_fen else chess.Board()
@@ -138,6 +144,8 @@ class Computer:
         """(key, start FEN, moves) when the computer is to move and has not answered yet; else None."""
         model = self.board.model
         s = model.status
+        if _online(self.board):
+            return None                 # fair play: no engine during a Lichess game
         if not self.sides or s is None or model.start is None or model.busy():
             return None
         key = (model.session, s.get("game"), tuple(s.get("moves") or ()))
@@ -153,6 +161,8 @@ class Computer:
 
     def hint(self):
         """The engine's best move for the side to move, lit on the board with ``show`` (on request)."""
+        if _online(self.board):
+            raise ValueError("no hints while a Lichess game is on (fair play)")
         model = self.board.model
         with model.lock:
             s = model.status
