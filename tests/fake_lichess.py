@@ -199,8 +199,8 @@ class FakeLichess:
 
     # -- the game's logic ---------------------------------------------------------------------
 
-    def _new_game(self, white, black, minutes, increment, rated=False, script=None):
-        gid = "g%07d" % next(self._ids)
+    def _new_game(self, white, black, minutes, increment, rated=False, script=None, gid=None):
+        gid = gid or "g%07d" % next(self._ids)        # an accepted challenge's game keeps its id
         speed = "classical" if minutes * 60 + 40 * increment >= 1500 else "rapid" \
             if minutes * 60 + 40 * increment >= 480 else "blitz"
         script = script if script is not None else self.next_script
@@ -388,7 +388,7 @@ class FakeLichess:
                 if action == "accept":
                     them = {"id": c["challenger"]["id"], "name": c["challenger"]["name"]}
                     me = {"id": self.user, "name": self.username}
-                    self._new_game(them, me, c["timeControl"]["limit"] / 60, c["timeControl"]["increment"])
+                    self._new_game(them, me, c["timeControl"]["limit"] / 60, c["timeControl"]["increment"], gid=cid)
                 else:
                     self._event({"type": "challengeDeclined" if action == "decline" else "challengeCanceled",
                                  "challenge": c})

@@ -172,7 +172,8 @@ def test_the_opponent_offers_a_draw_and_the_board_accepts(board, fake):
     started(board)
     play(board, fake, LONG, "white", plies=6)
     fake.opponent_offers_draw(board.lichess.game.id)
-    s = step_until(board, lambda s: s["lichess"]["game"]["offer"] == "black" and s["offer"], "the offer on the board")
+    step_until(board, lambda s: s["lichess"]["game"]["offer"] == "black" and board.model.status.get("offer"),
+               "the offer on the page and on the board")
     board.act("send", {"line": "draw"})              # the board's draw gesture (both kings off)
     s = finished(board)
     gid = s["lichess"]["last_game"]["id"]
@@ -335,7 +336,10 @@ def test_a_takeback_on_the_board_is_guided_back_to_the_online_game(board, fake):
     started(board)
     play(board, fake, LONG, "white", plies=4)
     board.act("send", {"line": "undo"})              # a takeback behind the client's back
-    s = step_until(board, lambda s: s["show"] == LONG[3], "the missing move lit again")
+    s = step_until(board, lambda s: not s["in_sync"], "the knight to go back to b8")
+    board.act("lift", {"square": "c6"})
+    board.act("place", {"square": "b8"})
+    s = step_until(board, lambda s: s["show"] == LONG[3] and s["in_sync"], "the missing move lit again")
     make(board, s, LONG[3])
     s = step_until(board, lambda s: s["moves"] == LONG[:4] and s["in_sync"], "the board back with the online game")
     play(board, fake, LONG[:6], "white")

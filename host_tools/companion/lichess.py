@@ -293,7 +293,20 @@ class Lichess:
 
     # -- requests: errors in words, 429 and 5xx waited out ------------------------------------
 
-    def _call(self, what, fn, *args, **kwargs):
+    def _open(self, what, fn, *args):
+        """A stream (berserk's generator) opened through ``_call``: its request is made, and its
+        first line read, inside the retries; then its lines as they come."""
+        def first():
+            lines = fn(*args)
+            for line in lines:
+                return line, lines
+            return None, iter(())
+        head, lines = self._call(what, first)
+        if head is not None:
+            yield head
+        yield from lines
+
+    def _call(self, what, fn, *args, network_retry=True, **kwargs):
         """``fn(*args)`` until it answers: 429 waits rate_limit_wait, 5xx and network errors retry
         with a growing wait; 401 raises TokenError, other 4xx Refused (Lichess's words)."""
         delay = self.retry[0]
@@ -316,9 +329,11 @@ class Lichess:
                     delay = min(delay * 2, self.retry[1])
                     continue
                 raise Refused(_lichess_words(e))
-            except berserk.exceptions.ApiError as e:
+            except (berserk.exceptions.ApiError, requests.RequestException) as e:
+                if not network_retry:
+                    raise
                 self._back_off("no answer from Lichess while %s (%s): trying again in %g s"
-                               % (what, type(e.error).__name__, delay), delay)
+                               % (what, type(getattr(e, "error", e)).__name__, delay), delay)
                 delay = min(delay * 2, self.retry[1])
 
     def _back_off(self, text, seconds):
@@ -384,7 +399,7 @@ class Lichess:
             client, session = self._client()
             self._event_session = session
             try:
-                for event in self._call("opening the event stream", client.board.stream_incoming_events):
+                for event in self._open("opening the event stream", client.board.stream_incoming_events):
                     delay = self.retry[0]
                     self._on_event(event)
             except (TokenError, Stop):
@@ -450,7 +465,7 @@ class Lichess:
             client, session = self._client()
             self._game_session = session
             try:
-                for line in self._call("opening the game", client.board.stream_game_state, g.id):
+                for line in self._open("opening the game", client.board.stream_game_state, g.id):
                     delay = self.retry[0]
                     self._on_game_line(g, line)
                     if g.status not in LIVE:
@@ -823,8 +838,8 @@ class Lichess:
                     self._call("accepting the challenge", client.challenges.accept, cid)
                 else:
                     self._call("declining the challenge", client.challenges.decline, cid)
-                    with self.lock:
-                        self.challenges.pop(cid, None)
+                with self.lock:
+                    self.challenges.pop(cid, None)
                 return None
             if op == "cancel_challenge":
                 if self.outgoing:
@@ -857,7 +872,8 @@ class Lichess:
 
         def run():
             try:
-                self._call("seeking a game", client.board.seek, minutes, increment, rated=rated, color=color or "random")
+                self._call("seeking a game", client.board.seek, minutes, increment, rated=rated,
+                           color=color or "random", network_retry=False)
             except (Refused, TokenError) as e:
                 self.notice = "the seek failed: %s" % e
             except (Stop, berserk.exceptions.ApiError, requests.RequestException):
