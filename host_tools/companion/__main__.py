@@ -28,6 +28,16 @@ def offer_engine(board, path=None):
     print("computer opponent: %s (%s)" % (board.computer.name, found))
 
 
+def offer_lichess(board, args):
+    """Online games on Lichess (docs/lichess.md): the token from LICHESS_TOKEN or the config file,
+    or pasted on the page later. Said on the terminal either way (never the token)."""
+    if args.no_lichess:
+        return
+    from host_tools.ladder.db import default_path
+    board.play_lichess(base_url=args.lichess_url, ladder_path=args.ladder or default_path())
+    print("Lichess: %s" % (board.lichess.problem or "a token is there: logging in"))
+
+
 def serve(board, port, open_browser=True, what="Scacchiera"):
     """Serve ``board``'s page on 127.0.0.1:``port`` until Ctrl-C; 2 if the port is taken."""
     try:
@@ -60,6 +70,7 @@ def serve_sim(args):
         print("error: %s" % e, file=sys.stderr)
         return 2
     offer_engine(board, args.engine)
+    offer_lichess(board, args)
     return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
 
 
@@ -69,6 +80,10 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
+    parser.add_argument("--no-lichess", action="store_true", help="no online games (docs/lichess.md)")
+    parser.add_argument("--lichess-url", default="https://lichess.org", help=argparse.SUPPRESS)
+    parser.add_argument("--ladder", metavar="PATH", help="the ladder file online games go into "
+                        "(default: the household ladder, host_tools/ladder)")
     sub = parser.add_subparsers(dest="board", required=True)
     sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
     sim.add_argument("--profile", default="fide", choices=PROFILES)
@@ -87,6 +102,7 @@ def main(argv=None):
             print("%s; the page waits for it" % e)
     board = SerialBoard(args.device or None)
     offer_engine(board, args.engine)
+    offer_lichess(board, args)
     return serve(board, args.port, not args.no_browser, "Scacchiera companion")
 
 
