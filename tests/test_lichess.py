@@ -85,6 +85,17 @@ def play(board, fake, script, color, plies=None, each=None):
     return s
 
 
+def against_the_ai(board, fake, color, script=LONG, plies=0, level=1):
+    """Log in, play Lichess's AI (it plays ``script``'s moves), then ``plies`` of them on the board."""
+    logged_in(board)
+    fake.next_script = script
+    board.act("lichess", {"op": "ai", "level": level, "minutes": 10, "increment": 5, "color": color})
+    s = started(board)
+    if plies:
+        s = play(board, fake, script, color, plies=plies)
+    return s
+
+
 def finished(board):
     return step_until(board, lambda s: s["lichess"]["game"] is None and s["lichess"]["last_game"] is not None
                       and s["result"] != "*", "the end on both sides")
@@ -155,22 +166,14 @@ def test_the_opponents_promotion_then_i_resign_on_the_board(board, fake):
 
 
 def test_i_resign_from_the_page(board, fake):
-    logged_in(board)
-    fake.next_script = LONG
-    board.act("lichess", {"op": "ai", "level": 1, "minutes": 10, "increment": 0, "color": "white"})
-    started(board)
-    play(board, fake, LONG, "white", plies=4)
+    against_the_ai(board, fake, "white", plies=4)
     board.act("lichess", {"op": "resign"})
     s = finished(board)
     assert s["result"] == "0-1" and s["termination"] == "resignation" and s["moves"] == LONG[:4]
 
 
 def test_the_opponent_offers_a_draw_and_the_board_accepts(board, fake):
-    logged_in(board)
-    fake.next_script = LONG
-    board.act("lichess", {"op": "ai", "level": 1, "minutes": 10, "increment": 0, "color": "white"})
-    started(board)
-    play(board, fake, LONG, "white", plies=6)
+    against_the_ai(board, fake, "white", plies=6)
     fake.opponent_offers_draw(board.lichess.game.id)
     step_until(board, lambda s: s["lichess"]["game"]["offer"] == "black" and board.model.status.get("offer"),
                "the offer on the page and on the board")
@@ -181,12 +184,8 @@ def test_the_opponent_offers_a_draw_and_the_board_accepts(board, fake):
 
 
 def test_i_offer_a_draw_from_the_page_and_the_opponent_accepts(board, fake):
-    logged_in(board)
-    fake.next_script = LONG
     fake.opponent_accepts_draw = True
-    board.act("lichess", {"op": "ai", "level": 1, "minutes": 10, "increment": 0, "color": "black"})
-    started(board)
-    play(board, fake, LONG, "black", plies=5)
+    against_the_ai(board, fake, "black", plies=5)
     board.act("lichess", {"op": "draw"})
     s = finished(board)
     assert s["result"] == "1/2-1/2" and s["termination"] == "agreement" and s["moves"] == LONG[:5]
@@ -195,11 +194,8 @@ def test_i_offer_a_draw_from_the_page_and_the_opponent_accepts(board, fake):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_streams_cut_or_silent_at_random_points_lose_nothing(board, fake, seed):
     rng = random.Random(seed)
-    logged_in(board)
-    fake.next_script = LONG
     color = rng.choice(["white", "black"])
-    board.act("lichess", {"op": "ai", "level": 2, "minutes": 10, "increment": 0, "color": color})
-    started(board)
+    against_the_ai(board, fake, color)
     faults = set(rng.sample(range(len(LONG)), 6))
 
     def each(ply):
@@ -214,10 +210,7 @@ def test_streams_cut_or_silent_at_random_points_lose_nothing(board, fake, seed):
 
 
 def test_429_waits_as_lichess_asks_and_5xx_is_retried(board, fake):
-    logged_in(board)
-    fake.next_script = SCHOLAR
-    board.act("lichess", {"op": "ai", "level": 3, "minutes": 10, "increment": 5, "color": "white"})
-    started(board)
+    against_the_ai(board, fake, "white", SCHOLAR)
     gid = board.lichess.game.id
     fake.fail(r"^POST /api/board/game/.*/move/", 429)
     fake.fail(r"^GET /api/board/game/stream/", 503, times=2)
@@ -233,10 +226,7 @@ def test_429_waits_as_lichess_asks_and_5xx_is_retried(board, fake):
 
 
 def test_a_move_lichess_refuses_is_said_and_taken_back(board, fake):
-    logged_in(board)
-    fake.next_script = SCHOLAR
-    board.act("lichess", {"op": "ai", "level": 3, "minutes": 10, "increment": 5, "color": "white"})
-    started(board)
+    against_the_ai(board, fake, "white", SCHOLAR)
     fake.refuse.add("e2e4")
     s = step_until(board, lambda s: s["in_sync"] and s["state"] == "idle", "my turn")
     make(board, s, "e2e4")
@@ -330,11 +320,7 @@ def test_the_board_api_speeds():
 
 
 def test_a_takeback_on_the_board_is_guided_back_to_the_online_game(board, fake):
-    logged_in(board)
-    fake.next_script = LONG
-    board.act("lichess", {"op": "ai", "level": 1, "minutes": 10, "increment": 0, "color": "white"})
-    started(board)
-    play(board, fake, LONG, "white", plies=4)
+    against_the_ai(board, fake, "white", plies=4)
     board.act("send", {"line": "undo"})              # a takeback behind the client's back
     s = step_until(board, lambda s: not s["in_sync"], "the knight to go back to b8")
     board.act("lift", {"square": "c6"})
