@@ -165,11 +165,13 @@ def test_the_opponents_promotion_then_i_resign_on_the_board(board, fake):
     assert fake.games[gid].status == "resign" and fake.games[gid].winner == "white" and s["result"] == "1-0"
 
 
-def test_i_resign_from_the_page(board, fake):
-    against_the_ai(board, fake, "white", plies=4)
+def test_i_resign_from_the_page_while_the_opponents_move_is_lit(board, fake):
+    against_the_ai(board, fake, "white", plies=5)
+    step_until(board, lambda s: s["show"] == LONG[5], "the AI's reply lit")
     board.act("lichess", {"op": "resign"})
     s = finished(board)
-    assert s["result"] == "0-1" and s["termination"] == "resignation" and s["moves"] == LONG[:4]
+    assert s["result"] == "0-1" and s["termination"] == "resignation" and s["moves"] == LONG[:5]
+    assert s["show"] is None
 
 
 def test_the_opponent_offers_a_draw_and_the_board_accepts(board, fake):

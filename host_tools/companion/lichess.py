@@ -579,14 +579,15 @@ class Lichess:
         live = g.status in LIVE
         if len(on_board) > k:
             return self._board_ahead(g, s, on_board[k:], g.base + k, k == len(online) and live)
-        if len(on_board) < len(online):
-            nxt = online[len(on_board)]
+        if len(on_board) < len(online) and (live or g.position().is_game_over()):
+            nxt = online[len(on_board)]       # (a mate or a stalemate: its last move is made on the board too)
             if board_over:
                 return self._resync(g, "the board's game ended before the online game's moves were made")
             if s.get("show") != nxt:
                 self._board({"cmd": "show", "uci": nxt})
             return
-        # The board has the online game's moves, all of them.
+        # The board has the online game's moves (or the online game ended by resignation, time or
+        # agreement while the opponent's last move was still lit: the board ends without it).
         if s.get("show") and not board_over:
             return self._board({"cmd": "unshow"})
         mine = "w" if g.color == "white" else "b"
