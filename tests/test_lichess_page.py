@@ -37,6 +37,7 @@ def test_a_game_against_the_ai_from_the_page(tmp_path):
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.on("dialog", lambda d: d.accept())
                 page.goto(url + "/")
+                page.wait_for_selector("#conn:text('connected')")     # the rest of the page works alongside
                 page.wait_for_selector("#lichess-account:text('logged in as Player')", state="attached")
                 page.click("#lichess-box summary")
                 assert page.is_hidden("#lichess-login") and page.is_visible("#lichess-start")
@@ -52,7 +53,8 @@ def test_a_game_against_the_ai_from_the_page(tmp_path):
                 board.act("place", {"square": "e4"})
                 gid = board.lichess.game.id
                 wait("e2e4 at Lichess, e7e5 back", lambda: fake.moves(gid) == ["e2e4", "e7e5"])
-                page.wait_for_selector("#mirror piece")
+                page.wait_for_selector("#board .piece")
+                page.wait_for_selector("#turn:text('black')")   # companion.js's own rendering goes on
                 os.makedirs(ARTIFACTS, exist_ok=True)
                 page.screenshot(path=os.path.join(ARTIFACTS, "page-lichess-game.png"), full_page=True)
                 page.click("#lichess-resign")
