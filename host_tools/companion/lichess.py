@@ -499,9 +499,19 @@ class Lichess:
         self._changed()
 
     def reread(self):
-        """Read the whole game again (the stream is reopened: gameFull): after a refusal, or a wake-up."""
+        """Read the whole game again (the stream is reopened: gameFull): the page's button."""
         if self._game_session is not None:
             self._game_session.cut()
+
+    def _read_full(self, g):
+        """The whole game now, from a stream of its own (its first line is gameFull), then closed."""
+        client, session = self._client((5.0, 10.0))
+        try:
+            for line in self._open("reading the game again", client.board.stream_game_state, g.id):
+                self._on_game_line(g, line)
+                break
+        finally:
+            session.cut()
 
     # -- the board follows the online game ---------------------------------------------------------
 
@@ -661,9 +671,10 @@ class Lichess:
                 self._call("sending %s" % uci, self._client((5.0, 10.0))[0].board.make_move, g.id, uci)
                 self.notice = None
             except Refused as e:
+                # Refused, or sent before and the answer lost: the whole game says which.
                 g.refused[ply] = (uci, str(e))
                 g.need_full = True
-                self.reread()
+                self._read_full(g)
             except TokenError:
                 g.sent.pop(ply, None)
             self._changed()
