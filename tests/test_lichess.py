@@ -334,3 +334,22 @@ def test_a_takeback_on_the_board_is_guided_back_to_the_online_game(board, fake):
     assert fake.moves(board.lichess.game.id) == LONG[:6]
     board.act("lichess", {"op": "resign"})
     finished(board)
+
+
+def test_a_repetition_claimed_on_the_board_draws_online(board, fake):
+    repeat = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8".split()
+    against_the_ai(board, fake, "white", repeat, plies=len(repeat))
+    s = step_until(board, lambda s: s["in_sync"] and s["state"] == "idle", "the knights home again")
+    board.act("send", {"line": "claim"})              # the board's claim (double tap on the king)
+    s = finished(board)
+    gid = s["lichess"]["last_game"]["id"]
+    assert s["termination"] == "threefold_repetition" and fake.games[gid].status == "draw"
+    assert s["lichess"]["last_game"]["status"] == "draw"
+
+
+def test_a_seek_cancelled_from_the_page_ends_at_lichess(board, fake):
+    logged_in(board)
+    board.act("lichess", {"op": "seek", "minutes": 15, "increment": 10})
+    step_until(board, lambda s: s["lichess"]["seeking"] and fake.seeks, "the seek at Lichess")
+    board.act("lichess", {"op": "cancel_seek"})
+    step_until(board, lambda s: s["lichess"]["seeking"] is None and not fake.seeks, "the seek gone on both sides")
