@@ -1,8 +1,6 @@
 """Playing the computer: the engine's replies go to the simulated board with `show`, the LEDs
 light them, simulated hands make them, to the end of the game. Skipped without Stockfish."""
 
-import time
-
 import chess
 import pytest
 

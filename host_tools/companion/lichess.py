@@ -198,7 +198,7 @@ class OnlineGame:
         return {"id": self.id, "color": self.color, "opponent": self.opponent(), "moves": list(self.moves),
                 "status": self.status, "winner": self.winner, "clock": clock, "offer": self.offer,
                 "phase": self.phase, "message": self.message, "rated": bool((self.full or {}).get("rated")),
-                "speed": (self.full or {}).get("speed"), "url": None, "pgn_file": self.recorded}
+                "speed": (self.full or {}).get("speed"), "pgn_file": self.recorded}
 
 
 def _ms(value):
@@ -796,9 +796,15 @@ class Lichess:
             return {"account": self.account, "problem": self.problem, "notice": self.notice,
                     "token_url": lichess_token.CREATE_URL, "challenges": list(self.challenges.values()),
                     "outgoing": self.outgoing, "seeking": self.seeking,
-                    "game": g.describe() if g is not None else None,
-                    "last_game": self.last_game.describe() if self.last_game is not None else None,
+                    "game": self._described(g), "last_game": self._described(self.last_game),
                     "ai_levels": list(AI_LEVELS)}
+
+    def _described(self, g):
+        if g is None:
+            return None
+        d = g.describe()
+        d["url"] = "%s/%s" % (self.base_url.rstrip("/"), g.id)
+        return d
 
     def act(self, fields):
         """One action from the page: ``op`` says which (token, seek, cancel_seek, challenge, ai, accept,

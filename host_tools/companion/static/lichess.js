@@ -64,7 +64,13 @@
     $l("lichess-game").hidden = !g;
     if (g) {
       $l("lichess-opponent").textContent = `${g.color === "white" ? "you (white)" : g.opponent + " (white)"} – ` +
-        `${g.color === "black" ? "you (black)" : g.opponent + " (black)"}, ${g.speed || ""}${g.rated ? " rated" : ""}`;
+        `${g.color === "black" ? "you (black)" : g.opponent + " (black)"}, ${g.speed || ""}${g.rated ? " rated" : ""} `;
+      const link = document.createElement("a");
+      link.href = g.url;
+      link.target = "_blank";
+      link.rel = "noopener";
+      link.textContent = "on Lichess";
+      $l("lichess-opponent").appendChild(link);
       clockBase = Object.assign({}, g.clock, { at: performance.now() - (g.clock.age_ms || 0) });
       tick();
       const offer = g.offer && g.offer !== g.color;
