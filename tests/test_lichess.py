@@ -353,3 +353,15 @@ def test_a_seek_cancelled_from_the_page_ends_at_lichess(board, fake):
     step_until(board, lambda s: s["lichess"]["seeking"] and fake.seeks, "the seek at Lichess")
     board.act("lichess", {"op": "cancel_seek"})
     step_until(board, lambda s: s["lichess"]["seeking"] is None and not fake.seeks, "the seek gone on both sides")
+
+
+def test_the_event_stream_silent_as_the_game_starts_loses_nothing(board, fake):
+    logged_in(board)
+    fake.next_script = SCHOLAR
+    step_until(board, lambda s: fake.event_listeners, "the event stream open")
+    fake.stall_streams()                     # asleep: the gameStart will not arrive on this stream
+    board.act("lichess", {"op": "ai", "level": 2, "minutes": 10, "increment": 5, "color": "white"})
+    started(board)                           # the stream opened again sends the games going on
+    assert fake.requests.count("GET /api/stream/event") >= 2
+    play(board, fake, SCHOLAR, "white")
+    assert finished(board)["result"] == "1-0"
