@@ -240,7 +240,7 @@ class Lichess:
         self._event_session = self._game_session = self._seek_session = None
         self._awaiting = None             # (id, sent): a board command whose reply is not in yet
         self._next_id = 0
-        self._wake = threading.Event()
+        self._version = 0                 # moves on every change of the online side (the bridge wakes)
         if token is None:
             try:
                 token, _where = lichess_token.load(token_path)
@@ -261,7 +261,6 @@ class Lichess:
 
     def stop(self):
         self._stopped.set()
-        self._wake.set()
         for session in (self._event_session, self._game_session, self._seek_session):
             if session is not None:
                 session.cut()
@@ -284,6 +283,7 @@ class Lichess:
     def _changed(self):
         model = self.board.model
         with model.cond:
+            self._version += 1
             model.cond.notify_all()
         self.board.notify()
 
@@ -520,8 +520,9 @@ class Lichess:
         seen = None
         while not self._stopped.is_set():
             with model.cond:
-                model.cond.wait_for(lambda: model.version != seen or self._stopped.is_set(), timeout=0.25)
-                seen = model.version
+                model.cond.wait_for(lambda: (model.version, self._version) != seen or self._stopped.is_set(),
+                                    timeout=0.25)
+                seen = (model.version, self._version)
             try:
                 self._reconcile()
             except Stop:
