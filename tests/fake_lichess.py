@@ -526,6 +526,10 @@ class Served:
         return self
 
     def __exit__(self, *exc):
+        with self.fake.lock:              # every stream ends cleanly first: a quiet shutdown
+            listeners = self.fake.event_listeners + [s["listener"] for s in self.fake.seeks] + \
+                [l for g in self.fake.games.values() for l in g.listeners]
+        for listener in listeners:
+            self.fake._put(listener, _CLOSE)
         self.server.should_exit = True
-        self.server.force_exit = True
         self.thread.join(5)
