@@ -365,3 +365,14 @@ def test_the_event_stream_silent_as_the_game_starts_loses_nothing(board, fake):
     assert fake.requests.count("GET /api/stream/event") >= 2
     play(board, fake, SCHOLAR, "white")
     assert finished(board)["result"] == "1-0"
+
+
+def test_a_401_mid_game_then_a_good_token_pasted_goes_on_with_the_game(board, fake):
+    against_the_ai(board, fake, "white", SCHOLAR, plies=2)
+    fake.fail(r"^GET /api/(stream/event|board/game/stream/)", 401, times=2)
+    fake.cut_streams()
+    s = step_until(board, lambda s: s["lichess"]["problem"] and "401" in s["lichess"]["problem"]
+                   and s["lichess"]["account"] is None, "the 401 said, and the token asked for again")
+    board.act("lichess", {"op": "token", "token": TOKEN})
+    play(board, fake, SCHOLAR, "white")
+    assert finished(board)["result"] == "1-0"

@@ -241,6 +241,8 @@ class Lichess:
         self._awaiting = None             # (id, sent): a board command whose reply is not in yet
         self._next_id = 0
         self._version = 0                 # moves on every change of the online side (the bridge wakes)
+        self._listening = 0               # the event stream's generation (a new token starts a new one)
+        self._following = threading.Thread()   # the game's stream thread (not started: none yet)
         if token is None:
             try:
                 token, _where = lichess_token.load(token_path)
@@ -346,6 +348,7 @@ class Lichess:
 
     def _token_refused(self):
         with self.lock:
+            self.account = None           # the page asks for a token again
             self.problem = ("Lichess refused the token (401): it is wrong, expired or revoked. Make a new one with "
                             "the scope board:play at %s" % lichess_token.CREATE_URL)
         self._changed()
@@ -363,7 +366,13 @@ class Lichess:
             raise ValueError(str(e))
         if save:
             lichess_token.save(token, self.token_path)
+        self._listening += 1              # a running event stream gives way to the new one
+        if self._event_session is not None:
+            self._event_session.cut()
         self._spawn(self._listen, "lichess-events")
+        g = self.game
+        if g is not None and g.phase != "done" and g.status in LIVE and not self._following.is_alive():
+            self._following = self._spawn(self._follow, "lichess-game", g)   # a game a 401 stopped: on with it
 
     def _login(self):
         client, _ = self._client((5.0, 10.0))
@@ -395,7 +404,8 @@ class Lichess:
     def _listen(self):
         """The event stream, opened again whenever it ends (gameStart, challenges)."""
         delay = self.retry[0]
-        while not self._stopped.is_set():
+        mine = self._listening
+        while not self._stopped.is_set() and mine == self._listening:
             client, session = self._client()
             self._event_session = session
             try:
@@ -454,7 +464,7 @@ class Lichess:
         self.notice = "game %s started: you play %s" % (game_id, self.game.color)
         if self.board.computer is not None:
             self.board.computer.sides = ()        # fair play: the engine stops playing
-        self._spawn(self._follow, "lichess-game", self.game)
+        self._following = self._spawn(self._follow, "lichess-game", self.game)
 
     # -- one game's stream ------------------------------------------------------------------------
 
