@@ -64,24 +64,24 @@ def started(board):
 def play(board, fake, script, color, plies=None, each=None):
     """The person at the board plays ``color``'s moves of ``script``; the opponent's come lit (show) and the
     hands make them. ``each(ply)`` runs before every ply (faults). The board's state at the end."""
-    gid = board.lichess.game.id
+    game = board.lichess.game
     s = board.state()
     for ply, uci in enumerate(script[:plies]):
-        if ply < len(s["moves"]):
-            continue                          # already played
+        if ply < game.base + len(s["moves"]):
+            continue                          # already played (game.base: plies before the board's game began)
         if each is not None:
             each(ply)
         mine = (ply % 2 == 0) == (color == "white")
         if mine:
-            s = step_until(board, lambda s: len(s["moves"]) == ply and s["in_sync"] and s["show"] is None
+            s = step_until(board, lambda s: game.base + len(s["moves"]) == ply and s["in_sync"] and s["show"] is None
                            and s["state"] == "idle", "my turn at ply %d" % ply)
         else:
             s = step_until(board, lambda s: s["show"] == uci, "the opponent's %s lit" % uci)
             assert s["leds"].get(uci[:2]) == "show-from" and s["leds"].get(uci[2:4]) == "show-to", s["leds"]
         make(board, s, uci)
-        s = step_until(board, lambda s: len(s["moves"]) == ply + 1, "the board to take %s" % uci)
+        s = step_until(board, lambda s: game.base + len(s["moves"]) == ply + 1, "the board to take %s" % uci)
         if mine:
-            step_until(board, lambda s: len(fake.moves(gid)) >= ply + 1, "Lichess to have %s" % uci)
+            step_until(board, lambda s: len(fake.moves(game.id)) >= ply + 1, "Lichess to have %s" % uci)
     return s
 
 
@@ -376,3 +376,19 @@ def test_a_401_mid_game_then_a_good_token_pasted_goes_on_with_the_game(board, fa
     board.act("lichess", {"op": "token", "token": TOKEN})
     play(board, fake, SCHOLAR, "white")
     assert finished(board)["result"] == "1-0"
+
+
+def test_a_new_game_started_on_the_board_mid_game_goes_back_to_the_online_position(board, fake):
+    against_the_ai(board, fake, "white", plies=4)
+    online = chess.Board()
+    for uci in LONG[:4]:
+        online.push_uci(uci)
+    board.act("send", {"line": "new"})               # someone starts a new game on the board
+    s = step_until(board, lambda s: "another game" in (s["lichess"]["game"]["message"] or "") and s["in_sync"]
+                   and s["fen"] == online.fen(), "the board back at the online position")
+    assert s["options"]["takeback"] is False
+    play(board, fake, LONG[:8], "white")
+    assert fake.moves(board.lichess.game.id) == LONG[:8]
+    board.act("lichess", {"op": "resign"})
+    s = finished(board)
+    assert s["options"]["takeback"] is True           # the player's own setting, not the resync's

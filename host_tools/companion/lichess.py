@@ -146,7 +146,7 @@ class OnlineGame:
         self.board_game = None            # the board's game number that follows this one
         self.before_game = None
         self.base = 0                     # plies of the online game before the board's game started
-        self.saved_options = {}
+        self.saved_options = None         # the board's takeback/suggest before the game, restored after
         self.sent = {}                    # ply -> uci sent to Lichess
         self.refused = {}                 # ply -> (uci, reason): Lichess refused it
         self.need_full = False            # a refused move waits for the whole state to be read again
@@ -631,9 +631,10 @@ class Lichess:
         """A new game on the board for the online one: takebacks and hints off, the position set."""
         if g.before_game is None:
             options = s.get("options") or {}
-            g.saved_options = dict((name, options[name]) for name in ("takeback", "suggest") if name in options)
-            for name, value in g.saved_options.items():
-                if value:
+            if g.saved_options is None:       # the player's own settings, once (not a resync's)
+                g.saved_options = dict((name, options[name]) for name in ("takeback", "suggest") if name in options)
+            for name in g.saved_options:
+                if options.get(name):
                     self.board.command({"cmd": "set", "name": name, "value": False})
             g.before_game = s.get("game")
             position = g.position(g.base)
@@ -741,7 +742,7 @@ class Lichess:
     def _finish(self, g):
         """Both games over: the options back as they were, the PGN saved, the ladder told."""
         g.phase = "done"
-        for name, value in g.saved_options.items():
+        for name, value in (g.saved_options or {}).items():
             if value:
                 self.board.command({"cmd": "set", "name": name, "value": value})
         try:
