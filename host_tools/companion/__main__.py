@@ -32,8 +32,12 @@ def offer_lichess(board, args):
     """Online games on Lichess (docs/lichess.md): the token from LICHESS_TOKEN or the config file,
     or pasted on the page later. Said on the terminal (never the token)."""
     from host_tools.ladder.db import default_path
-    board.play_lichess(base_url=getattr(args, "lichess_url", None) or "https://lichess.org",
-                       ladder_path=getattr(args, "ladder", None) or default_path())
+    try:
+        board.play_lichess(base_url=getattr(args, "lichess_url", None) or "https://lichess.org",
+                           ladder_path=getattr(args, "ladder", None) or default_path())
+    except ImportError as e:
+        print("Lichess: not available (%s): run make deps" % e)
+        return
     print("Lichess: %s" % (board.lichess.problem or "a token is there: logging in"))
 
 
