@@ -99,6 +99,7 @@ class _Session(requests.Session):
         self.timeout = timeout
         self._streams = []
         self._lock = threading.Lock()
+        self._cut = False
 
     def __repr__(self):
         return "<lichess session>"       # never the token
@@ -109,10 +110,15 @@ class _Session(requests.Session):
         if kwargs.get("stream"):
             with self._lock:
                 self._streams = [r for r in self._streams if not r.raw.closed] + [response]
+                cut = self._cut
+            if cut:                          # cut while its answer was on the way
+                self.cut()
+                raise requests.ConnectionError("the stream was cut")
         return response
 
     def cut(self):
         with self._lock:
+            self._cut = True
             streams, self._streams = self._streams, []
         for response in streams:
             sock = getattr(getattr(response.raw, "_connection", None), "sock", None)
