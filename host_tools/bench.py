@@ -11,6 +11,7 @@ scan rates, LED and move latencies, heap and flash work over a 300-ply game.
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 from host_tools import _paths  # noqa: F401
@@ -381,8 +382,57 @@ def engine_figures():
           % (ENGINE_RP2040_PER_WASM, pico, pico * ENGINE_SECONDS_PER_MOVE, ENGINE_SECONDS_PER_MOVE))
 
 
+def lichess_latency():
+    """A game against the fake Lichess of the tests (loopback, berserk): the board's move recognised ->
+    at Lichess; the opponent's reply at Lichess -> lit on the board (``show`` in the board's status)."""
+    import statistics
+    import sys as _sys
+    _sys.path.append(os.path.join(ROOT, "tests"))
+    from companion_support import make, step_until
+    from fake_lichess import FakeLichess, Served
+    from host_tools.companion.boards import SimulatedBoard
+    script = ("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8 h2h3 c6a5 "
+              "b3c2 c7c5 d2d4 d8c7").split()
+    fake = FakeLichess(token="lip_benchtoken123")
+    fake.next_script = script
+    sent, shown = [], []
+    with Served(fake) as served, tempfile.TemporaryDirectory() as tmp:
+        board = SimulatedBoard()
+        board.play_lichess(token="lip_benchtoken123", base_url=served.url, token_path=os.path.join(tmp, "t"),
+                           ladder_path=None, archive_dir=tmp)
+        board.lichess.start()
+        try:
+            step_until(board, lambda s: s["lichess"]["account"], "the login")
+            board.act("lichess", {"op": "ai", "level": 1, "minutes": 10, "increment": 0, "color": "white"})
+            step_until(board, lambda s: s["lichess"]["game"] and s["lichess"]["game"]["phase"] == "play", "the game")
+            gid = board.lichess.game.id
+            for ply in range(0, len(script), 2):
+                s = step_until(board, lambda s: len(s["moves"]) == ply and s["in_sync"] and s["show"] is None
+                               and s["state"] == "idle", "the player's turn")
+                make(board, s, script[ply])
+                step_until(board, lambda s: len(s["moves"]) == ply + 1, "the board's move")
+                start = time.perf_counter()
+                while len(fake.moves(gid)) < ply + 1:
+                    board.advance(1)
+                sent.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                while board.model.status.get("show") != script[ply + 1]:
+                    board.advance(1)
+                shown.append((time.perf_counter() - start) * 1000)
+                make(board, board.state(), script[ply + 1])
+                step_until(board, lambda s: len(s["moves"]) == ply + 2, "the opponent's move made")
+        finally:
+            board.lichess.stop()
+    print("== lichess: a game against the fake Lichess on loopback (berserk, %d moves each way)" % len(sent))
+    for name, xs in (("board's move recognised -> at Lichess", sent), ("opponent's move at Lichess -> lit", shown)):
+        xs.sort()
+        print("  %s: median %.1f ms, p90 %.1f ms, max %.1f ms"
+              % (name, statistics.median(xs), xs[max(0, int(len(xs) * 0.9) - 1)], xs[-1]))
+
+
 def main():
     companion_latency()
+    lichess_latency()
     journal_flash_work()
     cpython_perft()
     cpython_board()

@@ -7,9 +7,11 @@ import shutil
 import threading
 import time
 
+import chess
 import pytest
 
 from host_tools.companion.boards import Board
+from host_tools.companion.engine import python_chess_board
 from host_tools.companion.server import bind, make_server
 
 # The browser tests (headless Chromium through Playwright): skipped, and said so, without either.
@@ -178,3 +180,44 @@ class ScriptedBoard(Board):
                       "leds": {"frame": {}}, "occupancy": {"squares": []},
                       "status": status or status_reply(), "pgn": {"pgn": pgn}}.get(request["cmd"], {})
             self.feed(dict(fields, re=request["cmd"], ok=True, id=request["id"]))
+
+
+# -- whole games on the simulated board: simulated time and a person's hands --------------------
+
+def step_until(board, predicate, what, timeout=30):
+    """Let simulated time pass (10 ms a step) until ``predicate(state)``; the state."""
+    deadline = time.monotonic() + timeout
+    while True:
+        board.advance(10)
+        s = board.state()
+        if predicate(s):
+            return s
+        assert time.monotonic() < deadline, "timed out waiting for %s: %s" % (what, {k: s[k] for k in ("moves", "show", "state", "leds")})
+
+
+def make(board, s, uci):
+    """A person's hands make the move the LEDs show (captured piece first, then the piece; castling king first)."""
+    game = python_chess_board(s["fen"], [])
+    move = chess.Move.from_uci(uci)
+    frm, to = uci[:2], uci[2:4]
+    if game.is_capture(move):
+        victim = chess.square_name(move.to_square if not game.is_en_passant(move)
+                                   else move.to_square + (-8 if game.turn == chess.WHITE else 8))
+        board.act("lift", {"square": victim})
+        board.act("tray", {})
+        board.advance(60)
+    board.act("lift", {"square": frm})
+    board.advance(60)
+    if move.promotion:
+        letter = chess.piece_symbol(move.promotion)
+        board.act("place", {"square": to, "piece": letter.upper() if game.turn == chess.WHITE else letter})
+        board.act("tray", {})
+    else:
+        board.act("place", {"square": to})
+    if game.is_castling(move):
+        rook_from, rook_to = (("h", "f") if move.to_square % 8 == 6 else ("a", "d"))
+        rank = frm[1]
+        board.advance(60)
+        board.act("lift", {"square": rook_from + rank})
+        board.advance(60)
+        board.act("place", {"square": rook_to + rank})

@@ -8,7 +8,7 @@ import time
 import chess
 import pytest
 
-from companion_support import ScriptedBoard, status_reply
+from companion_support import ScriptedBoard, make, status_reply, step_until
 from host_tools.companion.boards import ActionError, SimulatedBoard
 from host_tools.companion.engine import OWN, OWN_COMMAND, engines, find_engine, python_chess_board
 
@@ -25,45 +25,6 @@ def board(request):
     board.computer.think = 0.05
     yield board
     board.computer.stop()
-
-
-def step_until(board, predicate, what, timeout=30):
-    """Let simulated time pass (10 ms a step) until ``predicate(state)``; the state."""
-    deadline = time.monotonic() + timeout
-    while True:
-        board.advance(10)
-        s = board.state()
-        if predicate(s):
-            return s
-        assert time.monotonic() < deadline, "timed out waiting for %s: %s" % (what, {k: s[k] for k in ("moves", "show", "state", "leds")})
-
-
-def make(board, s, uci):
-    """A person's hands make the move the LEDs show (captured piece first, then the piece; castling king first)."""
-    game = python_chess_board(s["fen"], [])
-    move = chess.Move.from_uci(uci)
-    frm, to = uci[:2], uci[2:4]
-    if game.is_capture(move):
-        victim = chess.square_name(move.to_square if not game.is_en_passant(move)
-                                   else move.to_square + (-8 if game.turn == chess.WHITE else 8))
-        board.act("lift", {"square": victim})
-        board.act("tray", {})
-        board.advance(60)
-    board.act("lift", {"square": frm})
-    board.advance(60)
-    if move.promotion:
-        letter = chess.piece_symbol(move.promotion)
-        board.act("place", {"square": to, "piece": letter.upper() if game.turn == chess.WHITE else letter})
-        board.act("tray", {})
-    else:
-        board.act("place", {"square": to})
-    if game.is_castling(move):
-        rook_from, rook_to = (("h", "f") if move.to_square % 8 == 6 else ("a", "d"))
-        rank = frm[1]
-        board.advance(60)
-        board.act("lift", {"square": rook_from + rank})
-        board.advance(60)
-        board.act("place", {"square": rook_to + rank})
 
 
 @NO_STOCKFISH

@@ -32,6 +32,19 @@ def offer_engine(board, path=None):
     print("computer opponents: %s" % ", ".join(ident for ident, _ in choices))
 
 
+def offer_lichess(board, args):
+    """Online games on Lichess (docs/lichess.md): the token from LICHESS_TOKEN or the config file,
+    or pasted on the page later. Said on the terminal (never the token)."""
+    from host_tools.ladder.db import default_path
+    try:
+        board.play_lichess(base_url=getattr(args, "lichess_url", None) or "https://lichess.org",
+                           ladder_path=getattr(args, "ladder", None) or default_path())
+    except ImportError as e:
+        print("Lichess: not available (%s): run make deps" % e)
+        return
+    print("Lichess: %s" % (board.lichess.problem or "a token is there: logging in"))
+
+
 def serve(board, port, open_browser=True, what="Scacchiera"):
     """Serve ``board``'s page on 127.0.0.1:``port`` until Ctrl-C; 2 if the port is taken."""
     try:
@@ -64,6 +77,8 @@ def serve_sim(args):
         print("error: %s" % e, file=sys.stderr)
         return 2
     offer_engine(board, args.engine)
+    if getattr(args, "lichess", False):      # the simulator plays online only when asked
+        offer_lichess(board, args)
     return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
 
 
@@ -73,6 +88,11 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--engine", metavar="PATH", help="a UCI engine to offer (default: stockfish on PATH or in /usr/games); the project's own engine is always offered")
+    parser.add_argument("--no-lichess", action="store_true", help="connect: no online games (docs/lichess.md)")
+    parser.add_argument("--lichess", action="store_true", help="sim: the simulated board plays on Lichess too")
+    parser.add_argument("--lichess-url", default="https://lichess.org", help=argparse.SUPPRESS)
+    parser.add_argument("--ladder", metavar="PATH", help="the ladder file online games go into "
+                        "(default: the household ladder, host_tools/ladder)")
     sub = parser.add_subparsers(dest="board", required=True)
     sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
     sim.add_argument("--profile", default="fide", choices=PROFILES)
@@ -91,6 +111,8 @@ def main(argv=None):
             print("%s; the page waits for it" % e)
     board = SerialBoard(args.device or None)
     offer_engine(board, args.engine)
+    if not args.no_lichess:
+        offer_lichess(board, args)
     return serve(board, args.port, not args.no_browser, "Scacchiera companion")
 
 

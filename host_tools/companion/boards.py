@@ -44,6 +44,15 @@ def _protocol_action(board, action, fields):
         if not (isinstance(value, (bool, int, str)) and len(str(value)) <= 32):
             raise ActionError("'value' must be true/false, a number or a word")
         board.command({"cmd": "set", "name": name, "value": value})
+    elif action == "lichess":
+        if board.lichess is None:
+            raise ActionError("Lichess is not set up on this companion")
+        try:
+            board.lichess.act(fields)
+        except ValueError as e:
+            raise ActionError(str(e))
+    elif action in ("computer", "hint") and board.lichess is not None and board.lichess.playing():
+        raise ActionError("no engine while a Lichess game is on (fair play: the Board API forbids assistance)")
     elif action in ("computer", "hint"):
         if board.computer is None:
             raise ActionError("no engine started (see the terminal): no computer opponent, no hints")
@@ -82,6 +91,7 @@ class Board:
         self.on_change = lambda: None
         self.model = BoardModel(self._write)
         self.computer = None            # engine.Computer, when there is an engine
+        self.lichess = None             # lichess.Lichess: online games through the Board API
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
@@ -92,9 +102,17 @@ class Board:
         self.computer = Computer(self, choices)
         self.notify()
 
+    def play_lichess(self, **options):
+        """Online games on Lichess from this board (host_tools/companion/lichess.py)."""
+        from host_tools.companion.lichess import Lichess
+        self.lichess = Lichess(self, **options)
+        self.notify()
+
     def start(self):
         if self.computer is not None:
             self.computer.start()
+        if self.lichess is not None:
+            self.lichess.start()
         if self._thread is not None:
             self._thread.start()
 
@@ -104,6 +122,8 @@ class Board:
             self._thread.join(2)
         if self.computer is not None:
             self.computer.stop()
+        if self.lichess is not None:
+            self.lichess.stop()
 
     def notify(self):
         self.on_change()
@@ -113,6 +133,7 @@ class Board:
         state["board"] = {"kind": self.kind, "hands": self.hands, "connected": self.connected(),
                           "problem": self.problem()}
         state["computer"] = self.computer.describe() if self.computer is not None else None
+        state["lichess"] = self.lichess.describe() if self.lichess is not None else None
         return state
 
     def connected(self):
@@ -216,6 +237,8 @@ class SimulatedBoard(Board):
             return state
 
     def act(self, action, fields):
+        if action == "lichess":            # network calls (and their waits) must not hold the simulator
+            return super().act(action, fields)
         sim = self.sim
         try:
             with sim.lock:

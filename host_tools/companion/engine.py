@@ -63,6 +63,12 @@ def think_seconds(think, clock, white):
     return max(0.02, min(think, left / 1000.0 / 30 + 0.8 * increment))
 
 
+def _online(board):
+    """Whether a Lichess game is on ``board`` (the engine then neither plays nor hints)."""
+    lichess = getattr(board, "lichess", None)
+    return lichess is not None and lichess.playing()
+
+
 def python_chess_board(start_fen, moves):
     """The game as a chess.Board (start FEN or the standard start, then the UCI moves)."""
     board = chess.Board(start_fen) if start_fen else chess.Board()
@@ -230,6 +236,8 @@ class Computer:
         yet; else None."""
         model = self.board.model
         s = model.status
+        if _online(self.board):
+            return None                 # fair play: no engine during a Lichess game
         if not self.sides or s is None or model.start is None or model.busy():
             return None
         key = (model.session, s.get("game"), tuple(s.get("moves") or ()))
@@ -267,6 +275,8 @@ class Computer:
         """The engine's best move for the side to move, lit on the board on request (the page's
         button, the board's gesture): ``suggest UCI``, or ``show`` on a board without ``suggest``.
         Never when the board's ``suggest`` option is off (a rated or online game)."""
+        if _online(self.board):
+            raise ValueError("no hints while a Lichess game is on (fair play)")
         model = self.board.model
         with model.lock:
             s = model.status

@@ -74,6 +74,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--lichess", action="store_true", help="play on Lichess from the simulated board (docs/lichess.md)")
     parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
     args = parser.parse_args(argv)
     if args.script:

@@ -1,0 +1,67 @@
+"""The Lichess personal API token: from ``LICHESS_TOKEN``, else a file in the user's config folder.
+
+The file is written with permissions 0600 (only its owner reads it). The token
+is never printed nor logged: errors name the file, never its content.
+"""
+
+import os
+import re
+
+import platformdirs
+
+ENV = "LICHESS_TOKEN"
+FILE_NAME = "lichess-token"
+SCOPE = "board:play"
+# Where a person makes a token with the one scope the Board API needs.
+CREATE_URL = "https://lichess.org/account/oauth/token/create?scopes[]=board:play&description=Scacchiera"
+_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{8,128}$")
+
+
+class TokenError(ValueError):
+    """No token, a malformed one, or one Lichess refuses: the message says what to do."""
+
+
+def default_path():
+    """lichess-token in the user's config folder (platformdirs: ~/.config/scacchiera on Linux)."""
+    return os.path.join(platformdirs.user_config_dir("scacchiera", appauthor=False), FILE_NAME)
+
+
+def check(token):
+    """``token`` stripped, or TokenError if it cannot be one (the message does not repeat it)."""
+    if not isinstance(token, str) or not token.strip():
+        raise TokenError("no Lichess token: make one with the scope board:play at %s" % CREATE_URL)
+    token = token.strip()
+    if not _SHAPE.match(token):
+        raise TokenError("that is not a Lichess token (letters, digits and _ only, like lip_…): "
+                         "copy it again from %s" % CREATE_URL)
+    return token
+
+
+def load(path=None, environ=None):
+    """(token, where) from the environment or the file; (None, None) when there is neither."""
+    environ = os.environ if environ is None else environ
+    if environ.get(ENV, "").strip():
+        return check(environ[ENV]), "the environment variable %s" % ENV
+    path = path or default_path()
+    try:
+        with open(path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None, None
+    except OSError as e:
+        raise TokenError("cannot read %s: %s" % (path, e.strerror))
+    return check(text), path
+
+
+def save(token, path=None):
+    """Write ``token`` to ``path`` (default: the config folder) readable by its owner only."""
+    token = check(token)
+    path = path or default_path()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)             # an older file with looser permissions is tightened too
+        os.write(fd, (token + "\n").encode("ascii"))
+    finally:
+        os.close(fd)
+    return path

@@ -1,0 +1,394 @@
+"""Online games from the wooden board: the companion's Lichess client (host_tools/companion/lichess.py)
+against a fake Lichess on loopback (tests/fake_lichess.py: a real ASGI app, berserk pointed at it by its
+base URL), the simulated board (the real firmware) moved by simulated hands, through the page's actions.
+No real network."""
+
+import os
+import random
+import stat
+import time
+
+import chess
+import pytest
+
+from companion_support import make, step_until
+from fake_lichess import FakeLichess, Served
+from host_tools.companion import lichess_token
+from host_tools.companion.boards import ActionError, SimulatedBoard
+from host_tools.companion.lichess import check_clock
+from host_tools.ladder.ladder import Ladder
+
+TOKEN = "lip_goodtoken123"
+RATE_LIMIT_WAIT = 0.4          # Lichess asks for a full minute; the tests shorten it (and check it was waited)
+SCHOLAR = "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7".split()
+FOOL = "f2f3 e7e5 g2g4 d8h4".split()
+PROMOTION = "e2e4 d7d5 e4d5 c7c6 d5c6 g8f6 c6b7 b8d7 b7a8q".split()
+LONG = ("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3 e8g8 h2h3 c6a5 "
+        "b3c2 c7c5 d2d4 d8c7").split()
+
+
+@pytest.fixture
+def fake():
+    f = FakeLichess(token=TOKEN)
+    with Served(f) as served:
+        f.url = served.url
+        yield f
+
+
+def online(fake, tmp_path, token=TOKEN, start=True):
+    board = SimulatedBoard()
+    board.play_lichess(token=token, base_url=fake.url, token_path=str(tmp_path / "token"),
+                       ladder_path=str(tmp_path / "ladder.sqlite3"), archive_dir=str(tmp_path / "archive"),
+                       rate_limit_wait=RATE_LIMIT_WAIT, stream_timeout=1.0, retry=(0.05, 0.2))
+    if start:
+        board.lichess.start()
+    return board
+
+
+@pytest.fixture
+def board(fake, tmp_path):
+    b = online(fake, tmp_path)
+    yield b
+    b.lichess.stop()
+
+
+def logged_in(board):
+    return step_until(board, lambda s: s["ready"] and s["lichess"]["account"] is not None, "the login")
+
+
+def started(board):
+    return step_until(board, lambda s: s["lichess"]["game"] is not None and s["lichess"]["game"]["phase"] == "play"
+                      and s["in_sync"], "the online game on the board")
+
+
+def play(board, fake, script, color, plies=None, each=None):
+    """The person at the board plays ``color``'s moves of ``script``; the opponent's come lit (show) and the
+    hands make them. ``each(ply)`` runs before every ply (faults). The board's state at the end."""
+    game = board.lichess.game
+    s = board.state()
+    for ply, uci in enumerate(script[:plies]):
+        if ply < game.base + len(s["moves"]):
+            continue                          # already played (game.base: plies before the board's game began)
+        if each is not None:
+            each(ply)
+        mine = (ply % 2 == 0) == (color == "white")
+        if mine:
+            s = step_until(board, lambda s: game.base + len(s["moves"]) == ply and s["in_sync"] and s["show"] is None
+                           and s["state"] == "idle", "my turn at ply %d" % ply)
+        else:
+            s = step_until(board, lambda s: s["show"] == uci, "the opponent's %s lit" % uci)
+            assert s["leds"].get(uci[:2]) == "show-from" and s["leds"].get(uci[2:4]) == "show-to", s["leds"]
+        make(board, s, uci)
+        s = step_until(board, lambda s: game.base + len(s["moves"]) == ply + 1, "the board to take %s" % uci)
+        if mine:
+            step_until(board, lambda s: len(fake.moves(game.id)) >= ply + 1, "Lichess to have %s" % uci)
+    return s
+
+
+def against_the_ai(board, fake, color, script=LONG, plies=0, level=1):
+    """Log in, play Lichess's AI (it plays ``script``'s moves), then ``plies`` of them on the board."""
+    logged_in(board)
+    fake.next_script = script
+    board.act("lichess", {"op": "ai", "level": level, "minutes": 10, "increment": 5, "color": color})
+    s = started(board)
+    if plies:
+        s = play(board, fake, script, color, plies=plies)
+    return s
+
+
+def finished(board):
+    return step_until(board, lambda s: s["lichess"]["game"] is None and s["lichess"]["last_game"] is not None
+                      and s["result"] != "*", "the end on both sides")
+
+
+def test_a_whole_game_as_white_against_the_ai_to_mate(board, fake, tmp_path):
+    s = logged_in(board)
+    assert s["lichess"]["account"] == {"id": "player", "username": "Player"}
+    fake.next_script = SCHOLAR
+    board.act("lichess", {"op": "ai", "level": 3, "minutes": 10, "increment": 5, "color": "white"})
+    s = started(board)
+    assert s["options"]["takeback"] is False          # no takebacks while online
+    g = s["lichess"]["game"]
+    assert g["color"] == "white" and g["opponent"] == "Lichess AI level 3" and g["clock"]["white"] == 600000
+    with pytest.raises(ActionError, match="fair play"):
+        board.act("hint", {})
+    play(board, fake, SCHOLAR, "white")
+    s = finished(board)
+    gid = s["lichess"]["last_game"]["id"]
+    assert fake.games[gid].status == "mate" and fake.moves(gid) == SCHOLAR
+    assert s["moves"] == SCHOLAR and s["result"] == "1-0" and s["termination"] == "checkmate"
+    assert s["options"]["takeback"] is True           # restored after the game
+    pgn = open(s["lichess"]["last_game"]["pgn_file"]).read()
+    assert '[White "Player"]' in pgn and '[Black "Lichess AI level 3"]' in pgn and "4. Qxf7# 1-0" in pgn
+    with Ladder(str(tmp_path / "ladder.sqlite3")) as ladder:
+        games = ladder.games()
+    assert len(games) == 1 and games[0]["online"] and games[0]["result"] == "1-0"
+
+
+def test_a_seek_as_black_the_opponent_moving_instantly_to_mate(board, fake):
+    logged_in(board)
+    with pytest.raises(ActionError, match="Rapid or Classical"):
+        board.act("lichess", {"op": "seek", "minutes": 3, "increment": 2})     # blitz: not from a seek
+    board.act("lichess", {"op": "seek", "minutes": 10, "increment": 0, "color": "black"})
+    step_until(board, lambda s: s["lichess"]["seeking"] and fake.seeks, "the seek at Lichess")
+    game = fake.pair_seek(script=FOOL)        # white's first move comes with the game's start
+    s = started(board)
+    assert s["lichess"]["game"]["color"] == "black" and s["lichess"]["seeking"] is None
+    play(board, fake, FOOL, "black")
+    s = finished(board)
+    assert game.status == "mate" and game.winner == "black" and s["result"] == "0-1"
+
+
+def test_a_promotion_then_the_opponent_resigns(board, fake):
+    logged_in(board)
+    fake.next_script = PROMOTION
+    board.act("lichess", {"op": "challenge", "user": "mary", "minutes": 5, "increment": 3, "color": "white"})
+    started(board)
+    play(board, fake, PROMOTION, "white")
+    gid = board.lichess.game.id
+    assert fake.moves(gid)[-1] == "b7a8q"
+    fake.opponent_resigns(gid)
+    s = finished(board)
+    assert s["result"] == "1-0" and s["termination"] == "resignation"
+
+
+def test_the_opponents_promotion_then_i_resign_on_the_board(board, fake):
+    logged_in(board)
+    fake.next_script = PROMOTION
+    board.act("lichess", {"op": "challenge", "user": "mary", "minutes": 5, "increment": 3, "color": "black"})
+    started(board)
+    s = play(board, fake, PROMOTION, "black")
+    assert s["moves"][-1] == "b7a8q"
+    board.act("send", {"line": "resign"})            # the board's resignation (triple tap on the king)
+    s = finished(board)
+    gid = s["lichess"]["last_game"]["id"]
+    assert fake.games[gid].status == "resign" and fake.games[gid].winner == "white" and s["result"] == "1-0"
+
+
+def test_i_resign_from_the_page_while_the_opponents_move_is_lit(board, fake):
+    against_the_ai(board, fake, "white", plies=5)
+    step_until(board, lambda s: s["show"] == LONG[5], "the AI's reply lit")
+    board.act("lichess", {"op": "resign"})
+    s = finished(board)
+    assert s["result"] == "0-1" and s["termination"] == "resignation" and s["moves"] == LONG[:5]
+    assert s["show"] is None
+
+
+def test_the_opponent_offers_a_draw_and_the_board_accepts(board, fake):
+    against_the_ai(board, fake, "white", plies=6)
+    fake.opponent_offers_draw(board.lichess.game.id)
+    step_until(board, lambda s: s["lichess"]["game"]["offer"] == "black" and board.model.status.get("offer"),
+               "the offer on the page and on the board")
+    board.act("send", {"line": "draw"})              # the board's draw gesture (both kings off)
+    s = finished(board)
+    gid = s["lichess"]["last_game"]["id"]
+    assert fake.games[gid].status == "draw" and s["result"] == "1/2-1/2"
+
+
+def test_i_offer_a_draw_from_the_page_and_the_opponent_accepts(board, fake):
+    fake.opponent_accepts_draw = True
+    against_the_ai(board, fake, "black", plies=5)
+    board.act("lichess", {"op": "draw"})
+    s = finished(board)
+    assert s["result"] == "1/2-1/2" and s["termination"] == "agreement" and s["moves"] == LONG[:5]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_streams_cut_or_silent_at_random_points_lose_nothing(board, fake, seed):
+    rng = random.Random(seed)
+    color = rng.choice(["white", "black"])
+    against_the_ai(board, fake, color)
+    faults = set(rng.sample(range(len(LONG)), 6))
+
+    def each(ply):
+        if ply in faults:
+            (fake.cut_streams if rng.random() < 0.6 else fake.stall_streams)()
+    s = play(board, fake, LONG, color, each=each)
+    gid = board.lichess.game.id
+    assert fake.moves(gid) == LONG and s["moves"] == LONG
+    assert fake.requests.count("GET /api/board/game/stream/%s" % gid) > 1    # it did read the game again
+    board.act("lichess", {"op": "resign"})
+    finished(board)
+
+
+def test_429_waits_as_lichess_asks_and_5xx_is_retried(board, fake):
+    against_the_ai(board, fake, "white", SCHOLAR)
+    gid = board.lichess.game.id
+    fake.fail(r"^POST /api/board/game/.*/move/", 429)
+    fake.fail(r"^GET /api/board/game/stream/", 503, times=2)
+    before = time.monotonic()
+    play(board, fake, SCHOLAR, "white", plies=1)
+    assert time.monotonic() - before >= RATE_LIMIT_WAIT
+    assert any("429" in text and seconds == RATE_LIMIT_WAIT for text, seconds in board.lichess.waits)
+    fake.cut_streams()                         # the stream reopens into two 503s, then goes on
+    play(board, fake, SCHOLAR, "white")
+    finished(board)
+    assert fake.moves(gid) == SCHOLAR
+    assert any("503" in text for text, _ in board.lichess.waits)
+
+
+def test_a_move_lichess_refuses_is_said_and_taken_back(board, fake):
+    against_the_ai(board, fake, "white", SCHOLAR)
+    fake.refuse.add("e2e4")
+    s = step_until(board, lambda s: s["in_sync"] and s["state"] == "idle", "my turn")
+    make(board, s, "e2e4")
+    s = step_until(board, lambda s: s["lichess"]["game"]["message"] and "refused" in s["lichess"]["game"]["message"]
+                   and s["moves"] == [] and not s["in_sync"], "the refusal, and the move taken back")
+    assert "e2e4" in s["lichess"]["game"]["message"] and "Move e2e4 refused" in s["lichess"]["game"]["message"]
+    # The LEDs guide the pawn back: e4 to empty, e2 to fill.
+    assert s["leds"].get("e4") and s["leds"].get("e2")
+    board.act("lift", {"square": "e4"})
+    board.act("place", {"square": "e2"})
+    play(board, fake, SCHOLAR, "white")       # then the game goes on (the move is taken this time)
+    s = finished(board)
+    assert s["moves"] == SCHOLAR
+
+
+def test_a_wrong_token_is_said_in_words_and_never_shown(fake, tmp_path):
+    board = online(fake, tmp_path, token="lip_wrongtoken999")
+    try:
+        s = step_until(board, lambda s: s["lichess"]["problem"], "the refusal")
+        assert "401" in s["lichess"]["problem"] and "board:play" in s["lichess"]["problem"]
+        assert "lip_wrongtoken999" not in str(s)
+        with pytest.raises(ActionError, match="401"):
+            board.act("lichess", {"op": "ai", "level": 1, "minutes": 10, "increment": 0})
+    finally:
+        board.lichess.stop()
+
+
+def test_a_token_without_board_play_is_refused(fake, tmp_path):
+    fake.tokens["lip_readonly1234"] = "challenge:read"
+    board = online(fake, tmp_path, token="lip_readonly1234")
+    try:
+        s = step_until(board, lambda s: s["lichess"]["problem"], "the refusal")
+        assert "lacks the scope board:play" in s["lichess"]["problem"] and "challenge:read" in s["lichess"]["problem"]
+    finally:
+        board.lichess.stop()
+
+
+def test_a_401_mid_session_stops_with_a_clear_message(board, fake):
+    logged_in(board)
+    fake.fail(r"^GET /api/stream/event", 401)
+    fake.cut_streams()
+    s = step_until(board, lambda s: s["lichess"]["problem"] and "401" in s["lichess"]["problem"], "the 401")
+    assert TOKEN not in str(s)
+
+
+def test_no_token_then_one_pasted_on_the_page_is_saved_0600(fake, tmp_path, monkeypatch):
+    monkeypatch.delenv("LICHESS_TOKEN", raising=False)
+    board = online(fake, tmp_path, token=None)
+    try:
+        s = step_until(board, lambda s: s["lichess"]["problem"], "the missing token")
+        assert "no Lichess token" in s["lichess"]["problem"]
+        with pytest.raises(ActionError, match="not a Lichess token"):
+            board.act("lichess", {"op": "token", "token": "has spaces in it"})
+        with pytest.raises(ActionError, match="401"):
+            board.act("lichess", {"op": "token", "token": "lip_wrongtoken999"})
+        assert not os.path.exists(tmp_path / "token")
+        board.act("lichess", {"op": "token", "token": TOKEN})
+        logged_in(board)
+        path = tmp_path / "token"
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600 and path.read_text().strip() == TOKEN
+        assert lichess_token.load(str(path), environ={}) == (TOKEN, str(path))
+        assert lichess_token.load(str(path), environ={"LICHESS_TOKEN": "lip_fromenv12345"})[0] == "lip_fromenv12345"
+    finally:
+        board.lichess.stop()
+
+
+def test_incoming_challenges_accepted_or_declined(board, fake):
+    logged_in(board)
+    odd = fake.send_challenge("bob", variant="chess960")
+    cid = fake.send_challenge("mary")
+    s = step_until(board, lambda s: len(s["lichess"]["challenges"]) == 2, "the challenges on the page")
+    with pytest.raises(ActionError, match="standard chess only"):
+        board.act("lichess", {"op": "accept", "id": odd})
+    board.act("lichess", {"op": "decline", "id": odd})
+    board.act("lichess", {"op": "accept", "id": cid})
+    s = started(board)
+    assert s["lichess"]["game"]["color"] == "black" and s["lichess"]["game"]["opponent"] == "Mary"
+    assert s["lichess"]["challenges"] == []
+
+
+def test_the_board_api_speeds():
+    assert check_clock(10, 0, seek=True) == (10, 0)           # rapid
+    assert check_clock(30, 20, seek=True) == (30, 20)         # classical
+    with pytest.raises(ValueError, match="Rapid or Classical"):
+        check_clock(5, 3, seek=True)                           # blitz: challenges and the AI only
+    assert check_clock(5, 3, seek=False) == (5, 3)
+    with pytest.raises(ValueError, match="bullet"):
+        check_clock(1, 0, seek=False)
+    with pytest.raises(ValueError, match="0 to 180"):
+        check_clock(181, 0, seek=False)
+
+
+def test_a_takeback_on_the_board_is_guided_back_to_the_online_game(board, fake):
+    against_the_ai(board, fake, "white", plies=4)
+    board.act("send", {"line": "undo"})              # a takeback behind the client's back
+    s = step_until(board, lambda s: not s["in_sync"], "the knight to go back to b8")
+    board.act("lift", {"square": "c6"})
+    board.act("place", {"square": "b8"})
+    s = step_until(board, lambda s: s["show"] == LONG[3] and s["in_sync"], "the missing move lit again")
+    make(board, s, LONG[3])
+    s = step_until(board, lambda s: s["moves"] == LONG[:4] and s["in_sync"], "the board back with the online game")
+    play(board, fake, LONG[:6], "white")
+    assert fake.moves(board.lichess.game.id) == LONG[:6]
+    board.act("lichess", {"op": "resign"})
+    finished(board)
+
+
+def test_a_repetition_claimed_on_the_board_draws_online(board, fake):
+    repeat = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8".split()
+    against_the_ai(board, fake, "white", repeat, plies=len(repeat))
+    s = step_until(board, lambda s: s["in_sync"] and s["state"] == "idle", "the knights home again")
+    board.act("send", {"line": "claim"})              # the board's claim (double tap on the king)
+    s = finished(board)
+    gid = s["lichess"]["last_game"]["id"]
+    assert s["termination"] == "threefold_repetition" and fake.games[gid].status == "draw"
+    assert s["lichess"]["last_game"]["status"] == "draw"
+
+
+def test_a_seek_cancelled_from_the_page_ends_at_lichess(board, fake):
+    logged_in(board)
+    board.act("lichess", {"op": "seek", "minutes": 15, "increment": 10})
+    step_until(board, lambda s: s["lichess"]["seeking"] and fake.seeks, "the seek at Lichess")
+    board.act("lichess", {"op": "cancel_seek"})
+    step_until(board, lambda s: s["lichess"]["seeking"] is None and not fake.seeks, "the seek gone on both sides")
+
+
+def test_the_event_stream_silent_as_the_game_starts_loses_nothing(board, fake):
+    logged_in(board)
+    fake.next_script = SCHOLAR
+    step_until(board, lambda s: fake.event_listeners, "the event stream open")
+    fake.stall_streams()                     # asleep: the gameStart will not arrive on this stream
+    board.act("lichess", {"op": "ai", "level": 2, "minutes": 10, "increment": 5, "color": "white"})
+    started(board)                           # the stream opened again sends the games going on
+    assert fake.requests.count("GET /api/stream/event") >= 2
+    play(board, fake, SCHOLAR, "white")
+    assert finished(board)["result"] == "1-0"
+
+
+def test_a_401_mid_game_then_a_good_token_pasted_goes_on_with_the_game(board, fake):
+    against_the_ai(board, fake, "white", SCHOLAR, plies=2)
+    fake.fail(r"^GET /api/(stream/event|board/game/stream/)", 401, times=2)
+    fake.cut_streams()
+    s = step_until(board, lambda s: s["lichess"]["problem"] and "401" in s["lichess"]["problem"]
+                   and s["lichess"]["account"] is None, "the 401 said, and the token asked for again")
+    board.act("lichess", {"op": "token", "token": TOKEN})
+    play(board, fake, SCHOLAR, "white")
+    assert finished(board)["result"] == "1-0"
+
+
+def test_a_new_game_started_on_the_board_mid_game_goes_back_to_the_online_position(board, fake):
+    against_the_ai(board, fake, "white", plies=4)
+    online = chess.Board()
+    for uci in LONG[:4]:
+        online.push_uci(uci)
+    board.act("send", {"line": "new"})               # someone starts a new game on the board
+    s = step_until(board, lambda s: "another game" in (s["lichess"]["game"]["message"] or "") and s["in_sync"]
+                   and s["fen"] == online.fen(), "the board back at the online position")
+    assert s["options"]["takeback"] is False
+    play(board, fake, LONG[:8], "white")
+    assert fake.moves(board.lichess.game.id) == LONG[:8]
+    board.act("lichess", {"op": "resign"})
+    s = finished(board)
+    assert s["options"]["takeback"] is True           # the player's own setting, not the resync's
