@@ -17,6 +17,7 @@ from firmware_support import Board, PowerCut, Reset, copy_fs, rows_of, MemFS
 from scacchiera.storage import journal as jr
 from scacchiera.storage.archive import Archive
 from scacchiera.rules import Position
+from scacchiera.game.clocks import Clocks
 
 CASTLING_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 MODES = ("torn", "littlefs")
@@ -333,11 +334,12 @@ def test_booting_a_finished_game_does_not_rewrite_its_archive():
 # -- a flipped bit anywhere: the start survives, the damaged journal is kept ----------------------
 
 class _Game:
-    """What the journal reads of a game: its position and result."""
+    """What the journal reads of a game: its position, result and clocks (off)."""
 
     def __init__(self):
         self.position = Position()
         self.result = None
+        self.clocks = Clocks()
 
 
 def _journal_of_a_game(plies, fs):

@@ -21,6 +21,10 @@ Events (``kind`` and fields):
     time_out      side                          move_time_ms ran out: the board plays a move for
                                                 "white" or "black" (a move event follows)
     promotion     piece                         the piece a pending promotion will become
+    clock         white, black, running         a clock started, stopped, got its bonus or fell
+                                                (ms left; running "w", "b" or None)
+    offer         by                            a draw offered ("w" or "b"), open until the next move
+    offer_refused by, message                   too soon after that player's last offer (offer_every)
 """
 
 from ..clock import elapsed
@@ -29,11 +33,12 @@ from ..rules.variants import new_position, variant_of, time_out_move, CHESS
 from ..rules.squares import PIECE_SYMBOLS
 from ..tracking import tracker as tr
 from .. import options
+from .clocks import Clocks, STOPPED, WHITE_RUNS
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
-CLAIM_TAPS = 2          # double tap: claim a draw
-RESIGN_TAPS = 3         # triple tap: resign
+CLAIM_TAPS = 2          # double tap: claim a draw (on the opponent's turn: offer one)
+RESIGN_TAPS = 3         # triple tap: resign (on the opponent's turn: end the game they abandoned)
 
 START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
 
@@ -56,7 +61,15 @@ class Game:
         self.claimable = ()
         self.taps = 0
         self.tap_ms = 0
+        self.tap_square = -1         # the king the taps are on
         self.turn_ms = 0             # when the side to move's turn began (for move_time_ms)
+        self.now = 0                 # the time of the last scan
+        self.clocks = Clocks()       # the players' clocks (option clock)
+        self.offer = -1              # the colour offering a draw, until the next move (-1: none)
+        self.offered = [-1, -1]      # the ply of each colour's last offer (option offer_every)
+        self.touch_ms = 0            # the last time the side to move touched the board (abandon_min)
+        self.away = False            # ...so long ago that the opponent may end the game
+        self.redraw = False          # the LEDs must change though no event said so (App.scan)
         self._state = self.tracker.state
         self._apply_options()
 
@@ -71,19 +84,35 @@ class Game:
 
     def change(self, square, present, now):
         """A debounced presence change from the switch matrix."""
+        self.now = now
+        if square != self._king_square(self.position.turn ^ 1):   # not the other side's taps
+            self.touch_ms = now
+            if self.away:
+                self.away = False
+                self.redraw = True
         self.tracker.change(square, present, now)
         if self.result is not None and self.tracker.physical_is(START_OCCUPANCY):
             self.new_game(now=now)
         self._watch_state()
 
     def tick(self, now):
+        """Time passes (every scan): settling moves, gestures, the clocks. Allocates nothing."""
+        self.now = now
         self.tracker.tick(now)
         if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
-            taps, self.taps = self.taps, 0
-            if taps == CLAIM_TAPS:
-                self.claim(now)
-            elif taps == RESIGN_TAPS:
-                self.resign(self.position.turn, now)
+            self._tapped(now)
+        clocks = self.clocks
+        if clocks.running != STOPPED and self.result is None:
+            low = clocks.low
+            fallen = clocks.fallen(now)
+            if fallen != STOPPED and not self._placed_in_time(fallen):
+                self._flag_fall(fallen, now)
+            elif clocks.low != low:
+                self.redraw = True
+        minutes = self.options.abandon_min
+        if minutes and not self.away and self.result is None and elapsed(now, self.touch_ms) >= minutes * 60000:
+            self.away = True
+            self.redraw = True
         if self.options.move_time_ms and self.result is None and self.tracker.in_sync() \
                 and elapsed(now, self.turn_ms) >= self.options.move_time_ms:
             self._time_out(now)
@@ -92,15 +121,19 @@ class Game:
     def _tracker_says(self, kind, value, now):
         pos = self.position
         if kind == tr.MOVE:
-            self._play(value, now)
+            self._play(value, now, tr.MOVE, self.tracker.placed_ms)
         elif kind == tr.AMEND:
             undone = pos.pop()
+            self.clocks.amended(pos.turn == WHITE)
             self.emit("takeback", uci=pos.uci(undone), fen=pos.fen(), ply=pos.ply())
-            self._play(value, now, tr.AMEND)
+            self._play(value, now, tr.AMEND, self.tracker.placed_ms)
         elif kind == tr.TAKEBACK:
             self._take_back(tr.TAKEBACK)
         elif kind == tr.TAP:
-            if self.result is None and value == self._king_square(pos.turn):
+            if self.result is None and (value == self._king_square(0) or value == self._king_square(1)):
+                if value != self.tap_square:
+                    self.taps = 0
+                self.tap_square = value
                 self.taps += 1
                 self.tap_ms = now
         elif kind == tr.KINGS_OFF:
@@ -108,6 +141,48 @@ class Game:
         elif kind == tr.IN_SYNC:
             self.turn_ms = now      # a turn begins when the board is ready for it
             self.emit("in_sync")
+            if self.clocks.resume(now):
+                self._clock_event(now)
+
+    def _tapped(self, now):
+        """A gesture of taps on a king is complete (docs/gestures.md): on the tapper's turn a
+        claim or a resignation, on the opponent's an offer or the end of an abandoned game."""
+        taps, self.taps = self.taps, 0
+        color = self.position.piece_at(self.tap_square) >> 3
+        if color == self.position.turn:
+            if taps == CLAIM_TAPS:
+                self.claim(now)
+            elif taps == RESIGN_TAPS:
+                self.resign(color, now)
+        elif taps == CLAIM_TAPS:
+            try:
+                self.offer_draw(color)
+            except ValueError as e:
+                self.emit("offer_refused", by="wb"[color], message=str(e))
+        elif taps == RESIGN_TAPS:
+            self.abandoned(now)
+
+    def _placed_in_time(self, fallen):
+        """Was a move that is still settling put down before the mover's flag fell? (Settle time is
+        never the mover's: the move commits with its clock stopped where it was placed.)"""
+        t = self.tracker
+        if t.state != tr.PENDING or t.pending_kind == tr.TAKEBACK:
+            return False
+        clocks = self.clocks
+        return clocks.left_ms(fallen == WHITE_RUNS, t.matched_ms) > 0
+
+    def _flag_fall(self, fallen, now):
+        """The running clock's time is out: a loss, or a draw (rules: Position.flag_fall)."""
+        self.clocks.stop(now)
+        self.position.flag_fall(0 if fallen == WHITE_RUNS else 1)
+        self._end(self.position.outcome())
+
+    def _clock_event(self, now):
+        clocks = self.clocks
+        if clocks.on:
+            running = clocks.running
+            self.emit("clock", white=clocks.left_ms(True, now), black=clocks.left_ms(False, now),
+                      running=None if running == STOPPED else "wb"[running - 1])
 
     def _watch_state(self):
         """Report the board going wrong (an error, out of sync) once, when it happens."""
@@ -130,27 +205,34 @@ class Game:
         rules/variants.time_out_move). The hands then follow the LEDs (out of sync)."""
         pos = self.position
         self.emit("time_out", side="white" if pos.turn == WHITE else "black")
-        self._play(time_out_move(pos), now)
+        self._play(time_out_move(pos), now, tr.MOVE, now)
         self.tracker.new_position(sync=True)
         self._state = self.tracker.state
         self._report_sync()
 
-    def _play(self, move, now, kind=tr.MOVE):
+    def _play(self, move, now, kind, placed):
+        """Apply ``move`` (put down at ``placed``, committed at ``now``)."""
         pos = self.position
         san = pos.san(move, self.options.lang)
         uci = pos.uci(move)
+        white = pos.turn == WHITE
         pos.push(move)
         self.turn_ms = now
+        self.touch_ms = placed
+        self.away = False
+        self.offer = -1              # an offer lapses with the next move
+        self.clocks.moved(white, pos.ply(), placed)
         self.tracker.forget_required()
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
-        self._after_move(now)
+        self._clock_event(now)
+        self._after_move(placed)
         self.tracker.moved(kind)
 
-    def _after_move(self, now):
+    def _after_move(self, placed):
         pos = self.position
         outcome = pos.outcome()
         if outcome is not None:
-            self._end(outcome)
+            self._end(outcome, placed)
             return
         if pos.is_check():
             self.emit("check", square=square_name(self._king_square(pos.turn)))
@@ -168,11 +250,18 @@ class Game:
             kinds.append("threefold_repetition")
         return tuple(kinds)
 
-    def _end(self, outcome):
+    def _end(self, outcome, at=-1):
+        """The game is over (``at``: when, if not the last scan: the clocks stop there)."""
         self.result = outcome
         self.tracker.freeze()
         self.claimable = ()
+        self.offer = -1
+        self.away = False
+        running = self.clocks.running
+        self.clocks.stop(self.now if at < 0 else at)
         self.emit("game_over", result=outcome[0], termination=outcome[1])
+        if running != STOPPED or outcome[1] == "time_forfeit":
+            self._clock_event(self.now)
 
     def _take_back(self, kind):
         pos = self.position
@@ -180,10 +269,14 @@ class Game:
             return False
         move = pos.take_back()
         self.result = None
+        self.offer = -1
         self.tracker.resume()
         self.tracker.forget_required()
         self.claimable = self._claims()
+        self.clocks.took_back(pos.turn == WHITE, pos.ply(), self.now)
+        self.touch_ms = self.now
         self.emit("takeback", uci=pos.uci(move), fen=pos.fen(), ply=pos.ply())
+        self._clock_event(self.now)
         if kind == tr.TAKEBACK:
             self.tracker.moved(tr.TAKEBACK)
         return True
@@ -210,10 +303,14 @@ class Game:
     def _adopt(self, pos, now):
         """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
         self.position = pos
-        self.turn_ms = now
+        self.turn_ms = self.touch_ms = now
         self.result = None
         self.claimable = ()
         self.taps = 0
+        self.offer = -1
+        self.offered[0] = self.offered[1] = -1
+        self.away = False
+        self.clocks.reset()
         self.tracker.adopt(pos)
 
     def restore(self, pos):
@@ -266,6 +363,31 @@ class Game:
             self.position.resign(color)
             self._end(self.position.outcome())
 
+    def offer_draw(self, color):
+        """``color`` (0 white, 1 black) offers a draw: the LEDs show it to the opponent until the
+        next move; the draw gesture (or ``draw``) accepts it. ValueError if that player offered
+        one fewer than ``offer_every`` of their moves ago (seed 003: "ogni certo numero di turni")."""
+        if self.result is not None:
+            raise ValueError("the game is over")
+        every = self.options.offer_every
+        last = self.offered[color]
+        ply = self.position.ply()
+        if every and last >= 0 and ply - last < 2 * every:
+            raise ValueError("one draw offer every %d moves: the next after %d more"
+                             % (every, (last + 2 * every - ply + 1) // 2))
+        self.offered[color] = ply
+        self.offer = color
+        self.emit("offer", by="wb"[color])
+
+    def abandoned(self, now=0):
+        """The side to move has not touched the board for ``abandon_min`` minutes: its opponent
+        ends the game, a loss for the absent player (``abandoned``). False if it is too soon."""
+        if self.result is not None or not self.away:
+            return False
+        self.position.abandon(self.position.turn)
+        self._end(self.position.outcome())
+        return True
+
     def agree_draw(self, now=0):
         if self.result is None:
             self.position.agree_draw()
@@ -290,6 +412,11 @@ class Game:
         if holder != options.GAME:
             raise ValueError("%s is the board's option, not the game's" % name)
         setattr(self.options, name, value)
+        if name == "clock":
+            self.clocks.set_control(value)
+            self._clock_event(self.now)
+        elif name == "abandon_min":
+            self.away = False
         self._apply_options()
 
     def _apply_options(self):
@@ -315,6 +442,9 @@ class Game:
         self.tracker.set_physical(occupancy, now)
         self._state = self.tracker.state
         self._report_sync()
+        self.now = self.touch_ms = now
+        if self.tracker.in_sync() and self.clocks.resume(now):
+            self._clock_event(now)
 
     def last_move(self):
         pos = self.position

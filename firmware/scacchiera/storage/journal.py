@@ -9,11 +9,14 @@
                           and the options in force (JSON), three copies in a row
     O hints false         an option (a JSON value), in force from here on
     M e2e4                a move
+    M e2e4 297000         ...with a clock on: the mover's ms left after it (bonus included)
     A e1g1                the last move, replaced by this one (the tracker amended it)
     U                     the last move taken back
     X resign w            how a game the rules did not end was ended:
     X draw                ...resignation (w or b resigned), agreement,
-    X claim               ...or a draw claimed (50 moves, threefold)
+    X claim               ...a draw claimed (50 moves, threefold),
+    X time w              ...a flag fallen (white's), or
+    X abandon b           ...a game abandoned (by black) ended by the opponent
 
 (The journals of earlier firmware began with ``G 12`` and ``N fide <FEN>``
 records instead of the start record; they are still read.)
@@ -66,7 +69,7 @@ BAD = "current.bad"            # a damaged journal, or one that made the boot fa
 MAX_BYTES = 16 * 1024
 START_COPIES = 3
 RETRY_MS = 5000                # after a flash write failed
-_DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition")
+_DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
 
 def crc16(data, crc=0xFFFF):
@@ -175,16 +178,23 @@ def declare(pos, what):
         pos.agree_draw()
     elif what == "claim":
         pos.claim_draw()
+    elif what in ("time w", "time b"):
+        pos.flag_fall(0 if what[-1] == "w" else 1)
+    elif what in ("abandon w", "abandon b"):
+        pos.abandon(0 if what[-1] == "w" else 1)
     else:
         raise ValueError("unknown declaration")
 
 
-def replay(records):
+def replay(records, times=None):
     """(game number, Position or None, options, records used): the journal's game, record by record.
 
     Stops at the first record that does not apply (so a journal written by a
-    future version, or a bug, loses its tail rather than the game).
+    future version, or a bug, loses its tail rather than the game). ``times``,
+    a list, gets each ply's clock time (-1: none; game/clocks.py).
     """
+    if times is None:
+        times = []
     game_id = 0
     pos = None
     options = {}
@@ -209,21 +219,31 @@ def replay(records):
             elif kind == "O":
                 name, value = arg.split(" ", 1)
                 options[name] = json.loads(value)
+                if name == "clock":
+                    for i in range(len(times)):
+                        times[i] = -1          # a new time control: earlier times are not its
             elif pos is None:
                 break
             elif kind == "M":
-                pos.push(pos.parse_uci(arg))
+                uci, ms = _timed(arg)
+                pos.push(pos.parse_uci(uci))
+                del times[pos.ply() - 1:]
+                times.append(ms)
             elif kind == "A":
+                uci, ms = _timed(arg)
                 last = pos.pop()
                 try:
-                    pos.push(pos.parse_uci(arg))
+                    pos.push(pos.parse_uci(uci))
                 except ValueError:
                     pos.push(last)
                     raise
+                del times[pos.ply() - 1:]
+                times.append(ms)
             elif kind == "U" and not arg:
                 if not pos.ply():
                     break
                 pos.take_back()
+                del times[pos.ply():]
             elif kind == "X":
                 declare(pos, arg)
             else:
@@ -234,12 +254,29 @@ def replay(records):
     return game_id, pos, options, used
 
 
-def _declaration(result, termination):
+def _timed(arg):
+    """(uci, ms) of a move record's argument: the move, and its clock time if it has one (else -1)."""
+    uci, _, ms = arg.partition(" ")
+    if ms and not ms.isdigit():
+        raise ValueError("bad clock time")
+    return uci, int(ms) if ms else -1
+
+
+def _declaration(result, termination, turn):
+    """The ``X`` record of a game the rules did not end (``turn``: the side to move at the end)."""
     if termination == "resignation":
         return "X resign " + ("b" if result == "1-0" else "w")
     if termination == "agreement":
         return "X draw"
+    if termination == "time_forfeit":
+        return "X time " + "wb"[turn]        # the running clock is the side to move's
+    if termination == "abandoned":
+        return "X abandon " + "wb"[turn]     # the side to move left
     return "X claim"
+
+
+def _move_record(kind, uci, ms):
+    return "%s %s %d" % (kind, uci, ms) if ms >= 0 else "%s %s" % (kind, uci)
 
 
 class Journal:
@@ -258,6 +295,7 @@ class Journal:
         self.position = None          # the Position the journal describes
         self.game_id = 0
         self.options = {}             # option name -> value, as the journal says
+        self.times = None             # at boot: the clock time of each ply, as the journal says
         self.size = -1                # bytes in current.log (-1: none yet)
         self.dirty = False            # something waits for flush()
         self.errors = 0
@@ -281,7 +319,8 @@ class Journal:
             else:
                 fs.remove(TEMP)              # cut before the rename: the old journal stands
         records, clean, size = read_records(fs)
-        game_id, pos, options, used = replay(records)
+        self.times = []
+        game_id, pos, options, used = replay(records, self.times)
         self.size = size
         self.game_id = game_id
         self.options = options
@@ -360,15 +399,16 @@ class Journal:
         if kind in ("move", "takeback", "game_over"):
             self._changes += 1
         if kind == "move":
+            ms = self.game.clocks.after(self.game.position.ply())
             if records and records[-1] == "U":
-                records[-1] = "A " + ev["uci"]
+                records[-1] = _move_record("A", ev["uci"], ms)
             else:
-                records.append("M " + ev["uci"])
+                records.append(_move_record("M", ev["uci"], ms))
         elif kind == "takeback":
             records.append("U")
         elif kind == "game_over":
             if ev["termination"] in _DECLARED:
-                records.append(_declaration(ev["result"], ev["termination"]))
+                records.append(_declaration(ev["result"], ev["termination"], self.game.position.turn))
             self._queue_archive(self.game_id, self.game.position, True)
         elif kind == "new_game":
             old = self.position
@@ -452,12 +492,15 @@ class Journal:
             for _ in range(START_COPIES):
                 f.write(data)
             size += START_COPIES * len(data)
+            clocks = game.clocks
+            ply = 0
             for m in pos.move_stack:
-                data = encode("M " + pos.uci(m))
+                ply += 1
+                data = encode(_move_record("M", pos.uci(m), clocks.after(ply)))
                 f.write(data)
                 size += len(data)
             if game.result is not None and game.result[1] in _DECLARED:
-                data = encode(_declaration(game.result[0], game.result[1]))
+                data = encode(_declaration(game.result[0], game.result[1], pos.turn))
                 f.write(data)
                 size += len(data)
         if keep_bad and fs.size(JOURNAL) >= 0:
@@ -513,6 +556,9 @@ class Journal:
                 runner.set_option(name, self.options[name], False)
             except ValueError:
                 pass
+        if restored and game.result is None:
+            game.clocks.restore(self.times, game.position.turn == 0)   # paused till the board is in step
+        self.times = None
         if self.repaired:
             runner.protocol.send({"ev": "storage_repaired", "game": self.game_id,
                                   "ply": game.position.ply(), "kept": BAD})
