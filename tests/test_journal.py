@@ -17,7 +17,7 @@ from firmware_support import Board, PowerCut, Reset, copy_fs, rows_of, MemFS
 from scacchiera.storage import journal as jr
 from scacchiera.storage.archive import Archive
 from scacchiera.rules import Position
-from scacchiera.game.clocks import Clocks
+from scacchiera.game.controller import NoClocks
 
 CASTLING_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 MODES = ("torn", "littlefs")
@@ -339,7 +339,7 @@ class _Game:
     def __init__(self):
         self.position = Position()
         self.result = None
-        self.clocks = Clocks()
+        self.clocks = NoClocks()
 
 
 def _journal_of_a_game(plies, fs):

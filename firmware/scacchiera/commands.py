@@ -189,17 +189,9 @@ def _clock(game):
             "running": "wb"[running - 1] if running else None}
 
 
-# Seed 001's "valore teorico": pawn 1, knight 3, bishop 3, rook 5, queen 10 (a king counts 0).
-_VALUES = (0, 1, 3, 3, 5, 10, 0, 0)
-
-
 def _material(pos):
-    """Each side's material on the board by seed 001's values."""
-    sums = [0, 0]
-    for sq in range(64):
-        piece = pos.piece_at(sq)
-        if piece:
-            sums[piece >> 3] += _VALUES[piece & 7]
+    from .rules.material import material
+    sums = material(pos)
     return {"w": sums[0], "b": sums[1]}
 
 
@@ -234,7 +226,8 @@ def _offer(p, runner, game, a):
     side = a.get("side", "wb"[game.position.turn ^ 1])    # by default the side that has just moved
     if side not in ("w", "b"):
         raise ProtocolError("bad_field", "side is w or b")
-    game.offer_draw(0 if side == "w" else 1)
+    from .game.offers import offer_draw
+    offer_draw(game, 0 if side == "w" else 1)
     return {"side": side}
 
 
@@ -294,6 +287,10 @@ def _occupancy(p, runner, game, a):
     return {"squares": occupied(runner)}
 
 
+# Time controls a host may offer as presets (any M+S is accepted): seed 003's blitz, rapid, classical.
+CLOCK_PRESETS = ("3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "20+5", "30+0", "90+30")
+
+
 # -- the options, as status and hello report them (options.py has the table) -----------
 
 def option_values(runner):
@@ -315,7 +312,7 @@ def option_specs():
         elif kind == options.CHOICE:
             d["choices"] = list(limits)
         elif kind == options.CONTROL:
-            d["presets"] = list(limits)
+            d["presets"] = list(CLOCK_PRESETS)
         out[name] = d
     return out
 

@@ -1,6 +1,7 @@
 """Chess clocks: each player's time for the game, with a bonus per move (seed 003's "partita lampo").
 
-Small ints only: two times left, when the running clock started, and one
+Loaded only when a time control is set (option ``clock``); without one the
+game holds a ``NoClocks`` (controller.py). Small ints only: two times left, when the running clock started, and one
 word per ply (the mover's time after it) in an ``array`` made when a clock
 is set, so a takeback gives the time back and the journal can save it.
 Nothing is allocated while a clock runs (tests/mpy/check_scan_no_alloc.py).
@@ -14,6 +15,7 @@ from array import array
 
 from ..clock import elapsed
 from .. import const
+from ..tracking import tracker as tr
 
 STOPPED = const(0)
 WHITE_RUNS = const(1)
@@ -21,16 +23,12 @@ BLACK_RUNS = const(2)
 LOW_MS = const(10000)        # a player's last 10 s: the LEDs pulse their king
 MAX_MINUTES = const(180)
 MAX_BONUS_S = const(60)
-# Time controls a host offers as presets (any M+S is accepted): seed 003's blitz, rapid, classical.
-PRESETS = ("3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "20+5", "30+0", "90+30")
 _GROW = const(32)            # plies the history grows by
 _UNKNOWN = const(-1)         # a ply played before the clock was set
 
 
 def parse_control(value):
-    """(base ms, bonus ms) of a time control "M+S" (minutes a player, seconds a move); None for off."""
-    if value == "off" or value is False:
-        return None
+    """(base ms, bonus ms) of a time control "M+S" (minutes a player, seconds a move)."""
     if isinstance(value, str):
         parts = value.split("+")
         if len(parts) == 2 and 0 < len(parts[0]) < 4 and 0 < len(parts[1]) < 3 \
@@ -43,29 +41,23 @@ def parse_control(value):
 
 
 class Clocks:
-    """Both players' clocks. ``on``: a time control is set; ``running``: STOPPED, WHITE_RUNS or BLACK_RUNS."""
+    """Both players' clocks for the time control ``control`` ("M+S"). ``running``: STOPPED,
+    WHITE_RUNS or BLACK_RUNS."""
 
-    def __init__(self):
-        self.on = False
-        self.control = "off"
-        self.base = self.bonus = 0
+    on = True
+
+    def __init__(self, control):
+        self.base, self.bonus = parse_control(control)    # ValueError if it is no time control
+        self.control = control
         self.white = self.black = 0     # ms left (for the running clock: when it started)
         self.running = STOPPED
         self.since = 0                  # when the running clock started
         self.paused = STOPPED           # the clock a power cut stopped, to run again once the board is in step
         self.low = False                # the running clock is in its last LOW_MS
-        self._after = None              # array: the mover's ms left after each ply (_UNKNOWN: not timed)
+        self._after = array("i")        # the mover's ms left after each ply (_UNKNOWN: not timed)
         self._n = 0                     # plies in _after
         # Before the last move, for an amendment: its mover's ms, which clock ran and since when.
         self._undo_left = self._undo_running = self._undo_since = 0
-
-    def set_control(self, value):
-        """A new time control ("M+S" or "off"): both players start from its time, the clocks stopped."""
-        control = parse_control(value)
-        self.on = control is not None
-        self.control = value if control else "off"
-        self.base, self.bonus = control or (0, 0)
-        self._after = array("i") if self.on else None
         self.reset()
 
     def reset(self):
@@ -99,15 +91,36 @@ class Clocks:
 
     def after(self, ply):
         """The mover's ms left after ply ``ply`` (1 = the first), or -1 if not timed."""
-        return self._after[ply - 1] if self.on and 0 < ply <= self._n else _UNKNOWN
+        return self._after[ply - 1] if 0 < ply <= self._n else _UNKNOWN
+
+    def report(self, game, now):
+        """The game's ``clock`` event: both players' ms left and whose clock runs."""
+        running = self.running
+        game.emit("clock", white=self.left_ms(True, now), black=self.left_ms(False, now),
+                  running=None if running == STOPPED else "wb"[running - 1])
+
+    def tick(self, game, now):
+        """Time passes with a clock running: its flag falls, or it enters its last LOW_MS
+        (``game.redraw``: the LEDs pulse the king). Allocates nothing until the flag falls."""
+        low = self.low
+        fallen = self.fallen(now)
+        if fallen != STOPPED:
+            t = game.tracker
+            if t.state == tr.PENDING and t.pending_kind != tr.TAKEBACK \
+                    and self.left_ms(fallen == WHITE_RUNS, t.matched_ms) > 0:
+                return    # a move put down in time settles: it stops the clock where it was placed
+            self.stop(now)
+            from ..rules.material import flag_fall
+            flag_fall(game.position, fallen - 1)
+            game.end_declared(now)
+        elif self.low != low:
+            game.redraw = True
 
     # -- the game tells the clocks --------------------------------------------------------------
 
     def moved(self, white, ply, at):
         """``white`` (bool) has made ply ``ply``, placed at ``at``: their clock stops, gets the
         bonus, and the other one starts from ``at``."""
-        if not self.on:
-            return
         left = self.white if white else self.black
         self._undo_left, self._undo_running, self._undo_since = left, self.running, self.since
         if self.running == (WHITE_RUNS if white else BLACK_RUNS):
@@ -128,8 +141,6 @@ class Clocks:
     def amended(self, white):
         """The last move (by ``white``) is being replaced (a castling whose rook came first):
         the clocks as they were before it, so the whole sequence is timed as one move."""
-        if not self.on:
-            return
         left = self._undo_left
         self.running, self.since = self._undo_running, self._undo_since
         if white:
@@ -142,8 +153,6 @@ class Clocks:
         """The game is back at ply ``ply`` (``white_to_move``): both clocks as they stood when the
         taken-back move began (its time and bonus given back, and the time its opponent spent
         since); the mover's clock runs from ``now`` (nothing runs back at the game's start)."""
-        if not self.on:
-            return
         mine = self._before(ply - 1)
         theirs = self._before(ply)
         if white_to_move:
@@ -175,7 +184,7 @@ class Clocks:
     def pause(self, white_to_move):
         """Power-up with a game in progress: the side to move's clock waits for the board to be in step."""
         self.running = STOPPED
-        self.paused = (WHITE_RUNS if white_to_move else BLACK_RUNS) if self.on and self._n else STOPPED
+        self.paused = (WHITE_RUNS if white_to_move else BLACK_RUNS) if self._n else STOPPED
 
     def resume(self, now):
         """The board is in step again after a power-up: the paused clock runs from ``now``. True if one did."""
@@ -188,8 +197,6 @@ class Clocks:
     def restore(self, times, white_to_move):
         """A saved game's times (the mover's ms after each ply, -1 where not timed): the clocks
         as they stood after its last move, paused (``pause``)."""
-        if not self.on:
-            return
         self._n = 0
         for i in range(len(times)):
             self._record(i + 1, times[i])

@@ -33,7 +33,6 @@ from ..rules.variants import new_position, variant_of, time_out_move, CHESS
 from ..rules.squares import PIECE_SYMBOLS
 from ..tracking import tracker as tr
 from .. import options
-from .clocks import Clocks, STOPPED, WHITE_RUNS
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
@@ -41,6 +40,21 @@ CLAIM_TAPS = 2          # double tap: claim a draw (on the opponent's turn: offe
 RESIGN_TAPS = 3         # triple tap: resign (on the opponent's turn: end the game they abandoned)
 
 START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
+
+
+class NoClocks:
+    """The clocks while no time control is set (game/clocks.py is loaded only for one: RAM)."""
+
+    on = False
+    control = "off"
+    running = 0
+    low = False
+
+    def left_ms(self, white, now):
+        return 0
+
+    def after(self, ply):
+        return -1
 
 
 class Options:
@@ -64,7 +78,7 @@ class Game:
         self.tap_square = -1         # the king the taps are on
         self.turn_ms = 0             # when the side to move's turn began (for move_time_ms)
         self.now = 0                 # the time of the last scan
-        self.clocks = Clocks()       # the players' clocks (option clock)
+        self.clocks = NoClocks()     # the players' clocks (option clock: game/clocks.py)
         self.offer = -1              # the colour offering a draw, until the next move (-1: none)
         self.offered = [-1, -1]      # the ply of each colour's last offer (option offer_every)
         self.touch_ms = 0            # the last time the side to move touched the board (abandon_min)
@@ -101,14 +115,8 @@ class Game:
         self.tracker.tick(now)
         if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
             self._tapped(now)
-        clocks = self.clocks
-        if clocks.running != STOPPED and self.result is None:
-            low = clocks.low
-            fallen = clocks.fallen(now)
-            if fallen != STOPPED and not self._placed_in_time(fallen):
-                self._flag_fall(fallen, now)
-            elif clocks.low != low:
-                self.redraw = True
+        if self.clocks.running and self.result is None:
+            self.clocks.tick(self, now)
         minutes = self.options.abandon_min
         if minutes and not self.away and self.result is None and elapsed(now, self.touch_ms) >= minutes * 60000:
             self.away = True
@@ -124,7 +132,8 @@ class Game:
             self._play(value, now, tr.MOVE, self.tracker.placed_ms)
         elif kind == tr.AMEND:
             undone = pos.pop()
-            self.clocks.amended(pos.turn == WHITE)
+            if self.clocks.on:
+                self.clocks.amended(pos.turn == WHITE)
             self.emit("takeback", uci=pos.uci(undone), fen=pos.fen(), ply=pos.ply())
             self._play(value, now, tr.AMEND, self.tracker.placed_ms)
         elif kind == tr.TAKEBACK:
@@ -141,8 +150,8 @@ class Game:
         elif kind == tr.IN_SYNC:
             self.turn_ms = now      # a turn begins when the board is ready for it
             self.emit("in_sync")
-            if self.clocks.resume(now):
-                self._clock_event(now)
+            if self.clocks.on and self.clocks.resume(now):
+                self.clocks.report(self, now)
 
     def _tapped(self, now):
         """A gesture of taps on a king is complete (docs/gestures.md): on the tapper's turn a
@@ -154,35 +163,13 @@ class Game:
                 self.claim(now)
             elif taps == RESIGN_TAPS:
                 self.resign(color, now)
-        elif taps == CLAIM_TAPS:
-            try:
-                self.offer_draw(color)
-            except ValueError as e:
-                self.emit("offer_refused", by="wb"[color], message=str(e))
-        elif taps == RESIGN_TAPS:
-            self.abandoned(now)
+        elif taps == CLAIM_TAPS or taps == RESIGN_TAPS:
+            from . import offers         # loaded when first used (RAM)
+            offers.tapped(self, color, taps == CLAIM_TAPS)
 
-    def _placed_in_time(self, fallen):
-        """Was a move that is still settling put down before the mover's flag fell? (Settle time is
-        never the mover's: the move commits with its clock stopped where it was placed.)"""
-        t = self.tracker
-        if t.state != tr.PENDING or t.pending_kind == tr.TAKEBACK:
-            return False
-        clocks = self.clocks
-        return clocks.left_ms(fallen == WHITE_RUNS, t.matched_ms) > 0
-
-    def _flag_fall(self, fallen, now):
-        """The running clock's time is out: a loss, or a draw (rules: Position.flag_fall)."""
-        self.clocks.stop(now)
-        self.position.flag_fall(0 if fallen == WHITE_RUNS else 1)
-        self._end(self.position.outcome())
-
-    def _clock_event(self, now):
-        clocks = self.clocks
-        if clocks.on:
-            running = clocks.running
-            self.emit("clock", white=clocks.left_ms(True, now), black=clocks.left_ms(False, now),
-                      running=None if running == STOPPED else "wb"[running - 1])
+    def end_declared(self, now):
+        """The position was declared over (a flag fallen: game/clocks.py): the game ends."""
+        self._end(self.position.outcome(), now)
 
     def _watch_state(self):
         """Report the board going wrong (an error, out of sync) once, when it happens."""
@@ -221,10 +208,13 @@ class Game:
         self.touch_ms = placed
         self.away = False
         self.offer = -1              # an offer lapses with the next move
-        self.clocks.moved(white, pos.ply(), placed)
+        clocks = self.clocks
+        if clocks.on:
+            clocks.moved(white, pos.ply(), placed)
         self.tracker.forget_required()
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
-        self._clock_event(now)
+        if clocks.on:
+            clocks.report(self, now)
         self._after_move(placed)
         self.tracker.moved(kind)
 
@@ -257,11 +247,13 @@ class Game:
         self.claimable = ()
         self.offer = -1
         self.away = False
-        running = self.clocks.running
-        self.clocks.stop(self.now if at < 0 else at)
+        clocks = self.clocks
+        running = clocks.running
+        if running:
+            clocks.stop(self.now if at < 0 else at)
         self.emit("game_over", result=outcome[0], termination=outcome[1])
-        if running != STOPPED or outcome[1] == "time_forfeit":
-            self._clock_event(self.now)
+        if running or outcome[1] == "time_forfeit":
+            clocks.report(self, self.now)
 
     def _take_back(self, kind):
         pos = self.position
@@ -273,10 +265,13 @@ class Game:
         self.tracker.resume()
         self.tracker.forget_required()
         self.claimable = self._claims()
-        self.clocks.took_back(pos.turn == WHITE, pos.ply(), self.now)
         self.touch_ms = self.now
+        clocks = self.clocks
+        if clocks.on:
+            clocks.took_back(pos.turn == WHITE, pos.ply(), self.now)
         self.emit("takeback", uci=pos.uci(move), fen=pos.fen(), ply=pos.ply())
-        self._clock_event(self.now)
+        if clocks.on:
+            clocks.report(self, self.now)
         if kind == tr.TAKEBACK:
             self.tracker.moved(tr.TAKEBACK)
         return True
@@ -310,7 +305,8 @@ class Game:
         self.offer = -1
         self.offered[0] = self.offered[1] = -1
         self.away = False
-        self.clocks.reset()
+        if self.clocks.on:
+            self.clocks.reset()
         self.tracker.adopt(pos)
 
     def restore(self, pos):
@@ -363,31 +359,6 @@ class Game:
             self.position.resign(color)
             self._end(self.position.outcome())
 
-    def offer_draw(self, color):
-        """``color`` (0 white, 1 black) offers a draw: the LEDs show it to the opponent until the
-        next move; the draw gesture (or ``draw``) accepts it. ValueError if that player offered
-        one fewer than ``offer_every`` of their moves ago (seed 003: "ogni certo numero di turni")."""
-        if self.result is not None:
-            raise ValueError("the game is over")
-        every = self.options.offer_every
-        last = self.offered[color]
-        ply = self.position.ply()
-        if every and last >= 0 and ply - last < 2 * every:
-            raise ValueError("one draw offer every %d moves: the next after %d more"
-                             % (every, (last + 2 * every - ply + 1) // 2))
-        self.offered[color] = ply
-        self.offer = color
-        self.emit("offer", by="wb"[color])
-
-    def abandoned(self, now=0):
-        """The side to move has not touched the board for ``abandon_min`` minutes: its opponent
-        ends the game, a loss for the absent player (``abandoned``). False if it is too soon."""
-        if self.result is not None or not self.away:
-            return False
-        self.position.abandon(self.position.turn)
-        self._end(self.position.outcome())
-        return True
-
     def agree_draw(self, now=0):
         if self.result is None:
             self.position.agree_draw()
@@ -412,9 +383,13 @@ class Game:
         if holder != options.GAME:
             raise ValueError("%s is the board's option, not the game's" % name)
         setattr(self.options, name, value)
-        if name == "clock":
-            self.clocks.set_control(value)
-            self._clock_event(self.now)
+        if name == "clock":      # a new time control: both players' whole time, stopped
+            if value == "off":
+                self.clocks = NoClocks()
+            else:
+                from .clocks import Clocks
+                self.clocks = Clocks(value)
+                self.clocks.report(self, self.now)
         elif name == "abandon_min":
             self.away = False
         self._apply_options()
@@ -443,8 +418,8 @@ class Game:
         self._state = self.tracker.state
         self._report_sync()
         self.now = self.touch_ms = now
-        if self.tracker.in_sync() and self.clocks.resume(now):
-            self._clock_event(now)
+        if self.tracker.in_sync() and self.clocks.on and self.clocks.resume(now):
+            self.clocks.report(self, now)
 
     def last_move(self):
         pos = self.position

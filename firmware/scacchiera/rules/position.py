@@ -750,46 +750,10 @@ class Position:
     def agree_draw(self):
         self._declared = (self._n, "1/2-1/2", "agreement")
 
-    def flag_fall(self, color):
-        """``color``'s time ran out: a loss, but under ``fide`` a draw when the opponent
-        cannot checkmate by any series of legal moves (FIDE 6.9); seed 003's room
-        (``casual``): "perderà la partita" whatever the material."""
-        won = "0-1" if color == WHITE else "1-0"
-        if self.profile != CASUAL and self.has_insufficient_material(color ^ 1):
-            won = "1/2-1/2"
-        self._declared = (self._n, won, "time_forfeit")
-
-    def abandon(self, color):
-        """``color`` left the game (seed 003's watch on the players' activity): a loss."""
-        self._declared = (self._n, "0-1" if color == WHITE else "1-0", "abandoned")
-
-    def has_insufficient_material(self, color):
-        """Can ``color`` never checkmate, whatever the moves of both sides? python-chess's
-        test: a lone king; a king and one knight when the other side has only a king and
-        queens; kings and bishops all on one colour when no pawn or knight stands anywhere."""
-        board = self.board
-        mine = 0
-        knight = opponent_minor = pawn_or_knight = False
-        colours = 0                   # the bishops' square colours: bit 0 dark, bit 1 light
-        for sq in _SQUARES:
-            p = board[sq]
-            t = p & 7
-            if not p or t == KING:
-                continue
-            if p >> 3 == color:
-                if t == PAWN or t == ROOK or t == QUEEN:
-                    return False
-                mine += 1
-                knight = knight or t == KNIGHT
-            elif t != QUEEN:
-                opponent_minor = True   # the opponent's pawns, minors or rooks allow a helpmate
-            if t == PAWN or t == KNIGHT:
-                pawn_or_knight = True
-            elif t == BISHOP:
-                colours |= 1 << ((sq + (sq >> 4)) & 1)
-        if knight:
-            return mine == 1 and not opponent_minor
-        return not mine or (colours != 3 and not pawn_or_knight)
+    def declare(self, result, termination):
+        """End the game here as the rules alone would not: a flag fallen, a game abandoned
+        (game/clocks.py, game/controller.py say when and which result)."""
+        self._declared = (self._n, result, termination)
 
     def outcome(self, claim_draw=False):
         """None while the game goes on, else ``(result, termination)``.

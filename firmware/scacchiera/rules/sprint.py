@@ -428,17 +428,6 @@ class SprintPosition(Position):
 
     # -- game end -----------------------------------------------------
 
-    def has_insufficient_material(self, color):
-        """FIDE 6.9 for a flag fall: only when ``color`` has no tile in hand or still to draw
-        (a tile to come may be the one that mates), the chess test on the board."""
-        hand = self.hands
-        for t in range(8):
-            if hand[color << 3 | t]:
-                return False
-        if len(self.decks[color]) > self.drawn[color]:
-            return False
-        return Position.has_insufficient_material(self, color)
-
     def is_insufficient_material(self):
         """Dead by material: what is on the board, in hand and still in the deck can never mate.
 

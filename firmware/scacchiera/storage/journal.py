@@ -179,9 +179,10 @@ def declare(pos, what):
     elif what == "claim":
         pos.claim_draw()
     elif what in ("time w", "time b"):
-        pos.flag_fall(0 if what[-1] == "w" else 1)
+        from ..rules.material import flag_fall
+        flag_fall(pos, 0 if what[-1] == "w" else 1)
     elif what in ("abandon w", "abandon b"):
-        pos.abandon(0 if what[-1] == "w" else 1)
+        pos.declare("0-1" if what[-1] == "w" else "1-0", "abandoned")
     else:
         raise ValueError("unknown declaration")
 
@@ -556,7 +557,7 @@ class Journal:
                 runner.set_option(name, self.options[name], False)
             except ValueError:
                 pass
-        if restored and game.result is None:
+        if restored and game.result is None and game.clocks.on:
             game.clocks.restore(self.times, game.position.turn == 0)   # paused till the board is in step
         self.times = None
         if self.repaired:
