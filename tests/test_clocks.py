@@ -158,3 +158,18 @@ def test_board_offer_shown_then_accepted_by_the_host():
     assert ask(board, "status")["offer"] == "w"
     assert "offer" in ask(board, "leds")["frame"].values()
     assert ask(board, "draw")["termination"] == "agreement"
+
+
+def test_clocks_run_in_scacchi_sprint_beside_its_hourglass():
+    from host_tools.hands import Hands
+
+    hands = Hands(variant="sprint", seed=4)
+    hands.run("set clock 1+0\n"
+              "place c3\nwait 100\nlift c3\nwait 150\nplace c3\nwait 150\nwait 1600\n"   # 1. P@c3
+              "place b5\nwait 100\nwait 300\n")                                           # 2. P@b5
+    assert hands.moves() == ["P@c3", "P@b5"]
+    clocks = hands.app.game.clocks
+    # The first placement is not timed; black's took from c3's last placement (put back after the
+    # tap, debounced at t = 295) to b5's (t = 2050), though P@c3 settled only at t = 1795.
+    assert clocks.after(1) == 60000 and clocks.after(2) == 60000 - (2050 - 295)
+    assert clocks.running == 1 and hands.clock()[2] == "w"
