@@ -289,6 +289,8 @@ class Game:
         pos = new_position(fen, profile or self.position.profile, variant, seed)  # ValueError if bad
         self._adopt(pos, now)
         self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
+        if self.clocks.on:
+            self.clocks.report(self, now)      # both players' whole time, stopped
         self._state = self.tracker.state
         self._report_sync()
         outcome = pos.outcome()
