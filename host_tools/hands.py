@@ -64,6 +64,20 @@ def script_setup(text):
     return setup
 
 
+def hands_timed(text):
+    """Does the script pin times to the ms of these hands' 5 ms scans (a ``# timing: hands``
+    comment line at its head)? The firmware's own loop (the simulator's scripted mode, the
+    emulated Pico) steps every 2.5 ms and sees a change up to 5 ms sooner: such a script's
+    exact times hold only here."""
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line.startswith("#"):
+            return False
+        if line[1:].strip().startswith("timing: hands"):
+            return True
+    return False
+
+
 class Hands:
     """The physical board: which squares hold a magnet, a clock, and the app scanning it."""
 
