@@ -26,7 +26,6 @@ on both. ``Hands.step`` raises ``ScriptError`` naming the line for a bad
 step, ``AssertionError`` for a failed expectation.
 """
 
-from scacchiera import options
 from scacchiera.app import App
 from scacchiera.leds import frame as led_frame
 from scacchiera.report import STATE_NAMES
@@ -197,7 +196,7 @@ class Hands:
 
     def set_option(self, name, value):
         """Set an option the game holds (ValueError if it refuses)."""
-        self.app.game.set_option(name, options.normal(name, value))
+        self.app.game.set_option(name, value)
 
     # -- what the board shows ------------------------------------------------
 

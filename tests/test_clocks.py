@@ -12,7 +12,7 @@ from firmware_support import Board, copy_fs, MemFS
 from scacchiera.game.clocks import parse_control
 from scacchiera.rules import Position
 from scacchiera.rules.material import material
-from scacchiera.storage import journal as jr
+from scacchiera.storage import journal_reader as jrr
 
 from test_protocol import ask
 
@@ -115,27 +115,27 @@ def test_journal_replays_declarations_of_flags_and_abandonment():
     for record, result in (("X time w", ("0-1", "time_forfeit")), ("X time b", ("1-0", "time_forfeit")),
                            ("X abandon b", ("1-0", "abandoned")), ("X abandon w", ("0-1", "abandoned"))):
         start = "S 1 fide %s;{}" % Position.STARTING_FEN
-        _gid, pos, _opts, used = jr.replay([start, "M e2e4 303000", "M e7e5", record])
+        _gid, pos, _opts, used = jrr.replay([start, "M e2e4 303000", "M e7e5", record])
         assert used == 4 and pos.outcome() == result
     # FIDE 6.9: the flag of the side with material falls against a lone king: a draw.
     start = "S 1 fide 4k3/8/8/8/8/8/p7/4K3 w - - 0 1;{}"
     times = []
-    _gid, pos, _opts, used = jr.replay([start, "M e1d1 60000", "X time b"], times)
+    _gid, pos, _opts, used = jrr.replay([start, "M e1d1 60000", "X time b"], times)
     assert used == 3 and pos.outcome() == ("1/2-1/2", "time_forfeit") and times == [60000]
-    _gid, pos, _opts, used = jr.replay([start.replace("fide", "casual"), "M e1d1", "X time b"])
+    _gid, pos, _opts, used = jrr.replay([start.replace("fide", "casual"), "M e1d1", "X time b"])
     assert pos.outcome() == ("1-0", "time_forfeit")
 
 
 def test_journal_times_follow_takebacks_amendments_and_a_new_time_control():
     start = "S 1 fide %s;{}" % Position.STARTING_FEN
     times = []
-    jr.replay([start, "M e2e4 303000", "M e7e5 301000", "U", "M c7c5 299000", "M g1f3 302000",
+    jrr.replay([start, "M e2e4 303000", "M e7e5 301000", "U", "M c7c5 299000", "M g1f3 302000",
                "U", "A f2f4 301500"], times)
     assert times == [303000, 299000]
     times = []
-    jr.replay([start, "M e2e4 303000", 'O clock "10+0"', "M e7e5 599000"], times)
+    jrr.replay([start, "M e2e4 303000", 'O clock "10+0"', "M e7e5 599000"], times)
     assert times == [-1, 599000]
-    _gid, _pos, _opts, used = jr.replay([start, "M e2e4 3x3"])
+    _gid, _pos, _opts, used = jrr.replay([start, "M e2e4 3x3"])
     assert used == 1                  # a bad time: the record does not apply
 
 

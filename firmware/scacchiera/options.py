@@ -68,11 +68,6 @@ def check(name, value):
     return row
 
 
-def normal(name, value):
-    """The value as the board keeps and reports it: ``off`` (a false word) is "off" for a clock."""
-    return "off" if value is False and name == "clock" else value
-
-
 def defaults(obj, holder):
     """Give ``obj`` the defaults of the options ``holder`` keeps."""
     for row in TABLE:

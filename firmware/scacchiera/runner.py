@@ -207,7 +207,6 @@ class Runner:
 
     def set_option(self, name, value, save=True):
         """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""
-        value = options.normal(name, value)
         if options.check(name, value)[4] == options.RUNNER:
             setattr(self, name, value)
             self.app.palette = Palette(self.led_of_square, self.led_order,

@@ -129,13 +129,13 @@ class Game:
     def _tracker_says(self, kind, value, now):
         pos = self.position
         if kind == tr.MOVE:
-            self._play(value, now, tr.MOVE, self.tracker.placed_ms)
+            self._play(value, now, tr.MOVE, self.tracker.matched_ms)   # settle time is never the mover's
         elif kind == tr.AMEND:
             undone = pos.pop()
             if self.clocks.on:
                 self.clocks.amended(pos.turn == WHITE)
             self.emit("takeback", uci=pos.uci(undone), fen=pos.fen(), ply=pos.ply())
-            self._play(value, now, tr.AMEND, self.tracker.placed_ms)
+            self._play(value, now, tr.AMEND, self.tracker.matched_ms)
         elif kind == tr.TAKEBACK:
             self._take_back(tr.TAKEBACK)
         elif kind == tr.TAP:
@@ -384,6 +384,8 @@ class Game:
             return
         if holder != options.GAME:
             raise ValueError("%s is the board's option, not the game's" % name)
+        if name == "clock" and value is False:
+            value = "off"            # the text form's "off" is a false word
         setattr(self.options, name, value)
         if name == "clock":      # a new time control: both players' whole time, stopped
             if value == "off":

@@ -103,8 +103,8 @@ class Tracker:
         self.matched = -1            # the last move (or amendment) the board showed, and when
         self.matched_kind = MOVE
         self.matched_seq = 0
-        self.matched_ms = 0          # ...the time of the change that completed it (the clocks stop there)
-        self.placed_ms = 0           # that time, for the move last committed
+        self.matched_ms = 0          # ...the time of the change that completed it (the clocks stop there;
+                                     # kept after the commit, for the game to read)
         self.choices = ()            # piece types the matched move may have, in tap order
         self.choice_index = 0
         self.preferred = 0           # a piece type the host asked for in advance
@@ -412,8 +412,6 @@ class Tracker:
         self.base_seq = at_seq
         self.pending = -1
         self.matched = -1
-        # Settle time is never the mover's: a move counts from the change that completed it.
-        self.placed_ms = now if kind == TAKEBACK else self.matched_ms
         self.notify(kind, move, now)   # the game applies it, then calls moved()
 
     # -- what the game reads ----------------------------------------------------------
