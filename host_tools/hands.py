@@ -218,6 +218,11 @@ class Hands:
     def fen(self):
         return self.app.game.position.fen()
 
+    def offer(self):
+        """Who offers a draw: "w", "b" or "-"."""
+        offer = self.app.game.offer
+        return "wb"[offer] if offer >= 0 else "-"
+
     def clock(self):
         """The clocks as scripts write them: [white's ms, black's ms, whose runs (w, b or -)]."""
         clocks = self.app.game.clocks
@@ -248,8 +253,7 @@ class Hands:
             got = self.clock()
             assert got == args, "clock: got %s, expected %s" % (got, args)
         elif what == "offer":
-            offer = self.app.game.offer
-            got = "wb"[offer] if offer >= 0 else "-"
+            got = self.offer()
             assert [got] == args, "offer: got %s, expected %s" % (got, args)
         else:
             raise ScriptError("unknown expectation %r" % what)

@@ -54,6 +54,9 @@ littlefs also commits a file only when it is closed, which makes each append
 all-or-nothing on the Pico; the checks above do not rely on it, and the tests
 cut the power at every byte under both models (host_tools/fakehw/memfs.py).
 
+Reading the journal back (at boot) is journal_reader.py, a module of its own
+the Pico loads only then.
+
 Flash: about 12 bytes per ply (``M e2e4|3f1c``); past ``MAX_BYTES`` the
 journal is rewritten with only the moves that stand.
 """
