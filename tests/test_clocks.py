@@ -173,3 +173,40 @@ def test_clocks_run_in_scacchi_sprint_beside_its_hourglass():
     # tap, debounced at t = 295) to b5's (t = 2050), though P@c3 settled only at t = 1795.
     assert clocks.after(1) == 60000 and clocks.after(2) == 60000 - (2050 - 295)
     assert clocks.running == 1 and hands.clock()[2] == "w"
+
+
+def test_has_insufficient_material_is_python_chess():
+    """FIDE 6.9's test for a flag fall, compared with python-chess on random sparse positions."""
+    import random
+
+    import chess
+    from scacchiera.rules.material import has_insufficient_material
+
+    rng = random.Random(13)
+    compared = 0
+    while compared < 3000:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 6)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq in squares[2:2 + rng.randint(0, 4)]:
+            piece = chess.Piece(rng.choice([1, 2, 2, 3, 3, 3, 4, 5]), rng.choice([True, False]))
+            if piece.piece_type != chess.PAWN or chess.square_rank(sq) not in (0, 7):
+                board.set_piece_at(sq, piece)
+        board.turn = rng.choice([True, False])
+        if not board.is_valid():
+            continue
+        pos = Position(board.fen())
+        for color in (chess.WHITE, chess.BLACK):
+            assert has_insufficient_material(pos, 0 if color else 1) == board.has_insufficient_material(color), \
+                (board.fen(), color)
+            compared += 1
+
+
+def test_a_sprint_flag_is_a_loss_while_tiles_remain():
+    from scacchiera.rules.material import flag_fall
+    from scacchiera.rules.sprint import SprintPosition
+
+    pos = SprintPosition(seed=4)        # kings only on the board, every tile still to come
+    flag_fall(pos, 1)
+    assert pos.outcome() == ("1-0", "time_forfeit")
