@@ -84,6 +84,7 @@ class Game:
         self.touch_ms = 0            # the last time the side to move touched the board (abandon_min)
         self.away = False            # ...so long ago that the opponent may end the game
         self.redraw = False          # the LEDs must change though no event said so (App.scan)
+        self.timed = False           # a clock or abandon_min is set: tick watches the time
         self._state = self.tracker.state
         self._apply_options()
 
@@ -115,12 +116,8 @@ class Game:
         self.tracker.tick(now)
         if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
             self._tapped(now)
-        if self.clocks.running and self.result is None:
-            self.clocks.tick(self, now)
-        minutes = self.options.abandon_min
-        if minutes and not self.away and self.result is None and elapsed(now, self.touch_ms) >= minutes * 60000:
-            self.away = True
-            self.redraw = True
+        if self.timed and self.result is None:
+            self._watch_time(now)
         if self.options.move_time_ms and self.result is None and self.tracker.in_sync() \
                 and elapsed(now, self.turn_ms) >= self.options.move_time_ms:
             self._time_out(now)
@@ -166,6 +163,15 @@ class Game:
         elif taps == CLAIM_TAPS or taps == RESIGN_TAPS:
             from . import offers         # loaded when first used (RAM)
             offers.tapped(self, color, taps == CLAIM_TAPS)
+
+    def _watch_time(self, now):
+        """A clock's flag and last seconds (game/clocks.py), a side to move away from the board."""
+        if self.clocks.running:
+            self.clocks.tick(self, now)
+        minutes = self.options.abandon_min
+        if minutes and not self.away and self.result is None and elapsed(now, self.touch_ms) >= minutes * 60000:
+            self.away = True
+            self.redraw = True
 
     def end_declared(self, now):
         """The position was declared over (a flag fallen: game/clocks.py): the game ends."""
@@ -396,6 +402,7 @@ class Game:
                 self.clocks.report(self, self.now)
         elif name == "abandon_min":
             self.away = False
+        self.timed = self.clocks.on or self.options.abandon_min > 0
         self._apply_options()
 
     def _apply_options(self):
