@@ -8,6 +8,7 @@ lines may set it up: ``# fen: FEN``, ``# variant: sprint``, ``# seed: 42``)::
     wait 250       # 250 ms pass; the matrix is scanned at the firmware's rate meanwhile
     press NAME     # a board button (see docs/gestures.md)
     send LINE      # a line arrives on the USB serial link
+    set NAME VALUE # an option, as the protocol's set (set clock 5+3, set offer_every 2)
 
 and, for tests, expectations checked at that point::
 
@@ -17,6 +18,8 @@ and, for tests, expectations checked at that point::
     expect result 1-0 checkmate   # or: expect result *
     expect fen <FEN>
     expect state idle|lifted|pending|error|sync
+    expect clock 59730 60000 b    # ms left, white's and black's, and whose runs (w, b or -)
+    expect offer w                # who offers a draw (w, b or -)
 
 Plain Python that also runs under MicroPython, so the same scenarios run
 on both. ``Hands.step`` raises ``ScriptError`` naming the line for a bad
@@ -35,6 +38,14 @@ class ScriptError(ValueError):
     pass
 
 
+def _value(word):
+    """A script word as an option's value: on/off/true/false, a whole number, or the word."""
+    lower = word.lower()
+    if lower in ("on", "true", "off", "false"):
+        return lower in ("on", "true")
+    return int(word) if word.isdigit() else word
+
+
 def script_setup(text):
     """The set-up a script asks for in its first comment lines: ``# fen: ...``, ``# variant: sprint``,
     ``# seed: 42`` (all optional), as keyword arguments for Hands."""
@@ -50,6 +61,20 @@ def script_setup(text):
         elif key == "seed" and value.strip().isdigit():
             setup["seed"] = int(value.strip())
     return setup
+
+
+def hands_timed(text):
+    """Does the script pin times to the ms of these hands' 5 ms scans (a ``# timing: hands``
+    comment line at its head)? The firmware's own loop (the simulator's scripted mode, the
+    emulated Pico) steps every 2.5 ms and sees a change up to 5 ms sooner: such a script's
+    exact times hold only here."""
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line.startswith("#"):
+            return False
+        if line[1:].strip().startswith("timing: hands"):
+            return True
+    return False
 
 
 class Hands:
@@ -152,6 +177,10 @@ class Hands:
                 self.press(words[1])
             elif verb == "send":
                 self.send(line[4:].strip())
+            elif verb == "set":
+                if len(words) != 3:
+                    raise ScriptError("set takes an option's name and a value")
+                self.set_option(words[1], _value(words[2]))
             elif verb == "expect":
                 self.expect(words[1:])
             else:
@@ -164,6 +193,10 @@ class Hands:
 
     def send(self, line):
         raise ScriptError("no serial protocol in this build")
+
+    def set_option(self, name, value):
+        """Set an option the game holds (ValueError if it refuses)."""
+        self.app.game.set_option(name, value)
 
     # -- what the board shows ------------------------------------------------
 
@@ -185,6 +218,18 @@ class Hands:
     def fen(self):
         return self.app.game.position.fen()
 
+    def offer(self):
+        """Who offers a draw: "w", "b" or "-"."""
+        offer = self.app.game.offer
+        return "wb"[offer] if offer >= 0 else "-"
+
+    def clock(self):
+        """The clocks as scripts write them: [white's ms, black's ms, whose runs (w, b or -)]."""
+        clocks = self.app.game.clocks
+        running = clocks.running
+        return [str(clocks.left_ms(True, self.now)), str(clocks.left_ms(False, self.now)),
+                "-wb"[running]]
+
     def expect(self, words):
         """An ``expect`` step, checked against what the board shows (moves, result, ... from the methods above)."""
         if not words:
@@ -204,6 +249,12 @@ class Hands:
         elif what == "state":
             got = self.state()
             assert got == args[0], "state: got %s, expected %s" % (got, args[0])
+        elif what == "clock":
+            got = self.clock()
+            assert got == args, "clock: got %s, expected %s" % (got, args)
+        elif what == "offer":
+            got = self.offer()
+            assert [got] == args, "offer: got %s, expected %s" % (got, args)
         else:
             raise ScriptError("unknown expectation %r" % what)
 

@@ -539,3 +539,31 @@ def test_games_archived_by_the_firmware_are_rated(tmp_path, ladder):
     assert [(g["result"], g["moves"], g["resigned"]) for g in ladder.games()] == [("1-0", 7, 0), ("1-0", 4, 1)]
     # The mate counts; the resignation came before White's 11th move, so nothing changes hands.
     assert general(ladder) == {"Anna": 1015, "Bruno": 985, "Carla": 1000}
+
+
+def test_board_games_lost_on_time_or_abandoned_are_rated_as_seed_003_says(tmp_path, ladder):
+    """A flag fall is a plain loss (the 10-move rule is for resignations and abandonment);
+    an abandoned game costs the abandoner 20 points, and its few moves give the winner nothing."""
+    from host_tools.sim.device import FirmwareHands, OsFS
+
+    games = tmp_path / "games"
+    for board in ("one", "two"):
+        (games / board).mkdir(parents=True)
+    hands = FirmwareHands(fs=OsFS(str(games / "one")))
+    hands.run("set clock 1+0")
+    _play(hands, SCHOLAR[:4])            # 1. e4 e5 2. Qh5 Nc6: White to move, never does
+    hands.run("wait 61000")
+    assert hands.result() == ["0-1", "time_forfeit"]
+    hands.send("new")
+    hands = FirmwareHands(fs=OsFS(str(games / "two")))
+    hands.run("set abandon_min 1")
+    _play(hands, LONG[:3])               # 1. e4 e5 2. Nf3: Black to move, leaves the board
+    hands.run("wait 61000\n" + "lift e1\nwait 100\nplace e1\nwait 100\n" * 3 + "wait 800")
+    assert hands.result() == ["1-0", "abandoned"]
+    hands.send("new")
+    report = ladder.import_pgn(str(games), white="Anna", black="Bruno", date="2026-11-22")
+    assert len(report.added) == 2 and not report.skipped
+    assert [(g["result"], g["moves"], g["resigned"], g["abandoned"]) for g in ladder.games()] == [
+        ("0-1", 4, 0, 0), ("1-0", 3, 0, 1)]
+    # Bruno wins on time (+15); then abandons after White's 2nd move: -20, and no points change hands.
+    assert general(ladder) == {"Anna": 985, "Bruno": 995, "Carla": 1000}

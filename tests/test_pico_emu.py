@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from host_tools import _paths  # noqa: F401
+from host_tools.hands import hands_timed
 from host_tools.pico_emu.emulator import missing, build_firmware
 
 import board_config as cfg
@@ -236,7 +237,8 @@ def test_the_watchdog_resets_a_hung_loop(board):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("script", sorted(glob.glob(os.path.join(SCENARIOS, "*.txt"))),
+@pytest.mark.parametrize("script", [p for p in sorted(glob.glob(os.path.join(SCENARIOS, "*.txt")))
+                                    if not hands_timed(open(p).read())],   # timed to the app's hands
                          ids=lambda p: os.path.basename(p))
 def test_every_scenario_same_as_the_simulator(script, firmware):
     assert_same_as_sim(script, firmware)

@@ -57,7 +57,10 @@ def test_status_tells_the_game_and_the_board():
     assert status["fen"] == board.game.position.fen() and status["in_sync"] and status["state"] == "idle"
     assert status["game"] == 1 and 195 <= status["scan_rate"] <= 205   # one scan per 5 ms here
     assert status["options"] == {"hints": True, "takeback": True, "settle_ms": 250, "lang": "en",
-                                 "profile": "fide", "brightness": 100, "move_time_ms": 0}
+                                 "profile": "fide", "brightness": 100, "move_time_ms": 0,
+                                 "clock": "off", "offer_every": 5, "abandon_min": 0}
+    assert status["clock"] is None and status["offer"] is None
+    assert status["material"] == {"w": 40, "b": 40}    # 8 + 2*3 + 2*3 + 2*5 + 10
 
 
 def test_new_with_a_fen_guides_the_set_up():
@@ -140,9 +143,19 @@ def test_resign_and_draw_end_the_game(line, result):
 
 def test_offer_stays_open_until_the_next_move():
     board = Board()
-    assert ask(board, "offer")["ok"] and ask(board, "status")["offer"] is True
+    assert ask(board, "offer")["ok"] and ask(board, "status")["offer"] == "b"   # who has just moved
     board.play("e2e4")
-    assert ask(board, "status")["offer"] is False
+    assert ask(board, "status")["offer"] is None
+    board.send("offer w")
+    lines = board.lines()
+    assert {"ev": "offer", "by": "w"} in lines and {"re": "offer", "ok": True, "side": "w"} in lines
+    assert ask(board, "status")["offer"] == "w"
+    board.play("e7e5")
+    assert ask(board, "status")["offer"] is None
+    # Rationed: one offer every offer_every (5) moves of the same player.
+    reply = ask(board, "offer w")
+    assert not reply["ok"] and reply["error"] == "refused" and "every 5 moves" in reply["message"]
+    assert ask(board, "set offer_every 0")["ok"] and ask(board, "offer w")["ok"]
 
 
 def test_promote_chooses_the_piece_a_pending_promotion_becomes():

@@ -52,9 +52,11 @@ class App:
     def scan(self, rows, now):
         """One scan of the matrix (8 rank bytes). Allocates nothing unless something changed."""
         self.debouncer.scan(rows, now)
-        state = self.game.tracker.state
-        self.game.tick(now)
-        if self.game.tracker.state != state:
+        game = self.game
+        state = game.tracker.state
+        game.tick(now)
+        if game.tracker.state != state or game.redraw:
+            game.redraw = False        # a clock's last seconds, an absent player: no event says so
             self.dirty = True
 
     def compose(self):

@@ -19,7 +19,7 @@ from .report import frame_names, occupied, STATE_NAMES
 # rest of the line in the text form.
 COMMANDS = {
     "hello": "proto:i", "status": "", "new": "fen:s* profile:s variant:s seed:i", "show": "uci:s!",
-    "unshow": "", "undo": "", "claim": "", "offer": "", "draw": "", "resign": "side:s",
+    "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "", "resign": "side:s",
     "promote": "piece:s!", "set": "name:s! value:v!", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
 }
@@ -165,7 +165,8 @@ def _status(p, runner, game, a):
         "result": game.result[0] if game.result else "*",
         "termination": game.result[1] if game.result else None,
         "in_sync": game.in_sync(), "show": pos.uci(t.required) if t.required >= 0 else None,
-        "claimable": list(game.claimable), "offer": p.offer, "diag": runner.diag is not None,
+        "claimable": list(game.claimable), "offer": "wb"[game.offer] if game.offer >= 0 else None,
+        "clock": _clock(game), "material": _material(pos), "diag": runner.diag is not None,
         "options": option_values(runner),
         "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
@@ -176,6 +177,22 @@ def _status(p, runner, game, a):
     except (ImportError, AttributeError):
         pass
     return status
+
+
+def _clock(game):
+    clocks = game.clocks
+    if not clocks.on:
+        return None
+    now = game.now
+    running = clocks.running
+    return {"control": clocks.control, "white": clocks.left_ms(True, now), "black": clocks.left_ms(False, now),
+            "running": "wb"[running - 1] if running else None}
+
+
+def _material(pos):
+    from .rules.material import material
+    sums = material(pos)
+    return {"w": sums[0], "b": sums[1]}
 
 
 def _new(p, runner, game, a):
@@ -206,8 +223,12 @@ def _claim(p, runner, game, a):
 
 
 def _offer(p, runner, game, a):
-    p.offer = True
-    return {}
+    side = a.get("side", "wb"[game.position.turn ^ 1])    # by default the side that has just moved
+    if side not in ("w", "b"):
+        raise ProtocolError("bad_field", "side is w or b")
+    from .game.offers import offer_draw
+    offer_draw(game, 0 if side == "w" else 1)
+    return {"side": side}
 
 
 def _draw(p, runner, game, a):
@@ -266,6 +287,10 @@ def _occupancy(p, runner, game, a):
     return {"squares": occupied(runner)}
 
 
+# Time controls a host may offer as presets (any M+S is accepted): seed 003's blitz, rapid, classical.
+CLOCK_PRESETS = ("3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "20+5", "30+0", "90+30")
+
+
 # -- the options, as status and hello report them (options.py has the table) -----------
 
 def option_values(runner):
@@ -279,13 +304,15 @@ def option_specs():
     """Every option's kind and limits, {name: {...}}, for a host to build its controls."""
     out = {}
     for name, kind, limits, default, holder, off in options.TABLE:
-        d = {"type": ("bool", "int", "choice")[kind], "default": default}
+        d = {"type": ("bool", "int", "choice", "clock")[kind], "default": default}
         if kind == options.INT:
             d["min"], d["max"] = limits
             if off:
                 d["off"] = 0
         elif kind == options.CHOICE:
             d["choices"] = list(limits)
+        elif kind == options.CONTROL:
+            d["presets"] = list(CLOCK_PRESETS)
         out[name] = d
     return out
 

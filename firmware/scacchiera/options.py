@@ -8,7 +8,8 @@ Each row: name, kind, limits, default, and who holds the value:
 - ``RUNNER``: an attribute of the main loop (runner.py: brightness rebuilds the palette).
 
 Kinds: ``BOOL`` (true or false), ``INT`` (a whole number from low to high;
-``OFF`` too when the row allows it), ``CHOICE`` (one of the words in limits).
+0 too, meaning off, when the row allows it), ``CHOICE`` (one of the words in
+limits), ``CONTROL`` (a time control, "M+S" or "off": game/clocks.py).
 
 The protocol's ``set`` goes through ``Runner.set_option``, which checks
 here, applies, and saves the value in the journal; commands.py reports the
@@ -22,6 +23,7 @@ from .tracking.tracker import DEFAULT_SETTLE_MS
 BOOL = 0
 INT = 1
 CHOICE = 2
+CONTROL = 3
 GAME = 0
 POSITION = 1
 RUNNER = 2
@@ -35,6 +37,9 @@ TABLE = (
     ("profile", CHOICE, PROFILES, PROFILES[0], POSITION, False),
     ("brightness", INT, (1, 100), 100, RUNNER, False),  # percent of the power cap
     ("move_time_ms", INT, (3000, 3600000), 0, GAME, True),  # seed 003's time per move; 0: none
+    ("clock", CONTROL, None, "off", GAME, True),            # seed 003's blitz: minutes+bonus seconds
+    ("offer_every", INT, (1, 50), 5, GAME, True),     # a player's draw offers: one per this many moves
+    ("abandon_min", INT, (1, 240), 0, GAME, True),    # the side to move away this long: the game may end
 )
 
 
@@ -54,6 +59,10 @@ def check(name, value):
         if not whole or not (limits[0] <= value <= limits[1] or row[5] and value == 0):
             raise ValueError("%s must be %sa whole number from %d to %d"
                              % (name, "0 (none) or " if row[5] else "", limits[0], limits[1]))
+    elif kind == CONTROL:
+        if value != "off" and value is not False:
+            from .game.clocks import parse_control      # loaded only for a time control (RAM)
+            parse_control(value)
     elif value not in limits:
         raise ValueError("%s must be %s" % (name, " or ".join(repr(c) for c in limits)))
     return row

@@ -57,7 +57,6 @@ class Protocol:
         self.errors = 0                # lines answered with an error
         self.watch_leds = False        # send a "leds" event when the frame changes
         self.watch_occupancy = False   # ...an "occupancy" event when a square changes
-        self.offer = False             # a draw offered by the host, open until the next move
         self.line = None               # the half line's bytes (framing.py: made with the first byte)
         self.n = 0                     # its length; -1: discarding a line over MAX_LINE up to its end
         self.last = 0                  # when its last byte came
@@ -109,8 +108,6 @@ class Protocol:
         """A Game listener: every event becomes a line, ``{"ev": kind, ...}``."""
         msg = dict(ev)
         msg["ev"] = msg.pop("kind")
-        if msg["ev"] in ("move", "new_game", "game_over"):
-            self.offer = False
         self.send(msg)
 
     def error(self, cmd, rid, code, message):

@@ -161,6 +161,19 @@ class PicoHands(Hands):
     def fen(self):
         return self.status()["fen"]
 
+    def set_option(self, name, value):
+        value = ("on" if value else "off") if value is True or value is False else value
+        self.send("set %s %s" % (name, value))
+
+    def offer(self):
+        return self.status()["offer"] or "-"
+
+    def clock(self):
+        clock = self.status()["clock"]
+        if clock is None:
+            return ["0", "0", "-"]
+        return [str(clock["white"]), str(clock["black"]), clock["running"] or "-"]
+
     def expect_leds(self, items, dark):
         """Each square's meaning must be one the strip is consistent with (leds.py decodes it)."""
         cands = self.candidates()

@@ -86,6 +86,10 @@ class FirmwareHands(Hands):
         self.hw.send(line)
         self.wait(20)
 
+    def set_option(self, name, value):
+        """As the protocol's set: the option applied and saved in the journal."""
+        self.runner.set_option(name, value)
+
 
 class SimBoard(FirmwareHands):
     """The simulated hands and board, with the pieces' identities, a tray and a lock for the web server.

@@ -1,7 +1,7 @@
 """The per-scan path allocates nothing once steady: proven with micropython.heap_lock().
 
 Steady states: all pieces in place, a piece in the hand, a wrong placement
-shown as an error, out of sync. Each is reached first (events may allocate),
+shown as an error, out of sync, a chess clock running (into its last 10 s). Each is reached first (events may allocate),
 then 2000 scans and LED renders run with the heap locked: any allocation
 raises MemoryError and fails the script.
 
@@ -62,9 +62,33 @@ def main():
     now = settle(app, rows, now)
     now = steady(app, rows, now)
     results.append("sync")
+    clock_app(results)
     for name in results:
         print("ok   no allocation while %s" % name)
     return len(results)
+
+
+def clock_app(results):
+    """A clock running (black's, after 1. e4), then into its last 10 s (the king pulses)."""
+    app = App()
+    app.game.set_option("clock", "1+2")
+    rows = bytearray(START)
+    app.boot(rows, 0)
+    now = settle(app, rows, 0)
+    rows[1] &= ~(1 << 4) & 0xFF          # e2e4
+    now = settle(app, rows, now, 100)
+    rows[3] |= 1 << 4
+    now = settle(app, rows, now)
+    clocks = app.game.clocks
+    assert clocks.running == 2 and app.game.position.ply() == 1, (clocks.running, app.game.position.ply())
+    now = steady(app, rows, now)
+    results.append("a clock runs")
+    now += clocks.left_ms(False, now) - 12000       # 12 s left for black: 10 s of scans cross into the last 10
+    now = steady(app, rows, now)
+    assert clocks.low and app.game.result is None and 0 < clocks.left_ms(False, now) < 10000
+    results.append("a clock runs into its last 10 s")
+    now = settle(app, rows, now, 2100)
+    assert app.game.result == ("1-0", "time_forfeit"), app.game.result
 
 
 def loop_steady(runner, steps=2000):

@@ -21,6 +21,10 @@ Events (``kind`` and fields):
     time_out      side                          move_time_ms ran out: the board plays a move for
                                                 "white" or "black" (a move event follows)
     promotion     piece                         the piece a pending promotion will become
+    clock         white, black, running         a clock started, stopped, got its bonus or fell
+                                                (ms left; running "w", "b" or None)
+    offer         by                            a draw offered ("w" or "b"), open until the next move
+    offer_refused by, message                   too soon after that player's last offer (offer_every)
 """
 
 from ..clock import elapsed
@@ -32,10 +36,25 @@ from .. import options
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
-CLAIM_TAPS = 2          # double tap: claim a draw
-RESIGN_TAPS = 3         # triple tap: resign
+CLAIM_TAPS = 2          # double tap: claim a draw (on the opponent's turn: offer one)
+RESIGN_TAPS = 3         # triple tap: resign (on the opponent's turn: end the game they abandoned)
 
 START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
+
+
+class NoClocks:
+    """The clocks while no time control is set (game/clocks.py is loaded only for one: RAM)."""
+
+    on = False
+    control = "off"
+    running = 0
+    low = False
+
+    def left_ms(self, white, now):
+        return 0
+
+    def after(self, ply):
+        return -1
 
 
 class Options:
@@ -56,7 +75,16 @@ class Game:
         self.claimable = ()
         self.taps = 0
         self.tap_ms = 0
+        self.tap_square = -1         # the king the taps are on
         self.turn_ms = 0             # when the side to move's turn began (for move_time_ms)
+        self.now = 0                 # the time of the last scan
+        self.clocks = NoClocks()     # the players' clocks (option clock: game/clocks.py)
+        self.offer = -1              # the colour offering a draw, until the next move (-1: none)
+        self.offered = [-1, -1]      # the ply of each colour's last offer (option offer_every)
+        self.touch_ms = 0            # the last time the side to move touched the board (abandon_min)
+        self.away = False            # ...so long ago that the opponent may end the game
+        self.redraw = False          # the LEDs must change though no event said so (App.scan)
+        self.timed = False           # a clock or abandon_min is set: tick watches the time
         self._state = self.tracker.state
         self._apply_options()
 
@@ -71,19 +99,25 @@ class Game:
 
     def change(self, square, present, now):
         """A debounced presence change from the switch matrix."""
+        self.now = now
+        if square != self._king_square(self.position.turn ^ 1):   # not the other side's taps
+            self.touch_ms = now
+            if self.away:
+                self.away = False
+                self.redraw = True
         self.tracker.change(square, present, now)
         if self.result is not None and self.tracker.physical_is(START_OCCUPANCY):
             self.new_game(now=now)
         self._watch_state()
 
     def tick(self, now):
+        """Time passes (every scan): settling moves, gestures, the clocks. Allocates nothing."""
+        self.now = now
         self.tracker.tick(now)
         if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
-            taps, self.taps = self.taps, 0
-            if taps == CLAIM_TAPS:
-                self.claim(now)
-            elif taps == RESIGN_TAPS:
-                self.resign(self.position.turn, now)
+            self._tapped(now)
+        if self.timed and self.result is None:
+            self._watch_time(now)
         if self.options.move_time_ms and self.result is None and self.tracker.in_sync() \
                 and elapsed(now, self.turn_ms) >= self.options.move_time_ms:
             self._time_out(now)
@@ -92,15 +126,20 @@ class Game:
     def _tracker_says(self, kind, value, now):
         pos = self.position
         if kind == tr.MOVE:
-            self._play(value, now)
+            self._play(value, now, tr.MOVE, self.tracker.matched_ms)   # settle time is never the mover's
         elif kind == tr.AMEND:
             undone = pos.pop()
+            if self.clocks.on:
+                self.clocks.amended(pos.turn == WHITE)
             self.emit("takeback", uci=pos.uci(undone), fen=pos.fen(), ply=pos.ply())
-            self._play(value, now, tr.AMEND)
+            self._play(value, now, tr.AMEND, self.tracker.matched_ms)
         elif kind == tr.TAKEBACK:
             self._take_back(tr.TAKEBACK)
         elif kind == tr.TAP:
-            if self.result is None and value == self._king_square(pos.turn):
+            if self.result is None and (value == self._king_square(0) or value == self._king_square(1)):
+                if value != self.tap_square:
+                    self.taps = 0
+                self.tap_square = value
                 self.taps += 1
                 self.tap_ms = now
         elif kind == tr.KINGS_OFF:
@@ -108,6 +147,35 @@ class Game:
         elif kind == tr.IN_SYNC:
             self.turn_ms = now      # a turn begins when the board is ready for it
             self.emit("in_sync")
+            if self.clocks.on and self.clocks.resume(now):
+                self.clocks.report(self, now)
+
+    def _tapped(self, now):
+        """A gesture of taps on a king is complete (docs/gestures.md): on the tapper's turn a
+        claim or a resignation, on the opponent's an offer or the end of an abandoned game."""
+        taps, self.taps = self.taps, 0
+        color = self.position.piece_at(self.tap_square) >> 3
+        if color == self.position.turn:
+            if taps == CLAIM_TAPS:
+                self.claim(now)
+            elif taps == RESIGN_TAPS:
+                self.resign(color, now)
+        elif taps == CLAIM_TAPS or taps == RESIGN_TAPS:
+            from . import offers         # loaded when first used (RAM)
+            offers.tapped(self, color, taps == CLAIM_TAPS)
+
+    def _watch_time(self, now):
+        """A clock's flag and last seconds (game/clocks.py), a side to move away from the board."""
+        if self.clocks.running:
+            self.clocks.tick(self, now)
+        minutes = self.options.abandon_min
+        if minutes and not self.away and self.result is None and elapsed(now, self.touch_ms) >= minutes * 60000:
+            self.away = True
+            self.redraw = True
+
+    def end_declared(self, now):
+        """The position was declared over (a flag fallen: game/clocks.py): the game ends."""
+        self._end(self.position.outcome(), now)
 
     def _watch_state(self):
         """Report the board going wrong (an error, out of sync) once, when it happens."""
@@ -130,27 +198,37 @@ class Game:
         rules/variants.time_out_move). The hands then follow the LEDs (out of sync)."""
         pos = self.position
         self.emit("time_out", side="white" if pos.turn == WHITE else "black")
-        self._play(time_out_move(pos), now)
+        self._play(time_out_move(pos), now, tr.MOVE, now)
         self.tracker.new_position(sync=True)
         self._state = self.tracker.state
         self._report_sync()
 
-    def _play(self, move, now, kind=tr.MOVE):
+    def _play(self, move, now, kind, placed):
+        """Apply ``move`` (put down at ``placed``, committed at ``now``)."""
         pos = self.position
         san = pos.san(move, self.options.lang)
         uci = pos.uci(move)
+        white = pos.turn == WHITE
         pos.push(move)
         self.turn_ms = now
+        self.touch_ms = placed
+        self.away = False
+        self.offer = -1              # an offer lapses with the next move
+        clocks = self.clocks
+        if clocks.on:
+            clocks.moved(white, pos.ply(), placed)
         self.tracker.forget_required()
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
-        self._after_move(now)
+        if clocks.on:
+            clocks.report(self, now)
+        self._after_move(placed)
         self.tracker.moved(kind)
 
-    def _after_move(self, now):
+    def _after_move(self, placed):
         pos = self.position
         outcome = pos.outcome()
         if outcome is not None:
-            self._end(outcome)
+            self._end(outcome, placed)
             return
         if pos.is_check():
             self.emit("check", square=square_name(self._king_square(pos.turn)))
@@ -168,11 +246,20 @@ class Game:
             kinds.append("threefold_repetition")
         return tuple(kinds)
 
-    def _end(self, outcome):
+    def _end(self, outcome, at=-1):
+        """The game is over (``at``: when, if not the last scan: the clocks stop there)."""
         self.result = outcome
         self.tracker.freeze()
         self.claimable = ()
+        self.offer = -1
+        self.away = False
+        clocks = self.clocks
+        running = clocks.running
+        if running:
+            clocks.stop(self.now if at < 0 else at)
         self.emit("game_over", result=outcome[0], termination=outcome[1])
+        if running or outcome[1] == "time_forfeit":
+            clocks.report(self, self.now)
 
     def _take_back(self, kind):
         pos = self.position
@@ -180,10 +267,17 @@ class Game:
             return False
         move = pos.take_back()
         self.result = None
+        self.offer = -1
         self.tracker.resume()
         self.tracker.forget_required()
         self.claimable = self._claims()
+        self.touch_ms = self.now
+        clocks = self.clocks
+        if clocks.on:
+            clocks.took_back(pos.turn == WHITE, pos.ply(), self.now)
         self.emit("takeback", uci=pos.uci(move), fen=pos.fen(), ply=pos.ply())
+        if clocks.on:
+            clocks.report(self, self.now)
         if kind == tr.TAKEBACK:
             self.tracker.moved(tr.TAKEBACK)
         return True
@@ -201,6 +295,8 @@ class Game:
         pos = new_position(fen, profile or self.position.profile, variant, seed)  # ValueError if bad
         self._adopt(pos, now)
         self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
+        if self.clocks.on:
+            self.clocks.report(self, now)      # both players' whole time, stopped
         self._state = self.tracker.state
         self._report_sync()
         outcome = pos.outcome()
@@ -210,10 +306,15 @@ class Game:
     def _adopt(self, pos, now):
         """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
         self.position = pos
-        self.turn_ms = now
+        self.turn_ms = self.touch_ms = now
         self.result = None
         self.claimable = ()
         self.taps = 0
+        self.offer = -1
+        self.offered[0] = self.offered[1] = -1
+        self.away = False
+        if self.clocks.on:
+            self.clocks.reset()
         self.tracker.adopt(pos)
 
     def restore(self, pos):
@@ -289,7 +390,19 @@ class Game:
             return
         if holder != options.GAME:
             raise ValueError("%s is the board's option, not the game's" % name)
+        if name == "clock" and value is False:
+            value = "off"            # the text form's "off" is a false word
         setattr(self.options, name, value)
+        if name == "clock":      # a new time control: both players' whole time, stopped
+            if value == "off":
+                self.clocks = NoClocks()
+            else:
+                from .clocks import Clocks
+                self.clocks = Clocks(value)
+                self.clocks.report(self, self.now)
+        elif name == "abandon_min":
+            self.away = False
+        self.timed = self.clocks.on or self.options.abandon_min > 0
         self._apply_options()
 
     def _apply_options(self):
@@ -315,6 +428,9 @@ class Game:
         self.tracker.set_physical(occupancy, now)
         self._state = self.tracker.state
         self._report_sync()
+        self.now = self.touch_ms = now
+        if self.tracker.in_sync() and self.clocks.on and self.clocks.resume(now):
+            self.clocks.report(self, now)
 
     def last_move(self):
         pos = self.position

@@ -36,11 +36,15 @@ DROP_KNIGHT = const(22)
 DROP_BISHOP = const(23)
 DROP_ROOK = const(24)
 DROP_QUEEN = const(25)
+TIME_LOW = const(26)       # the running clock's last 10 s: its player's king (pulses)
+OFFER = const(27)          # a draw offered: the offering player's king (the draw gesture accepts)
+AWAY = const(28)           # the side to move has left the board: the waiting player's king may end it
 
 NAMES = ("", "last-move", "check", "claim", "lifted", "legal", "legal-capture", "show-from",
          "show-to", "error", "fix", "to-empty", "to-fill", "promote-queen", "promote-knight",
          "promote-rook", "promote-bishop", "winner", "loser", "draw", "drop-target",
-         "drop-pawn", "drop-knight", "drop-bishop", "drop-rook", "drop-queen")
+         "drop-pawn", "drop-knight", "drop-bishop", "drop-rook", "drop-queen", "time-low", "offer",
+         "away")
 
 _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BISHOP: PROMOTE_BISHOP}
 _DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
@@ -75,6 +79,14 @@ def compose(game, frame):
         frame[king] = CHECK
     elif game.claimable:
         frame[king] = CLAIM
+    if game.result is None:
+        if game.offer >= 0:
+            frame[pos.king_square(game.offer)] = OFFER
+        if game.away:
+            frame[pos.king_square(pos.turn ^ 1)] = AWAY
+        clocks = game.clocks
+        if clocks.low and clocks.running:
+            frame[pos.king_square(clocks.running - 1)] = TIME_LOW
     req = v.required()
     if req >= 0 and state == tr.IDLE:
         _mark(frame, req, SHOW_FROM, _DROP[(req >> 14) & 7] if req & DROP else SHOW_TO)

@@ -15,7 +15,8 @@ BLINK = True
 SLOW = 2
 
 # (red, green, blue, blinks), full scale 0..255: scaled down to the cap.
-# A claimable draw pulses its king slowly; a drawn game shows both kings steady.
+# A claimable draw pulses its king slowly; a drawn game shows both kings steady. What a
+# player may take up or must mind pulses too: a draw offered, an absent opponent, the last 10 s.
 DEFAULT = {
     f.LAST_MOVE: (40, 40, 120, False),
     f.CHECK: (255, 0, 0, False),
@@ -42,6 +43,9 @@ DEFAULT = {
     f.DROP_BISHOP: (200, 0, 200, True),
     f.DROP_ROOK: (0, 0, 255, True),
     f.DROP_QUEEN: (255, 160, 0, True),
+    f.TIME_LOW: (255, 0, 80, SLOW),
+    f.OFFER: (255, 255, 255, SLOW),
+    f.AWAY: (120, 0, 255, SLOW),
 }
 
 BLINK_MS = 250

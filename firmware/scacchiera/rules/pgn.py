@@ -87,6 +87,10 @@ def parse_san(pos, text, lang="en"):
 
 # -- PGN ----------------------------------------------------------------
 
+# The PGN standard's Termination values for the endings the moves alone do not show.
+_TERMINATION_TAGS = {"time_forfeit": "time forfeit", "abandoned": "abandoned"}
+
+
 def pgn(pos, tags=None):
     """The game so far as PGN text: the seven tag roster, any extra tags, movetext."""
     outcome = pos.outcome()
@@ -94,6 +98,8 @@ def pgn(pos, tags=None):
     roster = [("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
               ("White", "?"), ("Black", "?"), ("Result", result)]
     given = dict(tags or {})
+    if outcome and outcome[1] in _TERMINATION_TAGS:
+        given.setdefault("Termination", _TERMINATION_TAGS[outcome[1]])   # the ladder reads it
     lines = []
     for key, default in roster:
         lines.append('[%s "%s"]' % (key, _tag_value(given.pop(key, default))))

@@ -750,6 +750,11 @@ class Position:
     def agree_draw(self):
         self._declared = (self._n, "1/2-1/2", "agreement")
 
+    def declare(self, result, termination):
+        """End the game here as the rules alone would not: a flag fallen, a game abandoned
+        (game/clocks.py, game/controller.py say when and which result)."""
+        self._declared = (self._n, result, termination)
+
     def outcome(self, claim_draw=False):
         """None while the game goes on, else ``(result, termination)``.
 

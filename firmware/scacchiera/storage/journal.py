@@ -9,11 +9,14 @@
                           and the options in force (JSON), three copies in a row
     O hints false         an option (a JSON value), in force from here on
     M e2e4                a move
+    M e2e4 297000         ...with a clock on: the mover's ms left after it (bonus included)
     A e1g1                the last move, replaced by this one (the tracker amended it)
     U                     the last move taken back
     X resign w            how a game the rules did not end was ended:
     X draw                ...resignation (w or b resigned), agreement,
-    X claim               ...or a draw claimed (50 moves, threefold)
+    X claim               ...a draw claimed (50 moves, threefold),
+    X time w              ...a flag fallen (white's), or
+    X abandon b           ...a game abandoned (by black) ended by the opponent
 
 (The journals of earlier firmware began with ``G 12`` and ``N fide <FEN>``
 records instead of the start record; they are still read.)
@@ -51,14 +54,17 @@ littlefs also commits a file only when it is closed, which makes each append
 all-or-nothing on the Pico; the checks above do not rely on it, and the tests
 cut the power at every byte under both models (host_tools/fakehw/memfs.py).
 
+Reading the journal back (at boot) is journal_reader.py, a module of its own
+the Pico loads only then.
+
 Flash: about 12 bytes per ply (``M e2e4|3f1c``); past ``MAX_BYTES`` the
 journal is rewritten with only the moves that stand.
 """
 
 import json
+import sys
 
 from ..clock import elapsed
-from ..rules.variants import new_position
 
 JOURNAL = "current.log"
 TEMP = "current.tmp"
@@ -66,7 +72,9 @@ BAD = "current.bad"            # a damaged journal, or one that made the boot fa
 MAX_BYTES = 16 * 1024
 START_COPIES = 3
 RETRY_MS = 5000                # after a flash write failed
-_DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition")
+# The Pico drops the journal's reader once the game is read (RAM); CPython keeps it.
+_DROP_AFTER_USE = sys.implementation.name == "micropython"
+_DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
 
 def crc16(data, crc=0xFFFF):
@@ -88,158 +96,21 @@ def encode(payload):
     return (payload + "|%04x\n" % crc16(payload.encode())).encode()
 
 
-def decode(line):
-    """The payload (str) of one record line (bytes), or None if it is torn or corrupt."""
-    n = len(line)
-    if n < 7 or line[n - 1] != 10 or line[n - 6] != 124:   # "\n" and "|"
-        return None
-    crc = 0
-    for i in range(n - 5, n - 1):
-        c = line[i]
-        if 48 <= c <= 57:            # 0-9
-            crc = crc << 4 | (c - 48)
-        elif 97 <= c <= 102:         # a-f
-            crc = crc << 4 | (c - 87)
-        else:
-            return None
-    payload = line[:n - 6]
-    for b in payload:
-        if b < 32 or b > 126 or b == 124:     # printable, and no "|": two joined lines never pass
-            return None
-    if crc16(payload) != crc:
-        return None
-    return payload.decode()
-
-
-def read_records(fs, name=JOURNAL):
-    """(payloads, clean, size): the start, then the valid records up to the first bad one.
-
-    clean: nothing was damaged (every copy of the start whole, no bad record).
-    """
-    size = fs.size(name)
-    if size < 0:
-        return [], True, -1
-    with fs.open(name, "rb") as f:
-        start, read, damaged = _read_start(f)
-        if start is None:
-            return [], False, size
-        records = [start]
-        while True:
-            line = f.readline()
-            if not line:
-                break
-            payload = decode(line)
-            if payload is None:
-                damaged = True
-                break
-            records.append(payload)
-            read += len(line)
-    return records, not damaged and read == size, size
-
-
-def _read_start(f):
-    """(start payload or None, bytes read, damaged): the first whole copy of the start, the others skipped.
-
-    A journal of earlier firmware has no copies: its first record is ``G``.
-    """
-    read = 0
-    damaged = False
-    while True:
-        line = f.readline()
-        if not line:
-            return None, read, True
-        read += len(line)
-        payload = decode(line)
-        if payload is not None:
-            break
-        damaged = True
-    if payload[:2] != "S ":
-        return (None if damaged else payload), read, damaged
-    n = len(line)
-    end = START_COPIES * n
-    if read % n or read > end:
-        return None, read, True
-    rest = f.read(end - read)
-    return payload, end, damaged or rest != line * ((end - read) // n)
-
-
-def declare(pos, what):
-    """Apply an ``X`` record: how a game the rules did not end was ended."""
-    if pos.outcome() is not None:
-        return
-    if what == "resign w":
-        pos.resign(0)
-    elif what == "resign b":
-        pos.resign(1)
-    elif what == "draw":
-        pos.agree_draw()
-    elif what == "claim":
-        pos.claim_draw()
-    else:
-        raise ValueError("unknown declaration")
-
-
-def replay(records):
-    """(game number, Position or None, options, records used): the journal's game, record by record.
-
-    Stops at the first record that does not apply (so a journal written by a
-    future version, or a bug, loses its tail rather than the game).
-    """
-    game_id = 0
-    pos = None
-    options = {}
-    used = 0
-    for rec in records:
-        kind = rec[:1]
-        arg = rec[2:]
-        try:
-            if kind == "S":
-                head, opts = arg.split(";", 1)
-                number, profile, fen = head.split(" ", 2)
-                options = json.loads(opts)
-                if not isinstance(options, dict):
-                    break
-                pos = new_position(fen, profile)
-                game_id = int(number)
-            elif kind == "G":                      # earlier firmware: G then N
-                game_id = int(arg)
-            elif kind == "N":
-                profile, fen = arg.split(" ", 1)
-                pos = new_position(fen, profile)   # chess, or a Sprint string
-            elif kind == "O":
-                name, value = arg.split(" ", 1)
-                options[name] = json.loads(value)
-            elif pos is None:
-                break
-            elif kind == "M":
-                pos.push(pos.parse_uci(arg))
-            elif kind == "A":
-                last = pos.pop()
-                try:
-                    pos.push(pos.parse_uci(arg))
-                except ValueError:
-                    pos.push(last)
-                    raise
-            elif kind == "U" and not arg:
-                if not pos.ply():
-                    break
-                pos.take_back()
-            elif kind == "X":
-                declare(pos, arg)
-            else:
-                break
-        except ValueError:
-            break
-        used += 1
-    return game_id, pos, options, used
-
-
-def _declaration(result, termination):
+def _declaration(result, termination, turn):
+    """The ``X`` record of a game the rules did not end (``turn``: the side to move at the end)."""
     if termination == "resignation":
         return "X resign " + ("b" if result == "1-0" else "w")
     if termination == "agreement":
         return "X draw"
+    if termination == "time_forfeit":
+        return "X time " + "wb"[turn]        # the running clock is the side to move's
+    if termination == "abandoned":
+        return "X abandon " + "wb"[turn]     # the side to move left
     return "X claim"
+
+
+def _move_record(kind, uci, ms):
+    return "%s %s %d" % (kind, uci, ms) if ms >= 0 else "%s %s" % (kind, uci)
 
 
 class Journal:
@@ -258,6 +129,7 @@ class Journal:
         self.position = None          # the Position the journal describes
         self.game_id = 0
         self.options = {}             # option name -> value, as the journal says
+        self.times = None             # at boot: the clock time of each ply, as the journal says
         self.size = -1                # bytes in current.log (-1: none yet)
         self.dirty = False            # something waits for flush()
         self.errors = 0
@@ -280,8 +152,15 @@ class Journal:
                 fs.rename(TEMP, JOURNAL)     # cut between remove and rename: the new journal is whole
             else:
                 fs.remove(TEMP)              # cut before the rename: the old journal stands
-        records, clean, size = read_records(fs)
-        game_id, pos, options, used = replay(records)
+        from . import journal_reader as reader     # boot only: dropped after it on the Pico (RAM)
+        try:
+            records, clean, size = reader.read_records(fs)
+            self.times = []
+            game_id, pos, options, used = reader.replay(records, self.times)
+        finally:
+            if _DROP_AFTER_USE:
+                del sys.modules[reader.__name__]
+                delattr(sys.modules[__name__.rsplit(".", 1)[0]], "journal_reader")
         self.size = size
         self.game_id = game_id
         self.options = options
@@ -360,15 +239,16 @@ class Journal:
         if kind in ("move", "takeback", "game_over"):
             self._changes += 1
         if kind == "move":
+            ms = self.game.clocks.after(self.game.position.ply())
             if records and records[-1] == "U":
-                records[-1] = "A " + ev["uci"]
+                records[-1] = _move_record("A", ev["uci"], ms)
             else:
-                records.append("M " + ev["uci"])
+                records.append(_move_record("M", ev["uci"], ms))
         elif kind == "takeback":
             records.append("U")
         elif kind == "game_over":
             if ev["termination"] in _DECLARED:
-                records.append(_declaration(ev["result"], ev["termination"]))
+                records.append(_declaration(ev["result"], ev["termination"], self.game.position.turn))
             self._queue_archive(self.game_id, self.game.position, True)
         elif kind == "new_game":
             old = self.position
@@ -452,12 +332,15 @@ class Journal:
             for _ in range(START_COPIES):
                 f.write(data)
             size += START_COPIES * len(data)
+            clocks = game.clocks
+            ply = 0
             for m in pos.move_stack:
-                data = encode("M " + pos.uci(m))
+                ply += 1
+                data = encode(_move_record("M", pos.uci(m), clocks.after(ply)))
                 f.write(data)
                 size += len(data)
             if game.result is not None and game.result[1] in _DECLARED:
-                data = encode(_declaration(game.result[0], game.result[1]))
+                data = encode(_declaration(game.result[0], game.result[1], pos.turn))
                 f.write(data)
                 size += len(data)
         if keep_bad and fs.size(JOURNAL) >= 0:
@@ -513,6 +396,9 @@ class Journal:
                 runner.set_option(name, self.options[name], False)
             except ValueError:
                 pass
+        if restored and game.result is None and game.clocks.on:
+            game.clocks.restore(self.times, game.position.turn == 0)   # paused till the board is in step
+        self.times = None
         if self.repaired:
             runner.protocol.send({"ev": "storage_repaired", "game": self.game_id,
                                   "ply": game.position.ply(), "kept": BAD})

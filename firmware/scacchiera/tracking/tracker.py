@@ -103,6 +103,8 @@ class Tracker:
         self.matched = -1            # the last move (or amendment) the board showed, and when
         self.matched_kind = MOVE
         self.matched_seq = 0
+        self.matched_ms = 0          # ...the time of the change that completed it (the clocks stop there;
+                                     # kept after the commit, for the game to read)
         self.choices = ()            # piece types the matched move may have, in tap order
         self.choice_index = 0
         self.preferred = 0           # a piece type the host asked for in advance
@@ -268,6 +270,7 @@ class Tracker:
                 self.matched = move
                 self.matched_kind = MOVE
                 self.matched_seq = self.seq
+                self.matched_ms = self.last_event_ms
                 self.pending = move
                 self.pending_kind = MOVE
                 self.pending_prefix = self._is_prefix(diff, move)
@@ -383,6 +386,7 @@ class Tracker:
         self.pending = self.matched = move
         self.pending_kind = self.matched_kind = AMEND
         self.matched_seq = self.seq
+        self.matched_ms = self.last_event_ms
         self.pending_prefix = False
         return True
 

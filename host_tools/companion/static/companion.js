@@ -100,8 +100,9 @@ const OPTION_LABELS = {
   hints: "visual assistance (legal destinations)", takeback: "take back by restoring the position",
   settle_ms: "settle time (ms)", lang: "move letters", profile: "rule profile",
   brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
-  clock: "clock (minutes+seconds a move, e.g. 5+3, or off)", opponent: "opponent",
-  engine_side: "the board's engine plays", suggest: "hints on request (off in rated and online games)",
+  clock: "chess clock (minutes+bonus seconds, or off)", offer_every: "draw offers: one every N moves (0: no limit)",
+  abandon_min: "abandonment after N minutes away (0: off)",
+  opponent: "opponent", engine_side: "the board's engine plays", suggest: "hints on request (off in rated and online games)",
 };
 const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
@@ -130,6 +131,21 @@ function buildOptions(specs) {
           input.appendChild(o);
         }
         input.addEventListener("change", () => setOption(name, input.value));
+      } else if (spec.type === "clock") {
+        // A time control "M+S" or "off": the presets to pick, any other typed in.
+        input = document.createElement("input");
+        input.type = "text";
+        input.size = 6;
+        const presets = document.createElement("datalist");
+        presets.id = name + "-presets";
+        for (const c of ["off"].concat(spec.presets || [])) {
+          const o = document.createElement("option");
+          o.value = c;
+          presets.appendChild(o);
+        }
+        input.setAttribute("list", presets.id);
+        input.addEventListener("change", () => setOption(name, input.value.trim()));
+        label.append(presets);
       } else if (spec.type === "int") {
         input = document.createElement("input");
         input.type = "number";

@@ -1,0 +1,212 @@
+"""Chess clocks, draw offers and abandonment through the whole firmware: the protocol, the journal, a power cut.
+
+The exact timing (a flag to the ms, the bonus, settle time, takebacks, an
+amended castling, the offers' rationing, abandonment) is in the scenario
+scripts (tests/scenarios/clock_*.txt, draw_offer_rationed.txt,
+abandoned_game.txt); here, what crosses the board's edges.
+"""
+
+import pytest
+
+from firmware_support import Board, copy_fs, MemFS
+from scacchiera.game.clocks import parse_control
+from scacchiera.rules import Position
+from scacchiera.rules.material import material
+from scacchiera.storage import journal_reader as jrr
+
+from test_protocol import ask
+
+
+def clocked_board(control="5+3"):
+    board = Board(fs=MemFS())
+    assert ask(board, "set clock %s" % control)["ok"]
+    return board
+
+
+def test_set_clock_reports_status_and_events():
+    board = clocked_board()
+    status = ask(board, "status")
+    assert status["clock"] == {"control": "5+3", "white": 300000, "black": 300000, "running": None}
+    assert status["options"]["clock"] == "5+3"
+    board.play("e2e4")
+    events = [l for l in board.lines() if l.get("ev") == "clock"]
+    # White's first move is not timed but gets its bonus; black's clock started when e4 was put
+    # down, and the event comes once the move has settled (250 ms later).
+    assert events == [{"ev": "clock", "white": 303000, "black": 299750, "running": "b"}]
+    board.wait(1000)
+    clock = ask(board, "status")["clock"]
+    assert clock["running"] == "b" and clock["white"] == 303000 and 298000 < clock["black"] < 299500
+    assert ask(board, "set clock off")["ok"] and ask(board, "status")["clock"] is None
+    assert ask(board, "status")["options"]["clock"] == "off"
+
+
+@pytest.mark.parametrize("value", ["5", "5+", "+3", "0+3", "181+0", "5+61", "5+3+1", "a+b", "-5+3", 5, True])
+def test_a_bad_time_control_is_refused_and_changes_nothing(value):
+    board = clocked_board()
+    reply = ask(board, {"cmd": "set", "name": "clock", "value": value})
+    assert not reply["ok"] and reply["error"] == "refused", reply
+    assert ask(board, "status")["options"]["clock"] == "5+3"
+
+
+def test_parse_control():
+    assert parse_control("5+3") == (300000, 3000)
+    assert parse_control("90+30") == (5400000, 30000)
+    assert parse_control("1+0") == (60000, 0)
+    with pytest.raises(ValueError, match="M\\+S"):
+        parse_control("off")
+
+
+def test_hello_lists_the_clock_option_with_presets():
+    board = Board()
+    specs = ask(board, "hello")["option_specs"]
+    assert specs["clock"]["type"] == "clock" and "5+3" in specs["clock"]["presets"]
+    assert specs["offer_every"] == {"type": "int", "default": 5, "min": 1, "max": 50, "off": 0}
+    assert specs["abandon_min"] == {"type": "int", "default": 0, "min": 1, "max": 240, "off": 0}
+
+
+def test_a_power_cut_pauses_both_clocks_and_the_game_resumes_with_their_times():
+    board = clocked_board()
+    board.play("e2e4", "e7e5", "g1f3")
+    clocks = board.game.clocks
+    times = [clocks.after(1), clocks.after(2), clocks.after(3)]
+    assert times[0] == 303000 and 300000 < times[1] < 303000 and 303000 < times[2] < 306000
+    board.wait(5000)                  # black thinks 5 s: the cut gives that turn's time back
+    board.run(200)
+    assert not board.runner.journal.dirty
+    rows = bytearray(board.hw.occupied)
+    fs = copy_fs(board.hw.fs)
+    # Power back with a piece knocked over (the board out of step): both clocks wait.
+    rows[0] &= ~1
+    again = Board(fs=fs, rows=rows)
+    assert [again.game.position.uci(m) for m in again.game.position.move_stack] == ["e2e4", "e7e5", "g1f3"]
+    status = ask(again, "status")
+    assert status["clock"] == {"control": "5+3", "white": times[2], "black": times[1], "running": None}
+    again.wait(3000)
+    assert ask(again, "status")["clock"]["black"] == times[1]
+    # The rook back on a1: black's clock runs again from there.
+    again.hw.occupied[0] |= 1
+    again.wait(1000)
+    clock_events = [l for l in again.lines() if l.get("ev") == "clock"]
+    assert [(e["white"], e["black"], e["running"]) for e in clock_events] == [(times[2], times[1], "b")]
+    clock = ask(again, "status")["clock"]
+    assert clock["running"] == "b" and clock["white"] == times[2] and times[1] - 1100 < clock["black"] < times[1] - 800
+    # And the times go on being saved: the next move's record carries its time.
+    again.play("b8c6")
+    assert again.game.clocks.after(4) > 0
+    again.run(200)
+    third = Board(fs=copy_fs(again.hw.fs), rows=bytearray(again.hw.occupied))
+    assert third.game.clocks.after(4) == again.game.clocks.after(4)
+    assert third.game.clocks.running == 1     # in step at boot: white's clock runs at once
+
+
+def test_a_time_forfeit_is_saved_and_archived_with_its_termination():
+    board = clocked_board("1+0")
+    board.play("f2f3", "e7e5", "g2g4")
+    board.wait(61000)                 # black never moves
+    assert board.game.result == ("1-0", "time_forfeit")
+    board.run(400)
+    again = Board(fs=copy_fs(board.hw.fs), rows=bytearray(board.hw.occupied))
+    assert again.game.result == ("1-0", "time_forfeit")
+    pgn = again.runner.journal.archive().read(1)
+    assert '[Termination "time forfeit"]' in pgn and '[Result "1-0"]' in pgn
+
+
+def test_journal_replays_declarations_of_flags_and_abandonment():
+    for record, result in (("X time w", ("0-1", "time_forfeit")), ("X time b", ("1-0", "time_forfeit")),
+                           ("X abandon b", ("1-0", "abandoned")), ("X abandon w", ("0-1", "abandoned"))):
+        start = "S 1 fide %s;{}" % Position.STARTING_FEN
+        _gid, pos, _opts, used = jrr.replay([start, "M e2e4 303000", "M e7e5", record])
+        assert used == 4 and pos.outcome() == result
+    # FIDE 6.9: the flag of the side with material falls against a lone king: a draw.
+    start = "S 1 fide 4k3/8/8/8/8/8/p7/4K3 w - - 0 1;{}"
+    times = []
+    _gid, pos, _opts, used = jrr.replay([start, "M e1d1 60000", "X time b"], times)
+    assert used == 3 and pos.outcome() == ("1/2-1/2", "time_forfeit") and times == [60000]
+    _gid, pos, _opts, used = jrr.replay([start.replace("fide", "casual"), "M e1d1", "X time b"])
+    assert pos.outcome() == ("1-0", "time_forfeit")
+
+
+def test_journal_times_follow_takebacks_amendments_and_a_new_time_control():
+    start = "S 1 fide %s;{}" % Position.STARTING_FEN
+    times = []
+    jrr.replay([start, "M e2e4 303000", "M e7e5 301000", "U", "M c7c5 299000", "M g1f3 302000",
+               "U", "A f2f4 301500"], times)
+    assert times == [303000, 299000]
+    times = []
+    jrr.replay([start, "M e2e4 303000", 'O clock "10+0"', "M e7e5 599000"], times)
+    assert times == [-1, 599000]
+    _gid, _pos, _opts, used = jrr.replay([start, "M e2e4 3x3"])
+    assert used == 1                  # a bad time: the record does not apply
+
+
+def test_status_material_follows_captures():
+    board = Board()
+    board.play("e2e4", "d7d5", "e4d5")
+    assert ask(board, "status")["material"] == {"w": 40, "b": 39}
+    assert material(Position("4k3/8/8/8/8/8/8/QRBNK3 w - - 0 1")) == [21, 0]
+
+
+def test_board_offer_shown_then_accepted_by_the_host():
+    board = Board()
+    board.play("e2e4")
+    board.lines()
+    for _ in range(2):                # two taps on white's own king during black's turn
+        board.hands.lift(4)
+        board.hands.place(4)
+    board.wait(900)
+    assert {"ev": "offer", "by": "w"} in board.lines()
+    assert ask(board, "status")["offer"] == "w"
+    assert "offer" in ask(board, "leds")["frame"].values()
+    assert ask(board, "draw")["termination"] == "agreement"
+
+
+def test_clocks_run_in_scacchi_sprint_beside_its_hourglass():
+    from host_tools.hands import Hands
+
+    hands = Hands(variant="sprint", seed=4)
+    hands.run("set clock 1+0\n"
+              "place c3\nwait 100\nlift c3\nwait 150\nplace c3\nwait 150\nwait 1600\n"   # 1. P@c3
+              "place b5\nwait 100\nwait 300\n")                                           # 2. P@b5
+    assert hands.moves() == ["P@c3", "P@b5"]
+    clocks = hands.app.game.clocks
+    # The first placement is not timed; black's took from c3's last placement (put back after the
+    # tap, debounced at t = 295) to b5's (t = 2050), though P@c3 settled only at t = 1795.
+    assert clocks.after(1) == 60000 and clocks.after(2) == 60000 - (2050 - 295)
+    assert clocks.running == 1 and hands.clock()[2] == "w"
+
+
+def test_has_insufficient_material_is_python_chess():
+    """FIDE 6.9's test for a flag fall, compared with python-chess on random sparse positions."""
+    import random
+
+    import chess
+    from scacchiera.rules.material import has_insufficient_material
+
+    rng = random.Random(13)
+    compared = 0
+    while compared < 3000:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 6)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq in squares[2:2 + rng.randint(0, 4)]:
+            piece = chess.Piece(rng.choice([1, 2, 2, 3, 3, 3, 4, 5]), rng.choice([True, False]))
+            if piece.piece_type != chess.PAWN or chess.square_rank(sq) not in (0, 7):
+                board.set_piece_at(sq, piece)
+        board.turn = rng.choice([True, False])
+        if not board.is_valid():
+            continue
+        pos = Position(board.fen())
+        for color in (chess.WHITE, chess.BLACK):
+            assert has_insufficient_material(pos, 0 if color else 1) == board.has_insufficient_material(color), \
+                (board.fen(), color)
+            compared += 1
+
+
+def test_a_sprint_flag_is_a_loss_while_tiles_remain():
+    from scacchiera.rules.material import flag_fall
+    from scacchiera.rules.sprint import SprintPosition
+
+    pos = SprintPosition(seed=4)        # kings only on the board, every tile still to come
+    flag_fall(pos, 1)
+    assert pos.outcome() == ("1-0", "time_forfeit")
