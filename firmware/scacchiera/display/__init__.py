@@ -22,3 +22,13 @@ THINKING = 4        # an hourglass: the board's engine is searching
 OFFER = 5           # a handshake's "=": a draw is offered
 FLAG = 6            # a flag: the game is over
 ICON_NAMES = ("", "white-turn", "black-turn", "check", "thinking", "offer", "flag")
+
+# Their 8 x 8 bitmaps, a byte a column, bit 0 at the top (framebuf's MONO_VLSB, the SSD1306's own layout).
+ICON_BITS = (
+    b"\x00\x3c\x42\x42\x42\x42\x3c\x00",   # white-turn
+    b"\x00\x3c\x7e\x7e\x7e\x7e\x3c\x00",   # black-turn
+    b"\xff\x81\x81\xdd\xdd\x81\x81\xff",   # check
+    b"\x81\xc3\xa5\x99\x99\xa5\xc3\x81",   # thinking
+    b"\x00\x24\x24\x24\x24\x24\x24\x00",   # offer
+    b"\x00\xff\x0f\x0f\x0f\x0f\x0f\x00",   # flag
+)

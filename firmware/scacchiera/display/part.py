@@ -34,6 +34,7 @@ class DisplayPart:
         self._drawn_ms = 0
         self._second = -1              # the running clock's whole seconds when last composed
         self._thinking = False
+        self._diag = False
 
     # -- the part's hooks -----------------------------------------------------------
 
@@ -58,7 +59,11 @@ class DisplayPart:
 
     def tick(self, runner, now):
         """Compose and draw if something changed, at most every REFRESH_MS. Allocates nothing otherwise."""
-        if runner.app.dirty:
+        diag = runner.diag is not None
+        if diag != self._diag:
+            self._diag = diag
+            self.stale = True
+        elif runner.app.dirty and not diag:   # diagnostics leave the game's frame dirty: not ours to draw
             self.stale = True
         menu = self.menu
         if menu.tick(now) or menu.changed:
@@ -81,8 +86,8 @@ class DisplayPart:
     # -- drawing ---------------------------------------------------------------------
 
     def compose(self, runner, now):
-        """The screen now into the spare buffers: the menu's while it is open, else the game's."""
-        if self.menu.open:
+        """The screen now into the spare buffers: the menu's while it is open (not over diagnostics), else the game's."""
+        if self.menu.open and runner.diag is None:
             return self.menu.compose(runner, self._lines, self._icons)
         return screen.compose(runner, now, self._lines, self._icons)
 
