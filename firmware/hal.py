@@ -1,4 +1,4 @@
-"""The hardware layer: the only module that imports ``machine`` and ``neopixel`` (and ``framebuf``, ``ssd1306``).
+"""The hardware layer: the only module that imports ``machine`` and ``neopixel`` (oled.py, the display's driver, ``framebuf``).
 
 It turns the board's wires (board_config.py) into the small interface the main
 loop uses (scacchiera/runner.py documents it): switch rows as rank bytes, a
@@ -36,8 +36,6 @@ _WDT_SCRATCH0 = const(12)        # ...SCRATCH0: kept across a reset (the SDK use
 _CRASH_MARK = const(0x5CAC1A)    # in SCRATCH0: the firmware reset itself after a crash
 _ATOMIC_CLEAR = const(0x3000)    # write 1s here to clear bits of a peripheral register
 _WDT_MAX_MS = const(8388)        # the RP2040's longest watchdog timeout
-_SET_COL_ADDR = const(0x21)      # SSD1306 commands: the column window, then
-_SET_PAGE_ADDR = const(0x22)     # ...the page window the next data fills
 
 
 class UsbSerial:
@@ -105,64 +103,19 @@ class UsbSerial:
         return i - start
 
 
-class Oled:
-    """The optional 128 x 64 SSD1306 on I2C, drawn with framebuf through micropython-lib's ``ssd1306``.
-
-    ``make deploy`` installs the driver (``mip``, pinned: host_tools/deploy.py).
-    A screen line is 8 pixels high, one of the controller's 8 pages, so
-    ``show`` redraws and sends only the lines that changed: a clock's tick
-    is one page, 128 bytes on the bus (~3 ms at 400 kHz) instead of the 1 KB
-    of micropython-lib's ``show()`` (~24 ms). docs/display.md has the figures.
-    """
-
-    def __init__(self, i2c, address=cfg.OLED_ADDRESS):
-        import framebuf
-        import ssd1306
-        from scacchiera.display import ICON_BITS
-        self.panel = ssd1306.SSD1306_I2C(cfg.OLED_WIDTH, cfg.OLED_HEIGHT, i2c, address)
-        self._icons = tuple(framebuf.FrameBuffer(bytearray(bits), 8, 8, framebuf.MONO_VLSB) for bits in ICON_BITS)
-        self._pages = memoryview(self.panel.buffer)
-
-    def show(self, lines, icons, changed):
-        """Draw the lines whose bit is set in ``changed`` (line i = page i) and send those pages."""
-        panel = self.panel
-        width = cfg.OLED_WIDTH
-        for row in range(len(lines)):
-            if changed >> row & 1:
-                y = row * 8
-                panel.fill_rect(0, y, width, 8, 0)
-                panel.text(lines[row], 0, y, 1)
-                if icons[row]:
-                    panel.blit(self._icons[icons[row] - 1], width - 8, y)
-        row = 0
-        while row < len(lines):
-            if not changed >> row & 1:
-                row += 1
-                continue
-            end = row
-            while end + 1 < len(lines) and changed >> (end + 1) & 1:
-                end += 1
-            for byte in (_SET_COL_ADDR, 0, width - 1, _SET_PAGE_ADDR, row, end):
-                panel.write_cmd(byte)
-            panel.write_data(self._pages[row * width:(end + 1) * width])
-            row = end + 1
-
-
 def find_display(Pin=None):
     """(the OLED, "") if one answers the I2C scan at its address, else (None, why): the firmware runs without it.
 
-    Why not: no device at the address, the ``ssd1306`` driver missing
-    (``make deploy`` installs it), or the bus failing.
+    Why not: no device at the address, or the bus failing (or no ``framebuf``: CPython).
     """
     Pin = Pin or machine.Pin
     try:
         i2c = machine.I2C(cfg.OLED_I2C, sda=Pin(cfg.OLED_SDA), scl=Pin(cfg.OLED_SCL), freq=cfg.OLED_I2C_HZ)
         if cfg.OLED_ADDRESS not in i2c.scan():
             return None, "no display at 0x%02x" % cfg.OLED_ADDRESS
-        return Oled(i2c), ""
-    except ImportError as e:
-        return None, "driver missing: %s" % e
-    except (OSError, ValueError, AttributeError) as e:
+        from oled import Oled        # its driver, loaded only for a panel that answered
+        return Oled(i2c, cfg), ""
+    except (OSError, ValueError, AttributeError, ImportError) as e:
         return None, "I2C: %r" % e
 
 

@@ -12,7 +12,8 @@ import sys
 
 from host_tools import _paths  # noqa: F401
 from host_tools.sim.device import SimBoard, FirmwareHands
-from scacchiera.display import screen, COLS, ROWS
+from scacchiera import display as screen
+from scacchiera.display import COLS, ROWS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -130,7 +131,7 @@ class TestGameScreen:
         b.wait(300)
         drawn = b.app.game.position.drawn_tile()
         if drawn:
-            assert lines(b)[3] == "Place a " + screen.piece_name("en", drawn)
+            assert lines(b)[3] == "Place a " + screen.piece_name(screen.words("en"), drawn)
         else:
             assert lines(b)[3] == ""
 

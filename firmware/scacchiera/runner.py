@@ -68,7 +68,7 @@ class Runner:
         self._blink = -1
         self._buttons = self._button_sample = 0
         self.parts = [self.journal, self.protocol]   # what sits beside the game (parts.Part's hooks)
-        self.menu = None               # the display's menu (display/menu.py), which takes buttons first
+        self.menu = None               # the display part, when there is one: it takes the buttons first (its menu)
         self.display = None            # the display part, when a panel was found at boot
 
     # -- boot -------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from scacchiera.storage.fs import OsFS
 from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
 from scacchiera.leds import frame as led_frame
-from scacchiera.display import ICON_NAMES
+from scacchiera.display.icons import NAMES as ICON_NAMES
 from scacchiera.rules.variants import new_position, variant_of, CHESS
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
 

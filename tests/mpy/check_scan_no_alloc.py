@@ -13,8 +13,7 @@ move) and in diagnostics (the walking LED). Needs host_tools/fakehw first
 on the path.
 
 And once more with the optional display found at boot (hal.Oled drawing with
-framebuf through the stand-in ssd1306 driver onto the SSD1306 model on the
-fake I2C bus): the same steady states and the menu open, with the heap
+framebuf and sending pages to the SSD1306 model on the fake I2C bus): the same steady states and the menu open, with the heap
 locked; a redraw (a move, a menu press) may allocate, a steady screen may not.
 """
 

@@ -13,49 +13,56 @@ journal, reported by ``status``. A setting this firmware does not have
 """
 
 from ..clock import elapsed
-from .screen import option, fit
-from . import ROWS
+from .. import const
+from . import fit, words, ROWS
+
+# The menu's lines of the language's words (__init__.py has the others).
+_MENU_TITLE = const(23)
+_MENU_SURE = const(24)
+_MENU_ITEMS = const(25)
+_MENU_VALUES = const(26)
 
 IDLE_MS = 20000
 
-# (label key, option name or None for the action, the values ok steps through)
+# (what, option name or None for the action, the values ok steps through); labels: MENU_ITEMS's words
 ITEMS = (
     ("new", None, ()),
     ("clock", "clock", ("off", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0")),
     ("opponent", "opponent", ("person", "engine 1", "engine 2", "engine 3", "engine 4", "engine 5",
                               "engine 6", "host")),
-    ("hints", "suggest", (True, False)),
-    ("assist", "hints", (True, False)),
+    ("hints", "suggest", (True, False)),           # the engine's suggestions (issue 15)
+    ("assist", "hints", (True, False)),            # visual assistance: legal destinations lit
     ("light", "brightness", (100, 75, 50, 25, 10)),
     ("lang", "lang", ("en", "it")),
 )
 
-_LABELS = {
-    "en": {"title": ("Menu  ok: change", "Menu"), "sure": ("ok again: new", "ok: new game?"),
-           "new": "New game", "clock": "Clock", "opponent": "Vs", "hints": "Hints", "assist": "Aid",
-           "light": "Light", "lang": "Lang", "on": "on", "off": "off", "none": "n/a",
-           "person": "person", "host": "computer", "engine": "engine"},
-    "it": {"title": ("Menu  ok: cambia", "Menu"), "sure": ("ok: nuova?", "ok: nuova"),
-           "new": "Nuova partita", "clock": "Tempo", "opponent": "Vs", "hints": "Aiuti", "assist": "Luci",
-           "light": "Luce", "lang": "Lingua", "on": "si", "off": "no", "none": "n/d",
-           "person": "persona", "host": "computer", "engine": "motore"},
-}
+def option(runner, name, default=None):
+    """An option's value by name (options.py's table), or ``default`` if the firmware has no such option."""
+    from .. import options
+    for row in options.TABLE:
+        if row[0] == name:
+            game = runner.app.game
+            holders = (game.options, game.position, runner)
+            holder = holders[row[4]] if row[4] < len(holders) else runner
+            return getattr(holder, name, default)
+    return default
 
 
-def _labels(lang):
-    return _LABELS.get(lang, _LABELS["en"])
+_VALUES = ("on", "off", "none", "person", "host", "engine")     # the MENU_VALUES line's words
 
 
-def value_text(value, labels):
+def value_text(value, w):
+    """A setting's value as the menu shows it, in the screen's language."""
+    names = w[_MENU_VALUES].split("|")
     if value is True or value is False:
-        return labels["on" if value else "off"]
+        return names[0 if value else 1]
     if value is None:
-        return labels["none"]
+        return names[2]
     if isinstance(value, int):
         return "%d%%" % value
     if value.startswith("engine"):
-        return labels["engine"] + value[6:]
-    return labels.get(value, value)
+        return names[5] + value[6:]
+    return names[_VALUES.index(value)] if value in _VALUES else value
 
 
 class Menu:
@@ -64,7 +71,6 @@ class Menu:
         self.index = 0
         self.sure = False          # ok pressed once on "new game"
         self.last_ms = 0
-        self.changed = False       # the screen must be drawn again
 
     def button(self, runner, name, now):
         """A button pressed; True if the menu took it (the runner then does nothing else with it)."""
@@ -85,11 +91,10 @@ class Menu:
         else:
             return False
         self.last_ms = now
-        self.changed = True
         return True
 
     def _ok(self, runner):
-        key, name, values = ITEMS[self.index]
+        _what, name, values = ITEMS[self.index]
         if name is None:
             if not self.sure:
                 self.sure = True
@@ -110,7 +115,7 @@ class Menu:
         runner.protocol.send({"ev": "option", "name": name, "value": value})
 
     def tick(self, now):
-        """Close after IDLE_MS without a press; True if that changed the screen."""
+        """Close after IDLE_MS without a press; True if it closed now."""
         if self.open and elapsed(now, self.last_ms) >= IDLE_MS:
             self.open = self.sure = False
             return True
@@ -118,16 +123,17 @@ class Menu:
 
     def compose(self, runner, lines, icons):
         """The menu's screen: a title, then one line an item, the chosen one marked '>'."""
-        labels = _labels(option(runner, "lang", "en"))
-        lines[0] = fit(labels["sure" if self.sure else "title"])
+        w = words(runner.app.game.options.lang)
+        labels = w[_MENU_ITEMS].split("|")
+        lines[0] = fit(w[_MENU_SURE if self.sure else _MENU_TITLE])
         for i in range(ROWS - 1):
             icons[i + 1] = icons[0] = 0
             if i >= len(ITEMS):
                 lines[i + 1] = ""
                 continue
-            key, name, _values = ITEMS[i]
-            text = labels[key]
+            name = ITEMS[i][1]
+            text = labels[i]
             if name is not None:
-                text += " " + value_text(option(runner, name), labels)
-            lines[i + 1] = fit((("> " if i == self.index else "  ") + text,))
+                text += " " + value_text(option(runner, name), w)
+            lines[i + 1] = fit(("> " if i == self.index else "  ") + text)
         return lines
