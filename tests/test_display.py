@@ -7,10 +7,14 @@ driven by the hands' ``press`` steps, as a player's fingers would.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
+import pytest
+
 from host_tools import _paths  # noqa: F401
+from mpy_runner import run_micropython
 from host_tools.sim.device import SimBoard, FirmwareHands
 from scacchiera import display as screen
 from scacchiera.display import COLS, ROWS
@@ -258,3 +262,26 @@ class TestMenu:
         result = json.loads(out.stdout)
         assert result["display"][0] == "Menu  ok: cambia" and result["display"][7] == "> Lingua it"
         assert result["san"] == ["e4"]
+
+
+class TestLanguages:
+    def test_every_language_has_every_line_and_the_same_choices(self):
+        en, it = screen.words("en"), screen.words("it")
+        assert len(en) == len(it) == 27
+        for i in (0, 21, 25, 26):          # the sides, the pieces, the menu's items and values
+            assert len(en[i].split("|")) == len(it[i].split("|")), en[i]
+        keys = [pair.split("=")[0] for pair in en[22].split("|")]
+        assert keys == [pair.split("=")[0] for pair in it[22].split("|")]
+        for line_en, line_it in zip(en, it):
+            assert line_en.count("%") == 0 or line_en.split("|")[0].count("%") == line_it.split("|")[0].count("%")
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node (make deps) for the MicroPython port")
+def test_bench_figures_of_a_redraw():
+    out = run_micropython("tests/mpy/bench_display.py", paths=("host_tools/fakehw", "firmware", "tests/mpy"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    figures = dict(line.split()[:2] for line in out.stdout.strip().splitlines())
+    # one line: a 7-byte window and a 129-byte page, (2 + 9 * (1 + n)) bits each, at 400 kHz
+    line_bits = (2 + 9 * 8) + (2 + 9 * 130)
+    assert int(figures["display_bus_one_line_us"]) == line_bits * 1000000 // 400000 == 3115
+    assert int(figures["display_bus_full_screen_us"]) == 8 * line_bits * 1000000 // 400000 == 24920
