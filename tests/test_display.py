@@ -36,7 +36,7 @@ def lines(board):
 
 
 def icons(board):
-    return board.snapshot()["display_icons"]
+    return board.display_state()["display_icons"]
 
 
 class FakeClocks:

@@ -245,3 +245,14 @@ def test_play_the_computer_from_the_page(served, page):
     assert cell(page, shown[:2]).get_attribute("data-led") == "show-from"
     assert cell(page, shown[2:4]).get_attribute("data-led") == "show-to"
     assert board.state()["computer"]["skill"] == 3
+
+
+def test_the_display_panel_and_its_menu_buttons(page):
+    """The simulated board's 128 x 64 panel shows the firmware's lines; the page's buttons drive the menu."""
+    page.wait_for_function("() => document.getElementById('oled') && "
+                           "JSON.parse(document.getElementById('oled').dataset.lines)[1] === 'White to move'")
+    page.click("#buttons button[data-button='menu']")
+    page.wait_for_function("() => JSON.parse(document.getElementById('oled').dataset.lines)[0] === 'Menu  ok: change'")
+    size = page.evaluate("() => [document.getElementById('oled').width, document.getElementById('oled').height]")
+    assert size[0] == 2 * size[1], "a 128 x 64 panel, scaled"
+    page.locator("#oled").screenshot(path=os.path.join(ARTIFACTS, "display.png"))

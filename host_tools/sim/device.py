@@ -231,9 +231,11 @@ class SimBoard(FirmwareHands):
 
     def wait(self, ms):
         with self.lock:
-            before = (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol))
+            shows = self.hw.display.shows if self.hw.display is not None else 0
+            before = (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol), shows)
             FirmwareHands.wait(self, ms)
-            if before != (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol)):
+            shows = self.hw.display.shows if self.hw.display is not None else 0
+            if before != (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol), shows):
                 self._changed()
 
     def press(self, name):
@@ -247,6 +249,13 @@ class SimBoard(FirmwareHands):
             self._changed()
 
     # -- what the board shows ---------------------------------------------------------
+
+    def display_state(self):
+        """The simulated panel's lines and icons' names ({} without a panel)."""
+        panel = self.hw.display
+        if panel is None:
+            return {}
+        return {"display": list(panel.lines), "display_icons": [ICON_NAMES[i] for i in panel.icons]}
 
     def snapshot(self):
         """Everything the page and the scripted mode report, as plain data."""
@@ -292,8 +301,7 @@ class SimBoard(FirmwareHands):
                 "tray": list(self.tray),
                 "turn": "white" if pos.turn == 0 else "black",
                 "options": option_values(self.runner),
-                "display": list(self.hw.display.lines),
-                "display_icons": [ICON_NAMES[i] for i in self.hw.display.icons],
+                "display": self.display_state().get("display"),
                 "pgn": pos.pgn(),
                 "events": events[-50:],
                 "protocol": self.protocol[-200:],
