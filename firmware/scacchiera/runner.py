@@ -26,6 +26,7 @@ host_tools/fakehw for tests and the simulator)::
                            without waiting (maybe nothing); return the count written
     start_watchdog(ms), feed_watchdog(), stop_watchdog(), reset(), reset_cause()
     fs                     the flash (storage/fs.py's interface)
+    display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
 """
 
 from . import VERSION, FIRMWARE, options
