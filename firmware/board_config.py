@@ -69,7 +69,7 @@ DIAG_BUTTON = "diag"
 
 # Optional 128 x 64 SSD1306 OLED on I2C (a 4-pin module: GND VCC SCL SDA),
 # powered from 3V3 so that the module's own pull-ups (4.7-10 kOhm on most
-# modules) pull SDA and SCL to 3.3 V, never 5 V. Found by an I2C scan at
+# modules) pull SDA and SCL to 3.3 V, never 5 V. Found by a probe of its address at
 # boot; without it the firmware runs as before. GP26/GP27 are I2C1's SDA/SCL.
 OLED_I2C = const(1)
 OLED_SDA = const(26)

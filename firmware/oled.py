@@ -1,7 +1,7 @@
 """The optional display's driver: a 128 x 64 SSD1306 on I2C, one text line (one controller page) at a time.
 
 Part of the hardware layer: hal.find_display loads it only when a panel
-answers the I2C scan at boot, so a board without one spends no RAM on it.
+answers at its I2C address at boot, so a board without one spends no RAM on it.
 Drawing is MicroPython's ``framebuf`` (its 8 x 8 font); the lines and
 icons come from scacchiera/display (pure logic).
 """

@@ -182,8 +182,8 @@ def render_pinout(cfg):
         "Power it from 3V3, not VBUS: most modules carry their own 4.7-10 kOhm pull-ups on",
         "SCL and SDA to their VCC, and the Pico's pins must never see 5 V. A module without",
         "pull-ups needs 4.7 kOhm from SCL and from SDA to 3V3 (the Pico's internal ones,",
-        "50-80 kOhm, are too weak for %d kHz). The firmware looks for the display with an" % (cfg.OLED_I2C_HZ // 1000),
-        "I2C scan at power-up and runs as before without it. Buttons %s drive its menu." % " and ".join(
+        "50-80 kOhm, are too weak for %d kHz). The firmware looks for the display at its" % (cfg.OLED_I2C_HZ // 1000),
+        "address at power-up and runs as before without it. Buttons %s drive its menu." % " and ".join(
             "'%s' (GP%d)" % (n, p) for n, p in cfg.BUTTONS if n in ("menu", "ok")),
         "",
         "## Reading the columns",
