@@ -388,6 +388,8 @@ def display_figures():
         print("  (failed: %s)" % (out.stderr.strip().splitlines() or ["?"])[-1])
     for line in out.stdout.strip().splitlines():
         print("  " + line)
+    from host_tools.pico_emu import display_bench   # skipped, saying why, without a .uf2
+    display_bench.main()
 
 
 def main():
