@@ -164,6 +164,11 @@ class TestGameScreen:
         status = json.loads(b.protocol[-1])
         assert status["display"] == lines(b)
 
+    def test_the_fake_hardware_has_the_buttons_of_board_config(self):
+        import board_config
+        from fakehal import FakeHardware
+        assert list(FakeHardware.button_names) == [name for name, _pin in board_config.BUTTONS]
+
     def test_without_a_panel_nothing_changes(self):
         hands = FirmwareHands(display=False)
         assert hands.runner.display is None and hands.runner.menu is None
