@@ -1,16 +1,17 @@
 """The optional display: what a small screen says, composed from the game's state like the LED frame.
 
 ``compose`` turns the main loop's state into ``ROWS`` lines of at most
-``COLS`` characters and one icon per line (pure: the simulator, the tests
-and the page read the same lines); ``menu.py`` is the buttons' menu;
-``DisplayPart`` is the main-loop part that redraws the panel when its screen
-changed (``DisplayPart``); ``en.py`` and ``it.py`` hold each language's words
-(one string each, the one in use loaded); ``icons.py`` the icons' bitmaps for
-hal.py. Few modules, constants as const(): every module and global costs the
-Pico's RAM (docs/display.md has the figures). A 128 x 64 SSD1306 with framebuf's 8 x 8 font holds 16 characters
-on 8 lines, and each line is one of the controller's 8 pages (hal.py
-writes only the pages that changed). Loaded only when a display is found
-at boot (main.py): a board without one spends no RAM on it.
+``COLS`` characters and an icon per line (pure: the simulator, the tests and
+the page read the same lines); ``DisplayPart`` is the main-loop part that
+redraws the panel when its screen changed; ``menu.py`` is the buttons' menu
+(loaded while it is open); ``en.py`` and ``it.py`` hold each language's
+words (one string each); ``icons.py`` the icons' bitmaps for oled.py. A
+128 x 64 SSD1306 with framebuf's 8 x 8 font holds 16 characters on 8 lines,
+each line one of the controller's 8 pages (firmware/oled.py sends only the
+lines that changed). Loaded only when a panel answers at boot (main.py): a
+board without one spends no RAM on it. One module for the screen and its
+part, constants as const(): every module and global costs the Pico's RAM
+(docs/display.md has the figures).
 """
 
 
@@ -37,9 +38,9 @@ _DROP_AFTER_USE = sys.implementation.name == "micropython"
 #                          Sprint tile, a wrong placement, out of sync ("d5: pawn missing")
 #     Engine 3 thinking    the board's engine and its level; a draw offer or claim
 #
-# Clocks and the engine are read through the attributes docs/protocol.md's
-# device interfaces name (``game.clocks``, ``runner.engine``), with defaults,
-# so the screen works on a firmware without them. Strings are built here
+# Clocks and the engine are read through the device attributes agreed for
+# them (``game.clocks``: on, running, left_ms; ``runner.engine``: thinking,
+# level; docs/display.md), with defaults, so the screen works without them. Strings are built here
 # only when the part asks (something changed), never in a steady scan.
 ROWS = const(8)           # 8 lines of 16 characters: framebuf's 8 x 8 font on 128 x 64 pixels,
 COLS = const(16)          # a line one of the SSD1306's 8 pages
@@ -272,7 +273,7 @@ class DisplayPart:
     steady tick allocate nothing (tests/mpy/check_scan_no_alloc.py), and a
     running clock costs one composition a second.
 
-    The panel (``hw.display``: hal.Oled on the Pico, a fake in the simulator)
+    The panel (``hw.display``: oled.Oled on the Pico, a FakeDisplay in the simulator)
     has one method: ``show(lines, icons, changed)``, ``changed`` a bit mask of
     the lines (panel pages) to send.
     """
