@@ -24,7 +24,7 @@ _MENU_VALUES = const(26)
 
 IDLE_MS = 20000
 
-# (what, option name or None for the action, the values ok steps through); labels: MENU_ITEMS's words
+# (what, option name or None for the action, the values ok steps through); labels: the _MENU_ITEMS line
 ITEMS = (
     ("new", None, ()),
     ("clock", "clock", ("off", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0")),
@@ -35,6 +35,7 @@ ITEMS = (
     ("light", "brightness", (100, 75, 50, 25, 10)),
     ("lang", "lang", ("en", "it")),
 )
+
 
 def option(runner, name, default=None):
     """An option's value by name (options.py's table), or ``default`` if the firmware has no such option."""
@@ -48,7 +49,7 @@ def option(runner, name, default=None):
     return default
 
 
-_VALUES = ("on", "off", "none", "person", "host", "engine")     # the MENU_VALUES line's words
+_VALUES = ("on", "off", "none", "person", "host", "engine")     # the _MENU_VALUES line's words, in order
 
 
 def value_text(value, w):
