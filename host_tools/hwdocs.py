@@ -632,11 +632,11 @@ def render_schematic_svg(cfg):
         for k, half in enumerate((12, 8, 4)):
             svg.line(kx + 150 - half, y + 16 + k * 4, kx + 150 + half, y + 16 + k * 4, "#222222", 1.5)
         svg.text(kx + 160, y + 4, "GND", 10)
-    oy = byy + 50 + len(cfg.BUTTONS) * 55
-    svg.rect(kx, oy, 210, 66, "#f4fbfc", COLOURS["i2c"], 1.5, 4)
+    oy = byy + 30 + len(cfg.BUTTONS) * 55
+    svg.rect(kx, oy, 250, 66, "#f4fbfc", COLOURS["i2c"], 1.5, 4)
     svg.text(kx + 8, oy + 18, "SSD1306 OLED 128 x 64 (optional)", 11, COLOURS["i2c"], bold=True)
-    svg.text(kx + 8, oy + 36, "VCC: 3V3   GND: GND   I2C%d, 0x%02x" % (cfg.OLED_I2C, cfg.OLED_ADDRESS), 10)
-    svg.text(kx + 8, oy + 54, "SDA: GP%d   SCL: GP%d (module pull-ups)" % (cfg.OLED_SDA, cfg.OLED_SCL), 10)
+    svg.text(kx + 8, oy + 36, "VCC to 3V3, GND to GND; I2C%d at 0x%02x" % (cfg.OLED_I2C, cfg.OLED_ADDRESS), 10)
+    svg.text(kx + 8, oy + 54, "SDA to GP%d, SCL to GP%d (module pull-ups)" % (cfg.OLED_SDA, cfg.OLED_SCL), 10)
     svg.text(bx, 962, "Pins are GPIO numbers; physical Pico pins and the full header are in pinout.md.", 11, "#555555")
     svg.text(bx, 978, "Wire colours: red rows, blue columns, green LED data, purple +5V, teal I2C.", 11, "#555555")
     return svg.done()
