@@ -21,6 +21,7 @@
     if (canvas) return canvas;
     const box = document.createElement("figure");
     box.className = "oled-box";
+    box.style.margin = "0.5em 0";
     canvas = document.createElement("canvas");
     canvas.id = "oled";
     canvas.width = 128 * SCALE;
@@ -28,6 +29,8 @@
     canvas.setAttribute("aria-label", "the board's display");
     canvas.style.background = "#000";
     canvas.style.imageRendering = "pixelated";
+    canvas.style.maxWidth = "100%";     // a phone's page never scrolls sideways for it
+    canvas.style.height = "auto";
     const caption = document.createElement("figcaption");
     caption.textContent = "The board's display (128 × 64)";
     box.append(canvas, caption);
