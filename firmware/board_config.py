@@ -61,9 +61,23 @@ LED_COLOR_ORDER = "GRB"  # the WS2812B's order; some clones are "RGB"
 
 # Optional push buttons: between the GPIO and GND, internal pull-up,
 # pressed reads 0. Holding DIAG_BUTTON at power-up enters diagnostics mode
-# (also reachable with the serial command `diag`).
-BUTTONS = (("diag", 18), ("undo", 19))
+# (also reachable with the serial command `diag`). "menu" and "ok" drive the
+# display's menu (scacchiera/display/menu.py): two buttons of their own, so
+# that diag and undo keep their meaning and a menu press never takes a move back.
+BUTTONS = (("diag", 18), ("undo", 19), ("menu", 20), ("ok", 21))
 DIAG_BUTTON = "diag"
+
+# Optional 128 x 64 SSD1306 OLED on I2C (a 4-pin module: GND VCC SCL SDA),
+# powered from 3V3 so that the module's own pull-ups (4.7-10 kOhm on most
+# modules) pull SDA and SCL to 3.3 V, never 5 V. Found by a probe of its address at
+# boot; without it the firmware runs as before. GP26/GP27 are I2C1's SDA/SCL.
+OLED_I2C = const(1)
+OLED_SDA = const(26)
+OLED_SCL = const(27)
+OLED_ADDRESS = const(0x3C)     # 0x3D on some modules (an address jumper on the back)
+OLED_I2C_HZ = 400000           # fast mode: a full screen (1 KB) takes ~24 ms on the wire
+OLED_WIDTH = const(128)
+OLED_HEIGHT = const(64)
 
 # --- Geometry ---
 
@@ -84,23 +98,30 @@ LED_LAYOUT = "serpentine"
 # measurements give 12-20 mA; we budget the high end), linear in the level
 # because it is PWM, and ~1 mA per LED when dark. The worst frame the
 # firmware can show is every LED white at LED_MAX_LEVEL, so
-#     64 LEDs * (3 * 20 mA * 22/255 + 1 mA) + Pico 50 mA + logic 2 mA
-#     = 331 + 64 + 52 = 447 mA,
+#     64 LEDs * (3 * 20 mA * 21/255 + 1 mA) + Pico 50 mA + logic 2 mA + OLED 15 mA
+#     = 316 + 64 + 67 = 447 mA,
 # inside POWER_TARGET_MA, which leaves 10 % of a 500 mA USB port for
 # cable drop and part tolerance. Raise the cap only with a bigger supply.
-LED_MAX_LEVEL = const(22)  # per channel, 0..255: no channel is ever brighter
+# The budget counts the optional OLED whether fitted or not: one firmware,
+# one cap (21, not the 22 a board without a display could have).
+LED_MAX_LEVEL = const(21)  # per channel, 0..255: no channel is ever brighter
 LED_CHANNEL_MA = const(20)
 LED_IDLE_MA = const(1)
 PICO_MA = const(50)  # RP2040 + USB serial, typically 20-30 mA; Pico W idle radio
 LOGIC_MA = const(2)  # 74AHCT125 with a 3.3 V input, pull-ups, reed matrix
+# A 128 x 64 SSD1306 module: up to ~20 mA at 3.3 V with every pixel lit at
+# full contrast (datasheets and measurements give 10-20 mA; our text screens
+# light under a third of the pixels), through the Pico's 3V3 buck-boost
+# (~90 %): 20 * 3.3 / 5 / 0.9 = 15 mA from USB. The high end again.
+OLED_MA = const(15)
 USB_PORT_MA = const(500)
 POWER_TARGET_MA = const(450)
 
 
 def worst_case_ma(level=LED_MAX_LEVEL):
-    """Board current from USB with every LED white at `level`: the worst frame."""
+    """Board current from USB with every LED white at `level` and the OLED fitted: the worst frame."""
     per_led = 3 * LED_CHANNEL_MA * level / 255 + LED_IDLE_MA
-    return LED_COUNT * per_led + PICO_MA + LOGIC_MA
+    return LED_COUNT * per_led + PICO_MA + LOGIC_MA + OLED_MA
 
 
 # --- Mappings (pure; callers that need speed build a table once) ---

@@ -1,4 +1,4 @@
-"""The hardware layer: the only module that imports ``machine`` and ``neopixel``.
+"""The hardware layer: the only module that imports ``machine`` and ``neopixel`` (oled.py, the display's driver, ``framebuf``).
 
 It turns the board's wires (board_config.py) into the small interface the main
 loop uses (scacchiera/runner.py documents it): switch rows as rank bytes, a
@@ -103,6 +103,32 @@ class UsbSerial:
         return i - start
 
 
+def find_display(Pin=None):
+    """(the OLED, "") if one answers at its I2C address at boot, else (None, why): the firmware runs without it.
+
+    The probe is one byte, 0x00 (a command stream with no command: harmless
+    to an SSD1306), written by the I2C block: an absent panel does not
+    acknowledge its address and the write fails at once. Not ``scan()``: it
+    tries 112 addresses with zero-length writes, and on the emulated Pico
+    (rp2040js, docs/emulator.md) it held the boot past the 3 s the tests allow;
+    one known address is all the board needs.
+    """
+    Pin = Pin or machine.Pin
+    try:
+        i2c = machine.I2C(cfg.OLED_I2C, sda=Pin(cfg.OLED_SDA), scl=Pin(cfg.OLED_SCL), freq=cfg.OLED_I2C_HZ)
+    except (ValueError, OSError) as e:
+        return None, "I2C: %r" % e
+    try:
+        i2c.writeto(cfg.OLED_ADDRESS, b"\x00")
+    except OSError:
+        return None, "no display at 0x%02x" % cfg.OLED_ADDRESS
+    try:
+        from oled import Oled        # its driver, loaded only for a panel that answered
+        return Oled(i2c, cfg), ""
+    except (OSError, ImportError) as e:   # the panel stopped answering; CPython has no framebuf
+        return None, "display: %r" % e
+
+
 class Hardware:
     """The Pico, wired as board_config.py says."""
 
@@ -122,6 +148,7 @@ class Hardware:
         self._wdt = None
         self.fs = OsFS(root)
         self.serial = serial if serial is not None else UsbSerial()
+        self.display, self.display_why = find_display(Pin)   # the optional OLED (an Oled), or None and why
 
     # -- the switch matrix ---------------------------------------------------------
 

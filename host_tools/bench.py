@@ -430,6 +430,23 @@ def lichess_latency():
               % (name, statistics.median(xs), xs[max(0, int(len(xs) * 0.9) - 1)], xs[-1]))
 
 
+def display_figures():
+    """The optional display: a redraw's CPU time (WebAssembly port) and its I2C time (computed)."""
+    print("== The display (MicroPython WebAssembly port; the bus time computed from the bytes at 400 kHz, "
+          "not measured)")
+    runner = os.path.join(ROOT, "tools", "micropython", "run.mjs")
+    cmd = ["node", runner] + sum((["--path", os.path.join(ROOT, p)] for p in ("host_tools/fakehw", "firmware",
+                                                                              "tests/mpy")), []) + \
+        [os.path.join(ROOT, "tests", "mpy", "bench_display.py")]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode:
+        print("  (failed: %s)" % (out.stderr.strip().splitlines() or ["?"])[-1])
+    for line in out.stdout.strip().splitlines():
+        print("  " + line)
+    from host_tools.pico_emu import display_bench   # skipped, saying why, without a .uf2
+    display_bench.main()
+
+
 def main():
     companion_latency()
     lichess_latency()
@@ -440,6 +457,7 @@ def main():
     firmware_cpython()
     firmware_micropython()
     engine_figures()
+    display_figures()
     from host_tools.pico_emu import bench as pico_bench   # skipped, saying why, without a .uf2
     pico_bench.main()
 

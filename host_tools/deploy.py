@@ -43,7 +43,7 @@ def rm(p):
             os.remove(p)
     except OSError:
         pass
-for p in ('scacchiera', 'hal.py', 'hal.mpy', 'board_config.py', 'board_config.mpy', 'main.py'):
+for p in ('scacchiera', 'hal.py', 'hal.mpy', 'oled.py', 'oled.mpy', 'board_config.py', 'board_config.mpy', 'main.py'):
     rm(p)
 """
 

@@ -45,7 +45,7 @@ RESERVED_GPIOS = {
 FILES = ("hardware/pinout.md", "hardware/power.md", "hardware/wiring.svg", "hardware/schematic.svg")
 
 COLOURS = {"row": "#c0392b", "col": "#1f5fbf", "led": "#1e8449", "button": "#b9770e",
-           "power": "#7d3c98", "gnd": "#222222", "free": "#999999"}  # fmt: skip
+           "power": "#7d3c98", "gnd": "#222222", "free": "#999999", "i2c": "#117a8b"}  # fmt: skip
 
 
 # --- facts derived from the config ---
@@ -81,8 +81,15 @@ def pin_roles(cfg):
         role = "input, pull-up; 0 = pressed"
         if name == cfg.DIAG_BUTTON:
             role += "; held at power-up: diagnostics"
+        if name in ("menu", "ok"):
+            role += "; the display's menu"
         roles.append((pin, "BTN_" + name.upper(), "button", role,
                       "push button '%s' to GND" % name))
+    hz = "%d kHz" % (cfg.OLED_I2C_HZ // 1000)
+    roles.append((cfg.OLED_SDA, "OLED_SDA", "i2c", "I2C%d SDA, %s (optional display)" % (cfg.OLED_I2C, hz),
+                  "SDA of the SSD1306 OLED module (its pull-up to 3V3)"))
+    roles.append((cfg.OLED_SCL, "OLED_SCL", "i2c", "I2C%d SCL, %s (optional display)" % (cfg.OLED_I2C, hz),
+                  "SCL of the SSD1306 OLED module (its pull-up to 3V3)"))
     roles.sort()
     return roles
 
@@ -92,6 +99,8 @@ def net_of_header_pin(cfg, number):
     label = PICO_HEADER[number - 1]
     if label == "VBUS":
         return "+5V", "power"
+    if label == "3V3(OUT)":
+        return "+3V3", "power"
     if label in ("GND", "AGND"):
         return "GND", "gnd"
     if label.startswith("GP"):
@@ -112,6 +121,7 @@ def power_budget(cfg):
         ("LED control ICs, quiescent", "%d x %d" % (leds, cfg.LED_IDLE_MA), leds * cfg.LED_IDLE_MA),
         ("Pico (RP2040, USB serial)", "1 x %d" % cfg.PICO_MA, cfg.PICO_MA),
         ("74AHCT125, pull-ups, reed matrix", "1 x %d" % cfg.LOGIC_MA, cfg.LOGIC_MA),
+        ("SSD1306 OLED 128 x 64 (optional, always counted)", "1 x %d" % cfg.OLED_MA, cfg.OLED_MA),
     )
     total = 0.0
     for _what, _how, ma in lines:
@@ -154,7 +164,27 @@ def render_pinout(cfg):
         out.append("| GP%d | %d | %s | %s | %s |" % (gpio, gpio_to_header_pin(gpio), net, role, to))
     out += [
         "| VBUS | 40 | +5V | USB 5 V in | 74AHCT125 pin 14, every LED's VDD (5V), 1000 uF capacitor + |",
-        "| GND | 38 | GND | ground | 74AHCT125 pin 7, every LED's GND, capacitor -, buttons |",
+        "| GND | 38 | GND | ground | 74AHCT125 pin 7, every LED's GND, capacitor -, buttons, OLED GND |",
+        "| 3V3(OUT) | 36 | +3V3 | the Pico's 3.3 V out | VCC of the OLED module (optional) |",
+        "",
+        "## The optional display",
+        "",
+        "A 128 x 64 SSD1306 OLED module on I2C (the common 4-pin kind: GND, VCC, SCL, SDA),",
+        "at address 0x%02x (`OLED_ADDRESS`; some modules answer at 0x3D, set by a jumper):" % cfg.OLED_ADDRESS,
+        "",
+        "| Module pin | Pico | Pico pin |",
+        "| --- | --- | ---: |",
+        "| GND | GND | 38 |",
+        "| VCC | 3V3(OUT) | 36 |",
+        "| SCL | GP%d (I2C%d SCL) | %d |" % (cfg.OLED_SCL, cfg.OLED_I2C, gpio_to_header_pin(cfg.OLED_SCL)),
+        "| SDA | GP%d (I2C%d SDA) | %d |" % (cfg.OLED_SDA, cfg.OLED_I2C, gpio_to_header_pin(cfg.OLED_SDA)),
+        "",
+        "Power it from 3V3, not VBUS: most modules carry their own 4.7-10 kOhm pull-ups on",
+        "SCL and SDA to their VCC, and the Pico's pins must never see 5 V. A module without",
+        "pull-ups needs 4.7 kOhm from SCL and from SDA to 3V3 (the Pico's internal ones,",
+        "50-80 kOhm, are too weak for %d kHz). The firmware looks for the display at its" % (cfg.OLED_I2C_HZ // 1000),
+        "address at power-up and runs as before without it. Buttons %s drive its menu." % " and ".join(
+            "'%s' (GP%d)" % (n, p) for n, p in cfg.BUTTONS if n in ("menu", "ok")),
         "",
         "## Reading the columns",
         "",
@@ -224,7 +254,7 @@ def render_power(cfg):
     b = power_budget(cfg)
     channel = b["channel_ma"]
     leds = cfg.LED_COUNT
-    rest = leds * cfg.LED_IDLE_MA + cfg.PICO_MA + cfg.LOGIC_MA
+    rest = leds * cfg.LED_IDLE_MA + cfg.PICO_MA + cfg.LOGIC_MA + cfg.OLED_MA
     out = ["# Scacchiera power budget", "", "> " + GENERATED_NOTE, ""]
     out += [
         "Everything runs from one USB port: 5 V at up to %d mA. The firmware never sets"
@@ -244,6 +274,10 @@ def render_power(cfg):
         "- Pico: %d mA. An RP2040 running MicroPython with USB serial typically draws" % cfg.PICO_MA,
         "  20-30 mA; the margin covers peaks and a Pico W with its radio idle.",
         "- 74AHCT125 (its 3.3 V input adds supply current), pull-ups, reeds: %d mA." % cfg.LOGIC_MA,
+        "- SSD1306 OLED, 128 x 64: up to ~20 mA at 3.3 V with every pixel lit at full contrast",
+        "  (the firmware's text screens light under a third of them), through the Pico's 3V3",
+        "  regulator (~90 %%): %d mA from USB. The display is optional; the budget always counts" % cfg.OLED_MA,
+        "  it, so one firmware and one cap serve boards with and without it.",
         "",
         "## Worst case",
         "",
@@ -259,7 +293,7 @@ def render_power(cfg):
         "",
         "## Per colour, at the cap",
         "",
-        "| Pattern | Per LED mA (colour channels) | Whole board mA (incl. idle, Pico, logic) |",
+        "| Pattern | Per LED mA (colour channels) | Whole board mA (incl. idle, Pico, logic, OLED) |",
         "| --- | ---: | ---: |",
         "| One channel (red, green or blue) | %.2f | %.1f |" % (channel, leds * channel + rest),
         "| Two channels (yellow, cyan, magenta) | %.2f | %.1f |" % (2 * channel, leds * 2 * channel + rest),
@@ -421,7 +455,11 @@ def render_wiring_svg(cfg):
     svg.text(20, y0 + 72, "Buttons:", 13, COLOURS["button"], bold=True)
     buttons = "; ".join("'%s' GP%d (pin %d) -> button -> GND" % (n, p, gpio_to_header_pin(p)) for n, p in cfg.BUTTONS)
     svg.text(110, y0 + 72, buttons + ". Optional.", 12)
-    svg.text(20, y0 + 100, "Dashed lines are wires under the board: red rows, blue columns; "
+    svg.text(20, y0 + 96, "Display:", 13, COLOURS["i2c"], bold=True)
+    svg.text(110, y0 + 96, "optional SSD1306 OLED: SDA GP%d (pin %d), SCL GP%d (pin %d), VCC 3V3(OUT) (pin 36), "
+             "GND (pin 38); I2C%d at 0x%02x." % (cfg.OLED_SDA, gpio_to_header_pin(cfg.OLED_SDA), cfg.OLED_SCL,
+                                                gpio_to_header_pin(cfg.OLED_SCL), cfg.OLED_I2C, cfg.OLED_ADDRESS), 12)
+    svg.text(20, y0 + 124, "Dashed lines are wires under the board: red rows, blue columns; "
              "green is the LED chain, in order.", 11, "#555555")
     return svg.done()
 
@@ -567,7 +605,7 @@ def render_schematic_svg(cfg):
 
     # Pico block and buttons.
     bx, byy = 850, 620
-    svg.rect(bx, byy, 200, 250, "#e8f5e9", "#1b5e20", 1.5, 6)
+    svg.rect(bx, byy, 200, 310, "#e8f5e9", "#1b5e20", 1.5, 6)
     svg.text(bx + 100, byy + 20, "Raspberry Pi Pico", 13, anchor="middle", bold=True)
     lines = ["VBUS (40): +5V out to LEDs", "GND (38)",
              "GP%d-GP%d: ROW0-ROW7" % (cfg.ROW_PINS[0], cfg.ROW_PINS[-1]) if _consecutive(cfg.ROW_PINS) else "rows: see pinout.md",
@@ -575,13 +613,15 @@ def render_schematic_svg(cfg):
              "GP%d: LED data" % cfg.LED_PIN]
     for name, pin in cfg.BUTTONS:
         lines.append("GP%d: button '%s'" % (pin, name))
+    lines.append("GP%d/GP%d: OLED SDA/SCL" % (cfg.OLED_SDA, cfg.OLED_SCL))
+    lines.append("3V3 (36): OLED VCC")
     lines.append("USB: power and serial")
     for i, text in enumerate(lines):
         svg.text(bx + 12, byy + 46 + i * 20, text, 11)
     kx = 1150
     svg.text(kx, byy + 10, "Buttons (optional)", 13, COLOURS["button"], bold=True)
     for i, (name, pin) in enumerate(cfg.BUTTONS):
-        y = byy + 50 + i * 70
+        y = byy + 50 + i * 55
         svg.text(kx, y - 14, "GP%d '%s' (pull-up)" % (pin, name), 11, COLOURS["button"], bold=True)
         svg.line(kx, y, kx + 60, y, COLOURS["button"], 1.5)
         svg.circle(kx + 60, y, 3)
@@ -592,8 +632,13 @@ def render_schematic_svg(cfg):
         for k, half in enumerate((12, 8, 4)):
             svg.line(kx + 150 - half, y + 16 + k * 4, kx + 150 + half, y + 16 + k * 4, "#222222", 1.5)
         svg.text(kx + 160, y + 4, "GND", 10)
-    svg.text(bx, 900, "Pins are GPIO numbers; physical Pico pins and the full header are in pinout.md.", 11, "#555555")
-    svg.text(bx, 916, "Wire colours: red rows, blue columns, green LED data, purple +5V.", 11, "#555555")
+    oy = byy + 30 + len(cfg.BUTTONS) * 55
+    svg.rect(kx, oy, 250, 66, "#f4fbfc", COLOURS["i2c"], 1.5, 4)
+    svg.text(kx + 8, oy + 18, "SSD1306 OLED 128 x 64 (optional)", 11, COLOURS["i2c"], bold=True)
+    svg.text(kx + 8, oy + 36, "VCC to 3V3, GND to GND; I2C%d at 0x%02x" % (cfg.OLED_I2C, cfg.OLED_ADDRESS), 10)
+    svg.text(kx + 8, oy + 54, "SDA to GP%d, SCL to GP%d (module pull-ups)" % (cfg.OLED_SDA, cfg.OLED_SCL), 10)
+    svg.text(bx, 962, "Pins are GPIO numbers; physical Pico pins and the full header are in pinout.md.", 11, "#555555")
+    svg.text(bx, 978, "Wire colours: red rows, blue columns, green LED data, purple +5V, teal I2C.", 11, "#555555")
     return svg.done()
 
 

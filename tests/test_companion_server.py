@@ -13,6 +13,7 @@ import time
 import pytest
 import websockets
 
+import board_config
 from companion_support import served
 from host_tools.companion import server as companion_server
 from host_tools.companion.boards import SimulatedBoard
@@ -104,7 +105,7 @@ def test_a_move_through_the_api_is_seen_by_every_page(url):
 
 def test_the_page_gets_the_boards_own_buttons_and_option_specs(url):
     s = wait_for(url, lambda s: s["ready"] and s["option_specs"])
-    assert s["buttons"] == ["diag", "undo"], "the hardware layer's button names"
+    assert s["buttons"] == [name for name, _pin in board_config.BUTTONS], "the hardware layer's button names"
     assert set(s["option_specs"]) == set(s["options"]) and s["option_specs"]["hints"]["type"] == "bool"
     assert act(url, "press", button="diag")[0] == 200
     wait_for(url, lambda s: any('"name": "diag"' in line for line in s["protocol"]))

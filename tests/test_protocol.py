@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from firmware_support import Board, rows_of
+import board_config
 import scacchiera
 from scacchiera import commands
 
@@ -190,7 +191,7 @@ def test_options_are_checked_applied_and_saved():
     board.hands.lift(3)
     board.wait(50)
     i = board.runner.led_of_square[3] * 3
-    assert max(board.hw.pixels[i:i + 3]) == 22 * 50 // 100
+    assert max(board.hw.pixels[i:i + 3]) == board_config.LED_MAX_LEVEL * 50 // 100
 
 
 def test_games_and_pgn_list_and_fetch_the_archive():

@@ -262,3 +262,14 @@ def test_play_the_computer_from_the_page(served, page, engine, level):
     assert page.locator("#computer-hint").text_content().startswith("hint: " + hint)
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "computer-%s.png" % engine), full_page=True)
+
+
+def test_the_display_panel_and_its_menu_buttons(page):
+    """The simulated board's 128 x 64 panel shows the firmware's lines; the page's buttons drive the menu."""
+    page.wait_for_function("() => document.getElementById('oled') && "
+                           "JSON.parse(document.getElementById('oled').dataset.lines)[1] === 'White to move'")
+    page.click("#buttons button[data-button='menu']")
+    page.wait_for_function("() => JSON.parse(document.getElementById('oled').dataset.lines)[0] === 'Menu  ok: change'")
+    size = page.evaluate("() => [document.getElementById('oled').width, document.getElementById('oled').height]")
+    assert size[0] == 2 * size[1], "a 128 x 64 panel, scaled"
+    page.locator("#oled").screenshot(path=os.path.join(ARTIFACTS, "display.png"))

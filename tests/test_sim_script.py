@@ -27,7 +27,7 @@ def test_scenarios_run_through_the_command(path):
     out = sim("--script", path, "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    keys = {"fen", "moves", "san", "result", "termination", "in_sync", "leds", "protocol"}
+    keys = {"fen", "moves", "san", "result", "termination", "in_sync", "leds", "display", "protocol"}
     assert set(result) - keys == ({"variant", "sprint"} if "sprint" in path else set())
     assert keys <= set(result)
     assert result["in_sync"] is True and result["moves"]

@@ -171,6 +171,8 @@ def _status(p, runner, game, a):
         "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
     }
+    if runner.display is not None:
+        status["display"] = list(runner.display.lines)
     try:
         import gc
         status["mem_free"] = gc.mem_free()

@@ -26,6 +26,7 @@ host_tools/fakehw for tests and the simulator)::
                            without waiting (maybe nothing); return the count written
     start_watchdog(ms), feed_watchdog(), stop_watchdog(), reset(), reset_cause()
     fs                     the flash (storage/fs.py's interface)
+    display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
 """
 
 from . import VERSION, FIRMWARE, options
@@ -68,6 +69,8 @@ class Runner:
         self._blink = -1
         self._buttons = self._button_sample = 0
         self.parts = [self.journal, self.protocol]   # what sits beside the game (parts.Part's hooks)
+        self.menu = None               # the display part, when there is one: it takes the buttons first (its menu)
+        self.display = None            # the display part, when a panel was found at boot
 
     # -- boot -------------------------------------------------------------------------
 
@@ -122,7 +125,7 @@ class Runner:
         self.scans = (self.scans + 1) & _MASK
         if elapsed(now, self._slow_ms) >= SLOW_MS:
             self._slow_ms = now
-            self._poll_buttons()
+            self._poll_buttons(now)
             dt = elapsed(now, self._rate_ms)
             if dt >= RATE_MS:
                 self.scan_rate = ((self.scans - self._rate_scans) & _MASK) * 1000 // dt
@@ -170,8 +173,9 @@ class Runner:
             self.front, self.back = self.back, self.front
             self.hw.write_pixels(self.front)
 
-    def _poll_buttons(self):
-        """A button counts once it reads the same twice, SLOW_MS apart: diag toggles diagnostics, undo takes back."""
+    def _poll_buttons(self, now):
+        """A button counts once it reads the same twice, SLOW_MS apart: the menu's first (when a
+        display has one), then diag toggles diagnostics, undo takes back."""
         mask = self.hw.buttons()
         if mask != self._button_sample:
             self._button_sample = mask
@@ -184,6 +188,8 @@ class Runner:
         for i in range(len(names)):
             if pressed >> i & 1:
                 self.protocol.send({"ev": "button", "name": names[i]})
+                if self.menu is not None and self.menu.button(self, names[i], now):
+                    continue
                 if names[i] == "diag":
                     self.set_diag(self.diag is None)
                 elif names[i] == "undo" and self.diag is None:

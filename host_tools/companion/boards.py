@@ -234,6 +234,8 @@ class SimulatedBoard(Board):
             sim = self.sim
             state.update({"pieces": list(sim.pieces), "hand": sim.hand, "tray": list(sim.tray),
                           "now": sim.now, "speed": self.speed, "buttons": list(sim.hw.button_names)})
+            if sim.hw.display is not None:       # the simulated panel (static/display.js draws it)
+                state.update(sim.display_state())
             return state
 
     def act(self, action, fields):

@@ -82,10 +82,28 @@ class LoopSerial:
         return lines
 
 
-class FakeHardware:
-    button_names = ("diag", "undo")
+class FakeDisplay:
+    """The optional 128 x 64 panel (hal.Oled's interface): the lines and icons it shows, as data."""
 
-    def __init__(self, fs=None, clock=None, leds=64):
+    def __init__(self, rows=8):
+        self.lines = [""] * rows
+        self.icons = bytearray(rows)
+        self.shows = 0                    # show() calls
+        self.pages = 0                    # lines (controller pages) sent
+
+    def show(self, lines, icons, changed):
+        for i in range(len(self.lines)):
+            if changed >> i & 1:
+                self.lines[i] = lines[i]
+                self.icons[i] = icons[i]
+                self.pages += 1
+        self.shows += 1
+
+
+class FakeHardware:
+    button_names = ("diag", "undo", "menu", "ok")   # board_config.BUTTONS
+
+    def __init__(self, fs=None, clock=None, leds=64, display=None):
         self.clock = clock if clock is not None else Clock()
         if fs is None:
             from memfs import MemFS
@@ -101,6 +119,7 @@ class FakeHardware:
         self.feeds = 0
         self.resets = 0
         self.cause = "power_on"
+        self.display = display            # a FakeDisplay, or None: no panel found at boot
 
     # -- the interface the firmware uses -------------------------------------------------
 

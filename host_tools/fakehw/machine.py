@@ -221,3 +221,38 @@ def idle():
 
 
 reset_board()
+
+
+# -- I2C: the optional display's bus ------------------------------------------------------
+
+i2c_devices = {}          # address -> a device model with write(data) (ssd1306_model.Ssd1306Model)
+
+
+class I2C:
+    """machine.I2C with the devices of ``i2c_devices`` on the bus (none: the scan finds nothing)."""
+
+    def __init__(self, id=0, scl=None, sda=None, freq=400000):
+        if id not in (0, 1):
+            raise ValueError("bad I2C id")
+        self.id = id
+        self.freq = freq
+
+    def scan(self):
+        return sorted(i2c_devices)
+
+    def _device(self, addr):
+        device = i2c_devices.get(addr)
+        if device is None:
+            raise OSError(5)            # EIO: no acknowledge, as on the Pico
+        return device
+
+    def writeto(self, addr, buf, stop=True):
+        self._device(addr).write(buf, self.freq)
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        data = bytearray()
+        for buf in vector:
+            data.extend(buf)
+        self._device(addr).write(data, self.freq)
+        return len(data)

@@ -41,7 +41,7 @@ def run_script(args):
                 print(_describe(event))
     state = board.snapshot()
     if args.json:
-        keys = ("fen", "moves", "san", "result", "termination", "in_sync", "leds", "protocol")
+        keys = ("fen", "moves", "san", "result", "termination", "in_sync", "leds", "display", "protocol")
         if state["sprint"]:
             keys += ("variant", "sprint")
         print(json.dumps(dict((k, state[k]) for k in keys)))

@@ -14,12 +14,13 @@ from host_tools import _paths  # noqa: F401  (firmware/ and host_tools/fakehw/ o
 from host_tools.hands import Hands, ScriptError
 
 import main as firmware_main
-from fakehal import FakeHardware
+from fakehal import FakeHardware, FakeDisplay
 from memfs import MemFS
 from scacchiera.storage.fs import OsFS
 from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
 from scacchiera.leds import frame as led_frame
+from scacchiera.display.icons import NAMES as ICON_NAMES
 from scacchiera.rules.variants import new_position, variant_of, CHESS
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
 
@@ -46,10 +47,11 @@ class FirmwareHands(Hands):
     ``fs`` is the flash: a folder on disk (``OsFS``) or in memory (``MemFS``,
     the default). A new board boots like a Pico: it resumes the game saved
     on its flash, or starts one. ``fen``: a game to start, set up on the board.
+    ``display``: the board has the optional 128 x 64 panel (a FakeDisplay).
     """
 
-    def __init__(self, fen=None, profile="fide", fs=None, chatter=None, variant=None, seed=None):
-        self.hw = FakeHardware(fs=fs if fs is not None else MemFS())
+    def __init__(self, fen=None, profile="fide", fs=None, chatter=None, variant=None, seed=None, display=True):
+        self.hw = FakeHardware(fs=fs if fs is not None else MemFS(), display=FakeDisplay() if display else None)
         pos = new_position(fen, profile, variant, seed)
         self.hw.set_squares([sq for sq in range(64) if pos.piece_at(sq)])
         self.runner = firmware_main.build(self.hw)
@@ -233,9 +235,11 @@ class SimBoard(FirmwareHands):
 
     def wait(self, ms):
         with self.lock:
-            before = (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol))
+            shows = self.hw.display.shows if self.hw.display is not None else 0
+            before = (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol), shows)
             FirmwareHands.wait(self, ms)
-            if before != (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol)):
+            shows = self.hw.display.shows if self.hw.display is not None else 0
+            if before != (self.app.game.tracker.state, self.app.game.tracker.seq, len(self.protocol), shows):
                 self._changed()
 
     def press(self, name):
@@ -249,6 +253,13 @@ class SimBoard(FirmwareHands):
             self._changed()
 
     # -- what the board shows ---------------------------------------------------------
+
+    def display_state(self):
+        """The simulated panel's lines and icons' names ({} without a panel)."""
+        panel = self.hw.display
+        if panel is None:
+            return {}
+        return {"display": list(panel.lines), "display_icons": [ICON_NAMES[i] for i in panel.icons]}
 
     def snapshot(self):
         """Everything the page and the scripted mode report, as plain data."""
@@ -294,6 +305,7 @@ class SimBoard(FirmwareHands):
                 "tray": list(self.tray),
                 "turn": "white" if pos.turn == 0 else "black",
                 "options": option_values(self.runner),
+                "display": self.display_state().get("display"),
                 "pgn": pos.pgn(),
                 "events": events[-50:],
                 "protocol": self.protocol[-200:],

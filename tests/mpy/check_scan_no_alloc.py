@@ -11,6 +11,10 @@ the pins of the fake ``machine``, debounce, game, LEDs through the fake
 mode (idle, a piece in the hand, a blinking error, out of sync, a shown
 move) and in diagnostics (the walking LED). Needs host_tools/fakehw first
 on the path.
+
+And once more with the optional display found at boot (hal.Oled drawing with
+framebuf and sending pages to the SSD1306 model on the fake I2C bus): the same steady states and the menu open, with the heap
+locked; a redraw (a move, a menu press) may allocate, a steady screen may not.
 """
 
 
@@ -165,4 +169,75 @@ def loop_main():
     return len(results)
 
 
-print("%d passed, 0 failed" % (main() + loop_main()))
+def display_main():
+    import hal
+    import machine
+    import main as firmware
+    from fakehal import LoopSerial
+    from ssd1306_model import Ssd1306Model
+
+    machine.reset_board()
+    panel = Ssd1306Model()
+    machine.i2c_devices[0x3C] = panel
+    for sq in list(range(16)) + list(range(48, 64)):
+        machine.board.place(sq)
+    hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root="/tmp/no-alloc-display")
+    assert hw.display is not None, hw.display_why
+    runner = firmware.build(hw, 5000)
+    hw.start_watchdog(8000)
+    part = runner.display
+    results = []
+
+    def settle(ms=800):
+        runner.run(ms // 5)
+        hw.serial.sent = []
+
+    def locked(steps=2000):
+        micropython.heap_lock()
+        try:
+            runner.run(steps)
+        finally:
+            micropython.heap_unlock()
+
+    settle()
+    assert part.lines[1] == "White to move", part.lines
+    lit = sum(1 for b in panel.ram[128:256] if b)
+    assert lit > 40, "the panel's page 1 shows the turn line (%d columns lit)" % lit
+    draws = part.draws
+    locked()
+    assert part.draws == draws, "a steady screen is not redrawn"
+    results.append("idle")
+    machine.board.lift(12)
+    settle()
+    locked()
+    results.append("a piece lifted")
+    machine.board.place(44)
+    settle()
+    locked()
+    assert part.lines[3] == "Wrong placement:", part.lines
+    results.append("a blinking error")
+    machine.board.lift(44)
+    machine.board.place(12)
+    settle()
+    machine.board.press("menu")
+    settle(100)
+    machine.board.press("menu", False)
+    settle()
+    assert part.lines[0] == "Menu  ok: change", part.lines
+    locked(1000)
+    results.append("the menu open")
+    runner.set_diag(True)
+    settle(1200)
+    last = runner._rate_ms
+    while runner._rate_ms == last:
+        runner.run(1)
+    hw.serial.sent = []
+    locked(180)
+    assert part.lines[0] == "Diagnostics", part.lines
+    results.append("diagnostics")
+    for name in results:
+        print("ok   no allocation with the display on: %s" % name)
+    return len(results)
+
+
+print("%d passed, 0 failed" % (main() + loop_main() + display_main()))

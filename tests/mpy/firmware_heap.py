@@ -7,10 +7,16 @@ Then, after a real collection (run.mjs calls ``__after_gc__``), the live
 heap. The fake flash's bytes live in the heap here but not on the Pico, so
 they are reported apart and subtracted.
 
-Usage: firmware_heap.py PLIES LIMIT_BYTES [BUILD]. BUILD is the firmware as
+Usage: firmware_heap.py PLIES LIMIT_BYTES [BUILD [display]]. BUILD is the firmware as
 deployed (``python -m host_tools.deploy BUILD``: .mpy files, loaded as on the
 Pico); without it the sources on the path are used. The flash is the
 in-memory filesystem under /flash (outside the Python heap, as on the Pico).
+``display``: the optional OLED found at boot (hal.Oled drawing with framebuf
+onto the SSD1306 model on the fake I2C bus); ``fake-display``: a FakeDisplay
+(the display's logic alone, on the same FakeHardware as the plain run);
+``no-display`` and ``model-only``: hal.py and the fake machine loaded, no
+panel found (the model, at another address, in the second): the differences
+between these runs are the display's own cost (docs/display.md).
 Prints the figures; exits 1 over the limit. Also prints the cost of one quiet
 scan of the loop (us), for ``make bench``.
 """
@@ -41,7 +47,21 @@ class Quiet(FakeHardware):
         return len(data) - start
 
 
-hw = Quiet(fs=OsFS("/flash/games"))
+display = None
+if len(sys.argv) > 4 and sys.argv[4] in ("display", "no-display", "model-only"):
+    import hal
+    import machine
+    from ssd1306_model import Ssd1306Model
+    machine.reset_board()
+    if sys.argv[4] != "no-display":       # model-only: the model at an address the firmware does not use
+        machine.i2c_devices[0x3C if sys.argv[4] == "display" else 0x3D] = Ssd1306Model()
+    display, why = hal.find_display()
+    if display is None and sys.argv[4] == "display":
+        raise SystemExit("no display: " + why)
+if len(sys.argv) > 4 and sys.argv[4] == "fake-display":
+    from fakehal import FakeDisplay
+    display = FakeDisplay()
+hw = Quiet(fs=OsFS("/flash/games"), display=display)
 hw.set_squares(list(range(16)) + list(range(48, 64)))
 runner = main.build(hw, PERIOD_US)
 hands = Player(hw, lambda n: main.serve(runner, n), PERIOD_US)
@@ -67,6 +87,8 @@ quiet_us = time.ticks_diff(time.ticks_us(), t0) / n
 
 def report(used):
     print("plies %d" % game.position.ply())
+    if display is not None:
+        print("display on: %d redraws, screen %r" % (runner.display.draws, runner.display.lines[:3]))
     print("loop_step_us %.1f us (one quiet scan of the main loop, fake hardware)" % quiet_us)
     print("journal_bytes %d bytes" % runner.journal.size)
     print("heap_after_game %d bytes (%s; the test's fake hardware included)" % (

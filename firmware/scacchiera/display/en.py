@@ -1,0 +1,30 @@
+"""The screen's words in English: one string (a line a message, "|" between the forms that
+fit fewer characters), so the Pico holds one object, not a dict of tuples (the indices in __init__.py)."""
+
+WORDS = """White|Black
+%s to move
+%s in check|%s: check
+%s wins
+Draw
+no clock
+%s: %s missing|%s %s missing|%s: no %s
+%s: remove piece|%s: remove
+%s: wrong square
+Board differs:
+Wrong placement:
++%d more
+Promote: %s|Promote %s|= %s
+Tile: %s
+Place a %s|Place %s
+Engine %d thinking|Engine %d: ...
+vs engine %d
+vs computer
+%s offers draw|%s: draw?
+Draw claimable
+Diagnostics
+|pawn|knight|bishop|rook|queen|king
+checkmate=checkmate|stalemate=stalemate|insufficient_material=no mating force|fifty_moves=50 moves|seventyfive_moves=75 moves|threefold_repetition=repetition|fivefold_repetition=5x repetition|resignation=resignation|agreement=agreement|time_forfeit=time forfeit|abandoned=abandoned
+Menu  ok: change|Menu
+ok again: new|ok: new game?
+New game|Clock|Vs|Hints|Aid|Light|Lang
+on|off|n/a|person|computer|engine"""

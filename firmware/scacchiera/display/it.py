@@ -1,0 +1,29 @@
+"""The screen's words in Italian (en.py explains the format: the same lines in the same order)."""
+
+WORDS = """Bianco|Nero
+Muove il %s|Muove %s
+%s sotto scacco|%s: scacco
+Vince il %s|Vince %s
+Patta
+senza orologio
+%s: manca %s|%s manca %s|%s: %s?
+%s: togli pezzo|%s: togli
+%s: casa errata
+Scacchiera:
+Posa errata:
++%d altre
+Promuove: %s|= %s
+Tessera: %s|Tess.: %s
+Posa %s
+Motore %d pensa|Motore %d ...
+contro motore %d|vs motore %d
+contro computer
+%s offre patta|%s: patta?
+Patta reclamabile|Patta: reclama
+Diagnostica
+|pedone|cavallo|alfiere|torre|donna|re
+checkmate=scacco matto|stalemate=stallo|insufficient_material=materiale insuff.|fifty_moves=50 mosse|seventyfive_moves=75 mosse|threefold_repetition=ripetizione|fivefold_repetition=5 ripetizioni|resignation=abbandono|agreement=accordo|time_forfeit=tempo scaduto|abandoned=abbandonata
+Menu  ok: cambia|Menu
+ok: nuova?|ok: nuova
+Nuova partita|Tempo|Vs|Aiuti|Luci|Luce|Lingua
+si|no|n/d|persona|computer|motore"""

@@ -1,0 +1,79 @@
+"""The display's CPU cost on the emulated RP2040: compose a screen, draw its lines (raw REPL).
+
+The firmware as deployed (oled.py, scacchiera/display), on MicroPython v1.28.0 for the Pico in
+rp2040js, with the panel's I2C replaced by a Python object that takes the bytes and does
+nothing: rp2040js has an I2C block but no SSD1306 and no bus timing, so the bus time is added
+from the bytes sent (computed at 400 kHz, docs/display.md), never measured here. Lower bounds,
+as every emulated figure (XIP cache misses not modelled).
+
+    python -m host_tools.pico_emu.display_bench       (also in make bench, "The display")
+"""
+
+import re
+
+from host_tools.pico_emu.board import PicoHands
+from host_tools.pico_emu.emulator import missing
+
+DISPLAY_COSTS = """
+import time, array, main, hal, oled, board_config as cfg
+T = time.ticks_us
+D = time.ticks_diff
+class Bus:
+    def writeto(self, address, data, stop=True):
+        return len(data)
+hw = hal.Hardware()
+hw.display = oled.Oled(Bus(), cfg)
+r = main.build(hw)
+r.run(400)
+p = r.display
+q = array.array('i', [0] * 40)
+for i in range(40):
+    p.lines[1] = ''
+    a = T(); p.redraw(r, time.ticks_ms()); q[i] = D(T(), a)
+s = sorted(q)
+print('REDRAW', s[20], s[39])
+for i in range(40):
+    a = T(); hw.display.show(p.lines, p.icons, 1); q[i] = D(T(), a)
+s = sorted(q)
+print('LINE', s[20])
+for i in range(40):
+    a = T(); hw.display.show(p.lines, p.icons, 255); q[i] = D(T(), a)
+s = sorted(q)
+print('SCREEN', s[20])
+for i in range(40):
+    a = T(); r.step(); q[i] = D(T(), a)
+s = sorted(q)
+print('QUIET', s[20], s[39])
+print('DONE')
+"""
+
+
+def display_costs():
+    """{figure: us} measured on the emulated RP2040, or None (and why) without its firmware image."""
+    why = missing()
+    if why:
+        return None, why
+    hands = PicoHands()
+    try:
+        out = hands.repl(DISPLAY_COSTS, "DONE", limit_ms=20000)
+    finally:
+        hands.emu.close()
+    figures = {}
+    for name in ("REDRAW", "LINE", "SCREEN", "QUIET"):
+        figures[name] = [int(x) for x in re.search(name + r"((?: -?\d+)+)", out).group(1).split()]
+    return figures, ""
+
+
+def main():
+    figures, why = display_costs()
+    if figures is None:
+        print("  emulated RP2040: skipped (%s)" % why)
+        return
+    print("  emulated RP2040, CPU only (the panel's bus replaced; add 3.1 ms a line of I2C, computed):")
+    print("    a redraw (compose, compare, draw and hand over one line): median %d us, max %d us" % tuple(figures["REDRAW"]))
+    print("    drawing one line: %d us; all eight: %d us" % (figures["LINE"][0], figures["SCREEN"][0]))
+    print("    a quiet Runner.step with the display on: median %d us, max %d us" % tuple(figures["QUIET"]))
+
+
+if __name__ == "__main__":
+    main()
