@@ -563,3 +563,27 @@ def test_the_leds_show_a_committed_move_before_the_journal_writes_it(period_us, 
         assert not dirty, "the frame of the move was drawn before the flash write"
     runner.show(board.hw.ticks_ms())
     assert seen[-1][1] == bytes(board.hw.pixels)
+
+
+def test_a_sprint_game_resumed_before_its_first_move_still_offers_the_tile_just_drawn():
+    """The journal keeps a Sprint game's start as its position string: read back after a power cut
+    before White's first move, it still knows the rook White drew (seed 1), so the LEDs show where
+    the rook may go and a tile placed on d3 is offered as the rook first, as before the cut."""
+    from scacchiera.leds import frame
+    from scacchiera.rules import ROOK
+    fs = MemFS()
+    board = Board(fs=fs)
+    board.send({"cmd": "new", "variant": "sprint", "seed": 1})
+    board.hw.set_squares([4, 12, 52, 60])
+    board.wait(300)
+    assert board.game.position.drawn_tile() == ROOK
+    before = frame.meanings(board.runner.app.compose())
+    resumed = Board(fs=copy_fs(fs), rows=bytes(board.hw.occupied))
+    resumed.wait(300)
+    assert resumed.game.position.fen() == board.game.position.fen()
+    assert resumed.game.position.drawn_tile() == ROOK
+    after = frame.meanings(resumed.runner.app.compose())
+    assert after == before and after["a1"] == "drop-target"
+    resumed.hw.set_squares([4, 12, 19, 52, 60])       # a tile on d3: rook or pawn, the rook first
+    resumed.wait(100)
+    assert frame.meanings(resumed.runner.app.compose())["d3"] == "drop-rook"

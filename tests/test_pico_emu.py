@@ -29,6 +29,7 @@ WHY = missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
 
 START = [sq for sq in range(16)] + [sq for sq in range(48, 64)]
+HEAP_FREE_GOAL = 120 * 1024      # B free after a collection after 300 plies (issue 11)
 
 
 @pytest.fixture(scope="module")
@@ -266,5 +267,6 @@ def test_a_300_ply_game(firmware):
     for move in moves:
         final.push(move)
     assert state["fen"] == final.fen()
-    assert state["heap_free"] > 0
     print("300 plies: heap free %d B after a collection, %d scans/s" % (state["heap_free"], state["scan_rate"]))
+    # Issue 11's goal: room left for the on-board engine and the display.
+    assert state["heap_free"] >= HEAP_FREE_GOAL, state["heap_free"]

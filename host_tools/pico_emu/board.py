@@ -46,9 +46,16 @@ class PicoHands(Hands):
         self._start(None, rows, 0, None, [])
         self.wait_for_boot()
         if fen is not None or profile != "fide" or self.sprint:
-            command = {"cmd": "new", "fen": pos.fen(), "profile": profile}
+            # Set up as the simulator does: a Sprint game from its seed is the seed's start, whose
+            # first tile is known to be just drawn (the first in the tap cycle); its position string
+            # would be a set-up that does not say which tile was drawn last.
+            command = {"cmd": "new", "profile": profile}
             if self.sprint:
-                command.update(variant="sprint", seed=pos.seed)
+                command["variant"] = "sprint"
+            if fen is not None:
+                command["fen"] = pos.fen()
+            elif self.sprint:
+                command["seed"] = pos.seed
             reply = self.query(command)
             if not reply.get("ok"):
                 raise ScriptError("the board refused the set-up: %s" % reply.get("message"))

@@ -45,9 +45,11 @@ def main():
             pos, sans = play(seed, plies, hourglass)
             print("game %d %s: %s" % (seed, "hourglass" if hourglass else "random", " ".join(sans)))
             print("  end %s %r" % (pos.fen(), pos.outcome()))
-            # The position string reads back to the same position, and the PGN replays the game.
+            # The position string reads back to the same position (the tile just drawn too: the board
+            # offers it first), and the PGN replays the game.
             again = SprintPosition.from_fen(pos.fen())
-            check("string round trip %d" % seed, (again.fen(), again.hash), (pos.fen(), pos.hash))
+            check("string round trip %d" % seed, (again.fen(), again.hash, again.drawn_tile()),
+                  (pos.fen(), pos.hash, pos.drawn_tile()))
             if not hourglass:
                 check("pgn replay %d" % seed, read_pgn(pos.pgn()).fen(), pos.fen())
     p = SprintPosition(seed=7)
@@ -55,8 +57,11 @@ def main():
     m = p.parse_san("P@d3")
     p.push(m)
     check("drop san", p.san(p.legal_moves()[0]) != "", True)
+    check("black's drawn tile read back", SprintPosition.from_fen(p.fen()).drawn_tile(), p.drawn_tile())
     p.pop()
     check("push/pop", p.fen(), SprintPosition(seed=7).fen())
+    # The seed's start as a string (a game resumed before its first move) knows White's first tile.
+    check("start string drawn tile", SprintPosition.from_fen(p.fen()).drawn_tile(), p.drawn_tile())
     print("%d passed, %d failed" % (results[0], results[1]))
     if results[1]:
         sys.exit(1)

@@ -116,6 +116,10 @@ class SprintPosition(Position):
             Position.__init__(self, chess_fen, profile)
             self._check_material()
             self._from_seed = False
+            # A seeded deck that gave one tile per turn so far (the seed's start, a resumed game)
+            # gave its last at the start of this turn: taps and LEDs offer that tile first.
+            c = self.turn
+            self._start_drew = 1 if self._seeded[c] and self.drawn[c] == self.fullmove else 0
 
     @property
     def STARTING_FEN(self):
@@ -308,7 +312,7 @@ class SprintPosition(Position):
         if self._sundo:
             drew = self._sundo[-1] >> 8
         else:
-            drew = self._start_drew if c == WHITE else 0
+            drew = self._start_drew
         return self.decks[c][self.drawn[c] - 1] if drew else 0
 
     def bishop_colours_left(self, color):
