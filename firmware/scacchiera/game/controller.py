@@ -21,6 +21,9 @@ Events (``kind`` and fields):
     time_out      side                          move_time_ms ran out: the board plays a move for
                                                 "white" or "black" (a move event follows)
     promotion     piece                         the piece a pending promotion will become
+    suggest_asked                               the player tapped their king once: a hint, please
+                                                (the board's engine or the host answers: runner.suggest)
+    suggest       uci                           a suggested move, lit until the next move
 """
 
 from ..clock import elapsed
@@ -32,6 +35,7 @@ from .. import options
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
+SUGGEST_TAPS = 1        # single tap: ask for a suggestion (option suggest)
 CLAIM_TAPS = 2          # double tap: claim a draw
 RESIGN_TAPS = 3         # triple tap: resign
 
@@ -40,7 +44,7 @@ START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
 
 class Options:
     """What a player can set that the game holds: hints, takeback, settle_ms, lang,
-    move_time_ms (options.py's table: kinds, limits, defaults). Plain attributes."""
+    move_time_ms, suggest (options.py's table: kinds, limits, defaults). Plain attributes."""
 
     def __init__(self):
         options.defaults(self, options.GAME)
@@ -57,6 +61,7 @@ class Game:
         self.taps = 0
         self.tap_ms = 0
         self.turn_ms = 0             # when the side to move's turn began (for move_time_ms)
+        self.suggestion = -1         # a move suggested to the side to move (lit as a hint), or -1
         self._state = self.tracker.state
         self._apply_options()
 
@@ -80,7 +85,10 @@ class Game:
         self.tracker.tick(now)
         if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
             taps, self.taps = self.taps, 0
-            if taps == CLAIM_TAPS:
+            if taps == SUGGEST_TAPS:
+                if self.options.suggest:
+                    self.emit("suggest_asked")
+            elif taps == CLAIM_TAPS:
                 self.claim(now)
             elif taps == RESIGN_TAPS:
                 self.resign(self.position.turn, now)
@@ -141,6 +149,7 @@ class Game:
         uci = pos.uci(move)
         pos.push(move)
         self.turn_ms = now
+        self.suggestion = -1
         self.tracker.forget_required()
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
         self._after_move(now)
@@ -180,6 +189,7 @@ class Game:
             return False
         move = pos.take_back()
         self.result = None
+        self.suggestion = -1
         self.tracker.resume()
         self.tracker.forget_required()
         self.claimable = self._claims()
@@ -211,6 +221,7 @@ class Game:
         """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
         self.position = pos
         self.turn_ms = now
+        self.suggestion = -1
         self.result = None
         self.claimable = ()
         self.taps = 0
@@ -247,6 +258,15 @@ class Game:
         move = self.position.parse_uci(uci)   # ValueError if illegal
         self.tracker.require(move)
         return move
+
+    def suggest_move(self, move):
+        """Light ``move`` (a legal move of the side to move, an int) as a hint, not enforced."""
+        if not self.options.suggest:
+            raise ValueError("suggestions are off (set suggest on)")
+        if move not in self.position.legal_moves():
+            raise ValueError("not a legal move here")
+        self.suggestion = move
+        self.emit("suggest", uci=self.position.uci(move))
 
     def unshow_move(self):
         """Forget the move ``show_move`` asked for: any legal move is accepted again."""
@@ -290,6 +310,8 @@ class Game:
         if holder != options.GAME:
             raise ValueError("%s is the board's option, not the game's" % name)
         setattr(self.options, name, value)
+        if name == "suggest" and not value:
+            self.suggestion = -1
         self._apply_options()
 
     def _apply_options(self):

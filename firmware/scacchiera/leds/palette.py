@@ -42,6 +42,8 @@ DEFAULT = {
     f.DROP_BISHOP: (200, 0, 200, True),
     f.DROP_ROOK: (0, 0, 255, True),
     f.DROP_QUEEN: (255, 160, 0, True),
+    f.SUGGEST_FROM: (140, 0, 255, False),
+    f.SUGGEST_TO: (140, 0, 255, SLOW),
 }
 
 BLINK_MS = 250
