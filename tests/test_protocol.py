@@ -57,7 +57,8 @@ def test_status_tells_the_game_and_the_board():
     assert status["fen"] == board.game.position.fen() and status["in_sync"] and status["state"] == "idle"
     assert status["game"] == 1 and 195 <= status["scan_rate"] <= 205   # one scan per 5 ms here
     assert status["options"] == {"hints": True, "takeback": True, "settle_ms": 250, "lang": "en",
-                                 "profile": "fide", "brightness": 100, "move_time_ms": 0}
+                                 "profile": "fide", "brightness": 100, "move_time_ms": 0, "suggest": True,
+                                 "opponent": "person", "engine_side": "b"}
 
 
 def test_new_with_a_fen_guides_the_set_up():

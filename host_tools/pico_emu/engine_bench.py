@@ -20,7 +20,9 @@ from host_tools.pico_emu.board import PicoHands
 from host_tools.pico_emu.emulator import missing
 
 ROOT = _paths._ROOT
-NODES = 1500          # per position: about a second of the chip's time
+NODES = 1000          # per position: a few seconds of the chip's time
+# Out of the book, white to move: the board's engine (white) searches at once.
+MIDGAME = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
 
 SEARCH = """
 import time, gc
@@ -81,6 +83,35 @@ def measure(nodes=NODES, count=None):
     return {"searches": searches, "slices": slices, "free": int(free.group(1)) if free else None}
 
 
+def on_the_board(level=6):
+    """The board's own loop while its engine thinks: {'scan_rate', 'lift_ms', 'move_ms', 'uci'}.
+
+    The engine plays white from MIDGAME at ``level``; meanwhile ``status``'s
+    scan rate (a quiet second), a white knight lifted until its destinations
+    light, and the emulated ms from ``set opponent`` to the ``engine_move`` event.
+    """
+    from host_tools.pico_emu.bench import scan_rate, lift_to_leds
+    hands = PicoHands(fen=MIDGAME)
+    try:
+        hands.query({"cmd": "set", "name": "engine_side", "value": "w"})
+        mark = len(hands.events)
+        start = hands.emu.t_ms
+        hands.query({"cmd": "set", "name": "opponent", "value": "engine %d" % level})
+        rate = scan_rate(hands)
+        thinking = not any(ev.get("ev") == "engine_move" for ev in hands.events[mark:])
+        lift = lift_to_leds(hands, "b1", ("a3", "c3")) if thinking else None
+        moved = None
+        while hands.emu.t_ms - start < 60000:
+            moved = [ev for ev in hands.events[mark:] if ev.get("ev") == "engine_move"]
+            if moved:
+                break
+            hands.wait(50)
+        return {"scan_rate": rate if thinking else None, "lift_ms": lift,
+                "move_ms": hands.emu.t_ms - start if moved else None, "uci": moved[0]["uci"] if moved else None}
+    finally:
+        hands.emu.close()
+
+
 def main(nodes=NODES):
     why = missing()
     if why:
@@ -98,6 +129,10 @@ def main(nodes=NODES):
     for n, mean, worst in f["slices"]:
         print("  a slice of step(%d): mean %d us, max %d us" % (n, mean, worst))
     print("  heap free with the engine made (no game loop running): %s B" % f["free"])
+    b = on_the_board()
+    print("  on the board, level 6 thinking (one node after each scan): %s scans/s (status, a quiet second); "
+          "lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> engine_move)"
+          % (b["scan_rate"], b["lift_ms"], b["uci"], b["move_ms"]))
     return rate
 
 

@@ -35,6 +35,8 @@ export const MEANINGS = {
   "drop-bishop": "Scacchi Sprint: the tile placed here counts as a bishop",
   "drop-rook": "Scacchi Sprint: the tile placed here counts as a rook",
   "drop-queen": "Scacchi Sprint: the tile placed here counts as a queen",
+  "suggest-from": "a hint (the engine's or the computer's): this piece could move",
+  "suggest-to": "…to here (a suggestion: any legal move is still taken)",
 };
 
 export function squareIndex(name) { return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1); }
