@@ -243,3 +243,36 @@ def test_every_levels_budget_fits_ten_seconds_of_the_rp2040():
     from host_tools.engine_match import RP2040_NODES
     budgets = [LEVELS[n][2] for n in range(1, len(LEVELS))]
     assert budgets == sorted(budgets) and budgets[-1] <= RP2040_NODES
+
+
+def tap(board, square, times):
+    for _ in range(times):
+        lift(board, square)
+        board.wait(150)
+        place(board, square)
+        board.wait(150)
+    board.wait(1000)
+
+
+def test_taps_on_a_rook_before_the_first_move_choose_who_plays_its_side():
+    board = Board()
+    board.wait(600)
+    tap(board, "h8", 5)                         # 5 taps: the engine, level 3, plays black
+    assert (board.runner.opponent, board.runner.engine_side) == ("engine 3", "b")
+    assert board.runner.engine.level == 3
+    tap(board, "a1", 1)                         # one tap: a piece adjusted, nothing
+    assert board.runner.opponent == "engine 3"
+    tap(board, "a1", 8)                         # 8 taps: level 6 plays white (and moves at once)
+    assert (board.runner.opponent, board.runner.engine_side) == ("engine 6", "w")
+    lines = wait_for_engine(board)
+    assert any(l.get("ev") == "engine_move" for l in lines)
+    board.send("unshow")
+    tap(board, "h1", 2)                         # 2 taps: a person again
+    assert board.runner.opponent == "person" and board.runner.engine is None
+
+
+def test_rook_taps_after_the_first_move_change_nothing():
+    board = Board()
+    follow(board, "e2e4")
+    tap(board, "a8", 4)
+    assert board.runner.opponent == "person"

@@ -218,11 +218,16 @@ class Runner:
             suggest(self)
 
     def _event(self, ev):
-        if ev["kind"] == "suggest_asked":      # the gesture: a single tap on one's king
+        """The board's gestures that reach beyond the game (game/controller.py's events)."""
+        kind = ev["kind"]
+        if kind == "suggest_asked":            # a single tap on one's king
             try:
                 self.suggest()
             except ValueError:
                 pass                   # e.g. the opponent's turn: the gesture does nothing
+        elif kind == "opponent_asked":         # taps on a rook before the first move
+            self.set_option("engine_side", ev["side"])
+            self.set_option("opponent", ev["opponent"])
 
     def set_option(self, name, value, save=True):
         """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""

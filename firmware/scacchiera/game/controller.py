@@ -24,18 +24,23 @@ Events (``kind`` and fields):
     suggest_asked                               the player tapped their king once: a hint, please
                                                 (the board's engine or the host answers: runner.suggest)
     suggest       uci                           a suggested move, lit until the next move
+    opponent_asked  opponent, side              taps on a rook before the first move: who plays
+                                                that rook's side ("person" or "engine N"; runner.py)
 """
 
 from ..clock import elapsed
 from ..rules import square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, CHESS
-from ..rules.squares import PIECE_SYMBOLS
+from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
 from .. import options
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
 SUGGEST_TAPS = 1        # single tap: ask for a suggestion (option suggest)
+# Before the first move, taps on a rook choose who plays its side: 2 a person, 3..8 the
+# board's engine at level 1..6 (a single tap is a piece adjusted: nothing).
+PERSON_TAPS = 2
 CLAIM_TAPS = 2          # double tap: claim a draw
 RESIGN_TAPS = 3         # triple tap: resign
 
@@ -60,6 +65,7 @@ class Game:
         self.claimable = ()
         self.taps = 0
         self.tap_ms = 0
+        self.tap_square = -1
         self.turn_ms = 0             # when the side to move's turn began (for move_time_ms)
         self.suggestion = -1         # a move suggested to the side to move (lit as a hint), or -1
         self._state = self.tracker.state
@@ -85,7 +91,9 @@ class Game:
         self.tracker.tick(now)
         if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
             taps, self.taps = self.taps, 0
-            if taps == SUGGEST_TAPS:
+            if self.tap_square != self._king_square(self.position.turn):
+                self._rook_taps(taps)
+            elif taps == SUGGEST_TAPS:
                 if self.options.suggest:
                     self.emit("suggest_asked")
             elif taps == CLAIM_TAPS:
@@ -108,7 +116,11 @@ class Game:
         elif kind == tr.TAKEBACK:
             self._take_back(tr.TAKEBACK)
         elif kind == tr.TAP:
-            if self.result is None and value == self._king_square(pos.turn):
+            if self.result is None and (value == self._king_square(pos.turn) or
+                                        not pos.ply() and pos.piece_at(value) & 7 == ROOK):
+                if value != self.tap_square:
+                    self.taps = 0
+                self.tap_square = value
                 self.taps += 1
                 self.tap_ms = now
         elif kind == tr.KINGS_OFF:
@@ -129,6 +141,13 @@ class Game:
                       squares=[square_name(s) for s in to_empty], fix=[square_name(s) for s in to_fill])
         elif state == tr.OUT_OF_SYNC:
             self._report_sync()
+
+    def _rook_taps(self, taps):
+        """Taps on a rook before the first move: who plays its side (docs/gestures.md)."""
+        if taps >= PERSON_TAPS and not self.position.ply():
+            level = min(taps - PERSON_TAPS, 6)
+            self.emit("opponent_asked", opponent="engine %d" % level if level else "person",
+                      side="wb"[self.position.piece_at(self.tap_square) >> 3])
 
     def _king_square(self, color):
         return self.position.king_square(color)
