@@ -30,8 +30,8 @@ from host_tools import _paths  # noqa: F401
 from scacchiera.engine import Engine, LEVELS, MAX_LEVEL
 from scacchiera.rules import Position
 
-# What the board's loop searches in 10 s on the emulated RP2040 (~300 nodes/s with the scans
-# between the nodes: docs/engine.md): level 6's budget.
+# What the board's loop searches in 10 s on the emulated RP2040 (~230 nodes/s, a node after each
+# scan: docs/engine.md): level 6's budget.
 RP2040_NODES = LEVELS[MAX_LEVEL][2]
 MAX_PLIES = 200
 
