@@ -275,3 +275,20 @@ def test_rook_taps_after_the_first_move_change_nothing():
     follow(board, "e2e4")
     tap(board, "a8", 4)
     assert board.runner.opponent == "person"
+
+
+def test_a_hands_script_in_the_simulator_plays_the_engine_to_its_mate():
+    """tests/scenarios/firmware/engine_mates.txt through ``python -m host_tools.sim --script``."""
+    import json
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-m", "host_tools.sim", "--script",
+                          os.path.join(root, "tests", "scenarios", "firmware", "engine_mates.txt"), "--json"],
+                         capture_output=True, text=True, cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert (result["result"], result["termination"]) == ("0-1", "checkmate")
+    assert '{"uci": "d8h4", "ev": "engine_move"}' in result["protocol"]
