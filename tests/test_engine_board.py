@@ -151,7 +151,14 @@ def test_the_engine_plays_white_and_stops_a_search_the_hands_made_stale():
 def test_person_again_drops_the_engine_and_the_hands_play_both_sides():
     board = board_at(MIDGAME)
     ask(board, "set opponent engine 3")
-    ask(board, "set opponent person")
+    follow(board, "e1g1")
+    wait_for_engine(board)
+    assert board.game.tracker.required >= 0
+    ask(board, "set opponent person")               # its move shown is not asked for any more
+    assert board.game.tracker.required < 0
+    board.send("undo")
+    board.hw.occupied[:] = rows_of(MIDGAME)
+    board.wait(600)
     assert board.runner.engine is None
     follow(board, "e1g1")
     follow(board, "d7d6")

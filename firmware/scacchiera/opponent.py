@@ -43,7 +43,6 @@ class Opponent:
         self.plays = opponent != "person"
         self.level = int(opponent[7:]) if opponent[:6] == "engine" else 0
         self.side = 0 if side == "w" else 1
-        self.move = -1
         if self.purpose == _MOVE:
             self._stop()
         if self.engine is not None and self.level:
@@ -103,7 +102,10 @@ class Opponent:
     def detach(self, runner):
         """No engine or host plays any more: the hands may move both sides."""
         self._stop()
-        runner.app.game.tracker.hold = False
+        tracker = runner.app.game.tracker
+        tracker.hold = False
+        if self.move >= 0 and tracker.required == self.move:
+            tracker.forget_required()        # its move is not asked for any more
 
     # -- the search -------------------------------------------------------------------------
 
