@@ -6,7 +6,7 @@ its ~34 KB of tables only when it searches (RAM).
 
 - On the opponent's turn the move tracker holds (``tracker.hold``): the
   hands' moves are not taken, a piece put down blinks as an error. The
-  engine searches a copy of the position, a slice of nodes after each
+  engine searches a copy of the position, ``SLICE_NODES`` nodes after each
   scan (parts.Part.scan), so the board goes on scanning, lighting a lifted
   piece's moves and answering the host. Its move is then shown as the host's
   ``show`` is (``tracker.require``): the LEDs guide the hands and only that
@@ -19,13 +19,10 @@ Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
 ``runner.engine`` is this part while an engine plays, else None.
 """
 
-from .clock import elapsed
-
-# After each scan the engine searches a node, and more while the slice has taken less than
-# SLICE_US (up to SLICE_NODES): a node costs the RP2040 ~2.5 ms on average, 5.9 ms at most, and
-# the loop must keep >= 200 scans/s (docs/engine.md: measured on the emulated Pico).
-SLICE_US = 1200
-SLICE_NODES = 4
+# Nodes searched after each scan: one. A node costs the RP2040 ~2.5 ms on average (5.9 ms at
+# most), and the loop keeps ~230 scans/s while the engine thinks (goal >= 200). Going on to more
+# nodes while a slice has taken under 1.2 ms gained nothing there (docs/engine.md).
+SLICE_NODES = 1
 _MOVE = 1              # what the search is for
 _HINT = 2
 
@@ -77,16 +74,8 @@ class Opponent:
         pass
 
     def scan(self, runner, now):
-        if self.purpose:
-            hw = runner.hw                   # (a bound method kept in a name would allocate)
-            start = hw.ticks_us()
-            engine = self.engine
-            for _ in range(SLICE_NODES):
-                if engine.step(1):
-                    self._done(runner.app.game)
-                    return
-                if elapsed(hw.ticks_us(), start) >= SLICE_US:
-                    return
+        if self.purpose and self.engine.step(SLICE_NODES):
+            self._done(runner.app.game)
 
     def tick(self, runner, now):
         game = runner.app.game

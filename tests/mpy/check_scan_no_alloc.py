@@ -167,7 +167,7 @@ def loop_engine():
     engine = runner.engine
     assert engine.thinking, "the engine searches"
     nodes = engine.engine.nodes
-    loop_steady(runner, 300)           # (up to 4 nodes a scan: the fake clock stands still in a step)
+    loop_steady(runner, 300)           # a node after each scan
     assert engine.thinking and engine.engine.nodes >= nodes + 300, (nodes, engine.engine.nodes)
     print("ok   no allocation in the main loop step: the engine thinking (%d nodes)" % (engine.engine.nodes - nodes))
     return 1
