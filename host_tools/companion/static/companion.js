@@ -100,10 +100,14 @@ const OPTION_LABELS = {
   hints: "visual assistance (legal destinations)", takeback: "take back by restoring the position",
   settle_ms: "settle time (ms)", lang: "move letters", profile: "rule profile",
   brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
+  suggest: "hints from the board's engine on request", opponent: "opponent",
+  engine_side: "the opponent plays",
 };
 const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
-  chess: "chess", sprint: "Scacchi Sprint",
+  chess: "chess", sprint: "Scacchi Sprint", person: "a person", host: "this computer",
+  "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (strongest)",
+  w: "white", b: "black",
 };
 let optionSpecs = null;
 
