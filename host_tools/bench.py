@@ -152,6 +152,20 @@ def firmware_micropython():
             elif out.returncode and "heap_after_game" not in out.stdout:
                 print("  (%d plies failed: %s)" % (plies, (out.stderr.strip().splitlines() or ["?"])[-1]))
             heap[plies] = _figures(out.stdout).get("heap_after_game")
+        # The same game with the board's engine playing black (level 6): its part, modules and tables.
+        out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
+                              "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
+                              "60", str(HEAP_LIMIT), build, "6"], capture_output=True, text=True)
+        with_engine = _figures(out.stdout)
+        plain = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
+                                "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
+                                str(int(with_engine.get("plies", 0))), str(HEAP_LIMIT), build],
+                               capture_output=True, text=True)
+        if with_engine.get("heap_after_game") and _figures(plain.stdout).get("heap_after_game"):
+            print("  heap after a game against the board's engine (level 6, %d plies): %d bytes, %d more than "
+                  "the same length hands-only (goal: engine and game <= 60 KB more)"
+                  % (with_engine["plies"], with_engine["heap_after_game"],
+                     with_engine["heap_after_game"] - _figures(plain.stdout)["heap_after_game"]))
     if None not in heap.values():
         per_ply = (heap[1000] - heap[0]) / 1000
         print("  heap after boot %d, 300 plies %d, 1000 plies %d bytes: %.1f bytes a ply (goal <= %d); "
@@ -315,8 +329,6 @@ def companion_latency(rounds=40, engine_rounds=8):
 
 # -- the engine (issue 15): nodes/s, heap, the RP2040's node budget per move -----------------
 
-ENGINE_RP2040_PER_WASM = 4   # search is perft-like work: the RP2040 ~4x slower than the wasm port (estimate)
-ENGINE_SECONDS_PER_MOVE = 10
 
 
 def _children_cpu():
@@ -326,8 +338,8 @@ def _children_cpu():
 
 
 def engine_figures():
-    """Nodes/s of the engine's search on CPython and MicroPython (wasm), its heap, and the
-    estimated RP2040 budget per move (wasm nodes/s / 4 x 10 s, until the emulated Pico measures it)."""
+    """Nodes/s of the engine's search on CPython and MicroPython (wasm) and its heap; the RP2040's
+    rate is measured on the emulated Pico (host_tools/pico_emu/engine_bench.py)."""
     import time
     from scacchiera.engine import Engine
     from scacchiera.rules import Position
@@ -364,7 +376,6 @@ def engine_figures():
     figures = dict(line.split(": ") for line in out.stdout.splitlines() if ": " in line)
     # CPU seconds of the search alone: the run less a run that only starts MicroPython and imports the rules
     wasm = int(int(figures["nodes searched"]) / max(cpu[1] - cpu[0], 1e-3))
-    pico = wasm / ENGINE_RP2040_PER_WASM
     print("  MicroPython (wasm): %d nodes per CPU second; wall clock %s nodes/s (heap locked), %s nodes/s "
           "stepped one node at a time" % (wasm, figures["nodes/s"], figures["nodes/s in 1-node slices"]))
     used = {}
@@ -378,8 +389,6 @@ def engine_figures():
             used[mode] = int(out.stdout.split("heap in use: ")[1].split()[0]) if "heap in use: " in out.stdout else 0
     print("  heap beyond the rules' (.mpy, after a real collection): %d bytes = modules %d + an Engine %d"
           % (used["engine"] - used["rules"], used["modules"] - used["rules"], used["engine"] - used["modules"]))
-    print("  RP2040 (estimate: wasm / %d): %.0f nodes/s, %d nodes in %d s per move"
-          % (ENGINE_RP2040_PER_WASM, pico, pico * ENGINE_SECONDS_PER_MOVE, ENGINE_SECONDS_PER_MOVE))
 
 
 def lichess_latency():
@@ -460,6 +469,8 @@ def main():
     display_figures()
     from host_tools.pico_emu import bench as pico_bench   # skipped, saying why, without a .uf2
     pico_bench.main()
+    from host_tools.pico_emu import engine_bench      # the engine's nodes/s on the emulated RP2040
+    engine_bench.main()
 
 
 if __name__ == "__main__":

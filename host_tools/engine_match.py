@@ -7,9 +7,9 @@ Debian's ``stockfish`` (apt-get install stockfish; /usr/games/stockfish)
 plays with ``UCI_LimitStrength`` and ``UCI_Elo`` (1350 is its minimum in
 Stockfish 15/16). Each pairing plays the balanced openings below from both
 sides. Our engine runs in this process with ``max_nodes`` = what the RP2040
-searches in 10 s per move: ``--nodes``, by default the estimate of
-host_tools/bench.py (wasm nodes/s / 4 x 10 s) written in RP2040_NODES
-below until the emulated Pico measures it. Games end by python-chess's
+searches in 10 s per move at the top level: by default each level's own
+budget (scacchiera/engine LEVELS, from the emulated RP2040's measured
+nodes/s: host_tools/pico_emu/engine_bench.py), or ``--nodes``. Games end by python-chess's
 rules (claimed draws included), or as a draw after 200 plies.
 
 The Elo estimate is the maximum-likelihood rating against the opponents'
@@ -27,12 +27,12 @@ import chess
 import chess.engine
 
 from host_tools import _paths  # noqa: F401
-from scacchiera.engine import Engine, MAX_LEVEL
+from scacchiera.engine import Engine, LEVELS, MAX_LEVEL
 from scacchiera.rules import Position
 
-# host_tools/bench.py's estimate: ~6,000 nodes per CPU second in the wasm port / 4 = ~1,500 nodes/s
-# on the RP2040, x 10 s (see docs/engine.md); to be replaced by the emulated Pico's measurement.
-RP2040_NODES = 15000
+# What the board's loop searches in 10 s on the emulated RP2040 (~230 nodes/s, a node after each
+# scan: docs/engine.md): level 6's budget.
+RP2040_NODES = LEVELS[MAX_LEVEL][2]
 MAX_PLIES = 200
 
 # Balanced openings (a few moves each, equal by common theory), played from both sides.
@@ -142,7 +142,7 @@ def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print):
                 out("level %d vs SF %d: %.1f / %d" % (level, elo, points, games))
             est = elo_estimate(results)
             summary[level] = est
-            out("level %d (%d nodes/move): %s" % (level, nodes, format_estimate(est)))
+            out("level %d (%d nodes/move): %s" % (level, nodes or LEVELS[level][2], format_estimate(est)))
     finally:
         sf.quit()
     return summary
@@ -153,7 +153,7 @@ def main(argv=None):
     ap.add_argument("--levels", default=str(MAX_LEVEL), help="comma-separated engine levels")
     ap.add_argument("--elos", default="1350", help="comma-separated Stockfish UCI_Elo values")
     ap.add_argument("--games", type=int, default=4, help="games per level and Elo (even: both colours)")
-    ap.add_argument("--nodes", type=int, default=RP2040_NODES, help="our max_nodes per move")
+    ap.add_argument("--nodes", type=int, default=None, help="our max_nodes per move (default: the level's)")
     ap.add_argument("--sf-ms", type=int, default=100, help="Stockfish's time per move (ms)")
     ap.add_argument("--stockfish", default=None)
     args = ap.parse_args(argv)

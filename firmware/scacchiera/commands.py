@@ -20,12 +20,12 @@ from .report import frame_names, occupied, STATE_NAMES
 COMMANDS = {
     "hello": "proto:i", "status": "", "new": "fen:s* profile:s variant:s seed:i", "show": "uci:s!",
     "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "", "resign": "side:s",
-    "promote": "piece:s!", "set": "name:s! value:v!", "games": "", "pgn": "game:i",
+    "promote": "piece:s!", "set": "name:s! value:v!*", "suggest": "uci:s", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
 }
 # Commands that change the game: refused while diagnostics run, and (but
 # new, unshow and undo) once the game is over.
-_GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote")
+_GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote", "suggest")
 _ANY_TIME = ("new", "unshow", "undo")
 _WORDS = {"true": True, "on": True, "false": False, "off": False}
 
@@ -81,12 +81,12 @@ def parse(line):
         obj = {"cmd": words[0].lower()}
         rest = words[1:] if obj["cmd"] in COMMANDS else []
         fields = _fields(obj["cmd"]) if rest else []
-        if len(rest) > len(fields) and not (fields and fields[0][1].endswith("*")):
+        if len(rest) > len(fields) and not any(f[1].endswith("*") for f in fields):
             raise ProtocolError("bad_field", "too many words", None, obj["cmd"])
         for i in range(len(rest)):
             name, kind = fields[i]
-            if kind.endswith("*"):
-                obj[name] = " ".join(rest[i:])
+            if kind.endswith("*") and (kind[0] == "s" or len(rest) > i + 1):
+                obj[name] = " ".join(rest[i:])   # e.g. set opponent engine 3
                 break
             obj[name] = rest[i] if kind[0] == "s" else _word(rest[i])
     rid = obj.pop("id", None)
@@ -106,7 +106,7 @@ def parse(line):
         else:
             raise ProtocolError("bad_field", "no field %s" % json.dumps(key[:32]), rid, cmd)
     for name, kind in fields:
-        if kind.endswith("!") and name not in obj:
+        if "!" in kind and name not in obj:
             raise ProtocolError("bad_field", "%s is missing" % name, rid, cmd)
     return cmd, obj, rid
 
@@ -256,6 +256,11 @@ def _set(p, runner, game, a):
     return {"name": a["name"], "value": a["value"]}
 
 
+def _suggest(p, runner, game, a):
+    runner.suggest(a.get("uci"))
+    return {"uci": a["uci"]} if "uci" in a else {"thinking": True}
+
+
 def _games(p, runner, game, a):
     return {"games": [{"game": i, "bytes": n} for i, n in runner.journal.archive().games()]}
 
@@ -321,5 +326,5 @@ def option_specs():
 
 _RUN = {"hello": _hello, "status": _status, "new": _new, "show": _show, "unshow": _unshow,
         "undo": _undo, "claim": _claim, "offer": _offer, "draw": _draw, "resign": _resign,
-        "promote": _promote, "set": _set, "games": _games, "pgn": _pgn, "diag": _diag,
+        "promote": _promote, "set": _set, "suggest": _suggest, "games": _games, "pgn": _pgn, "diag": _diag,
         "watch": _watch, "leds": _leds, "occupancy": _occupancy}

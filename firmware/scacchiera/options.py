@@ -5,7 +5,8 @@ Each row: name, kind, limits, default, and who holds the value:
 - ``GAME``: an attribute of the game's Options (game/controller.py), which
   passes settle_ms and takeback on to the move tracker;
 - ``POSITION``: an attribute of the game's position (the rule profile);
-- ``RUNNER``: an attribute of the main loop (runner.py: brightness rebuilds the palette).
+- ``RUNNER``: an attribute of the main loop (runner.py: brightness rebuilds the palette;
+  opponent and engine_side load or drop the engine, engine/player.py).
 
 Kinds: ``BOOL`` (true or false), ``INT`` (a whole number from low to high;
 0 too, meaning off, when the row allows it), ``CHOICE`` (one of the words in
@@ -19,6 +20,11 @@ companion page builds its controls from them).
 
 from .rules.variants import PROFILES
 from .tracking.tracker import DEFAULT_SETTLE_MS
+
+# Who plays against the person at the board: another person, the board's own
+# engine at a level (1..6: engine/__init__.py's LEVELS), or the host over USB
+# (the board waits for its ``show``). The engine is loaded only when one plays.
+OPPONENTS = ("person",) + tuple("engine %d" % n for n in range(1, 7)) + ("host",)
 
 BOOL = 0
 INT = 1
@@ -40,6 +46,9 @@ TABLE = (
     ("clock", CONTROL, None, "off", GAME, True),            # seed 003's blitz: minutes+bonus seconds
     ("offer_every", INT, (1, 50), 5, GAME, True),     # a player's draw offers: one per this many moves
     ("abandon_min", INT, (1, 240), 0, GAME, True),    # the side to move away this long: the game may end
+    ("suggest", BOOL, None, True, GAME, False),    # the engine's hints on request (off in rated games)
+    ("opponent", CHOICE, OPPONENTS, OPPONENTS[0], RUNNER, False),  # who plays engine_side
+    ("engine_side", CHOICE, ("w", "b"), "b", RUNNER, False),       # the side an engine or the host plays
 )
 
 

@@ -56,6 +56,8 @@ class Runner:
         self.protocol = Protocol(self)
         self.app.listeners.append(self.journal.event)
         self.app.listeners.append(self.protocol.event)
+        self.app.listeners.append(self._event)
+        self.engine = None             # opponent.py's part while the board's engine plays
         self.diag = None               # a Diagnostics while that mode runs
         self.rows = bytearray(8)       # the switches at the last scan (rank bytes)
         # What the strip shows. Unknown at boot (a watchdog reset leaves the LEDs lit): 0xFF,
@@ -211,12 +213,38 @@ class Runner:
             self.app.boot(self.rows, now)      # the game looks at the board afresh
         self.app.dirty = True
 
+    def suggest(self, uci=None):
+        """Light a hint for the side to move: ``uci`` (the host's) or the board's engine's, once it
+        has searched; ValueError if no hint can be given now (option suggest off, the game over)."""
+        game = self.app.game
+        if uci is not None:
+            game.suggest_move(game.position.parse_uci(uci))
+        else:
+            from .opponent import suggest
+            suggest(self)
+
+    def _event(self, ev):
+        """The board's gestures that reach beyond the game (game/controller.py's events)."""
+        kind = ev["kind"]
+        if kind == "suggest_asked":            # a single tap on one's king
+            try:
+                self.suggest()
+            except ValueError:
+                pass                   # e.g. the opponent's turn: the gesture does nothing
+        elif kind == "opponent_asked":         # taps on a rook before the first move
+            self.set_option("engine_side", ev["side"])
+            self.set_option("opponent", ev["opponent"])
+
     def set_option(self, name, value, save=True):
         """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""
         if options.check(name, value)[4] == options.RUNNER:
             setattr(self, name, value)
-            self.app.palette = Palette(self.led_of_square, self.led_order,
-                                       max(1, self.max_level * self.brightness // 100))
+            if name == "brightness":
+                self.app.palette = Palette(self.led_of_square, self.led_order,
+                                           max(1, self.max_level * self.brightness // 100))
+            else:
+                from .opponent import attach     # loaded only when someone other than a person plays
+                attach(self)
         else:
             self.app.game.set_option(name, value)
         self.app.dirty = True

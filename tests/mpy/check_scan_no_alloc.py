@@ -9,8 +9,9 @@ Then the firmware's whole main-loop step (runner.Runner.run: hal.py reading
 the pins of the fake ``machine``, debounce, game, LEDs through the fake
 ``neopixel``, serial, buttons, watchdog, pacing) in the same way, in game
 mode (idle, a piece in the hand, a blinking error, out of sync, a shown
-move) and in diagnostics (the walking LED). Needs host_tools/fakehw first
-on the path.
+move) and in diagnostics (the walking LED); and with the board's engine
+thinking (opponent.py: a search slice after each scan). Needs
+host_tools/fakehw first on the path.
 
 And once more with the optional display found at boot (hal.Oled drawing with
 framebuf and sending pages to the SSD1306 model on the fake I2C bus): the same steady states and the menu open, with the heap
@@ -169,7 +170,39 @@ def loop_main():
     return len(results)
 
 
+def loop_engine():
+    """The engine plays white out of its book: 300 steps, each with a slice of its search, locked."""
+    import hal
+    import machine
+    import main as firmware
+    from fakehal import LoopSerial
+    from scacchiera.rules import Position
+
+    fen = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
+    machine.reset_board()
+    position = Position(fen)
+    for sq in range(64):
+        if position.piece_at(sq):
+            machine.board.place(sq)
+    hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root="/tmp/no-alloc-engine")
+    runner = firmware.build(hw, 5000)
+    runner.app.game.new_game(fen)
+    runner.run(200)                    # in sync
+    runner.set_option("engine_side", "w")
+    runner.set_option("opponent", "engine 6")
+    runner.run(4)                      # the search started (its event sent)
+    hw.serial.sent = []
+    engine = runner.engine
+    assert engine.thinking, "the engine searches"
+    nodes = engine.engine.nodes
+    loop_steady(runner, 300)           # a node after each scan
+    assert engine.thinking and engine.engine.nodes >= nodes + 300, (nodes, engine.engine.nodes)
+    print("ok   no allocation in the main loop step: the engine thinking (%d nodes)" % (engine.engine.nodes - nodes))
+    return 1
+
+
 def display_main():
+    """The optional display found at boot: steady screens, the menu open, diagnostics, locked."""
     import hal
     import machine
     import main as firmware
@@ -240,4 +273,4 @@ def display_main():
     return len(results)
 
 
-print("%d passed, 0 failed" % (main() + loop_main() + display_main()))
+print("%d passed, 0 failed" % (main() + loop_main() + loop_engine() + display_main()))

@@ -7,7 +7,11 @@ Then, after a real collection (run.mjs calls ``__after_gc__``), the live
 heap. The fake flash's bytes live in the heap here but not on the Pico, so
 they are reported apart and subtracted.
 
-Usage: firmware_heap.py PLIES LIMIT_BYTES [BUILD [display]]. BUILD is the firmware as
+Usage: firmware_heap.py PLIES LIMIT_BYTES [BUILD [LEVEL | display | fake-display | no-display |
+model-only]]. With LEVEL the board's
+engine plays black at that level (``set opponent engine LEVEL``: its part and
+tables loaded, searching in slices between the scans) and the hands play
+what its LEDs show; without it the hands play both sides. BUILD is the firmware as
 deployed (``python -m host_tools.deploy BUILD``: .mpy files, loaded as on the
 Pico); without it the sources on the path are used. The flash is the
 in-memory filesystem under /flash (outside the Python heap, as on the Pico).
@@ -24,7 +28,7 @@ scan of the loop (us), for ``make bench``.
 import sys
 import time
 
-if len(sys.argv) > 3:
+if len(sys.argv) > 3 and sys.argv[3] != "-":
     sys.path.insert(0, sys.argv[3])
 
 import main
@@ -37,6 +41,7 @@ from scacchiera.storage.fs import OsFS
 PERIOD_US = 5000
 plies = int(sys.argv[1])
 limit = int(sys.argv[2])
+level = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else 0
 
 
 class Quiet(FakeHardware):
@@ -66,11 +71,23 @@ hw.set_squares(list(range(16)) + list(range(48, 64)))
 runner = main.build(hw, PERIOD_US)
 hands = Player(hw, lambda n: main.serve(runner, n), PERIOD_US)
 game = runner.app.game
+if level:
+    runner.set_option("opponent", "engine %d" % level)
 seed = 12345
-while game.position.ply() < plies:
+while game.position.ply() < plies and game.result is None:
     seed = (seed * 1103 + 12345) & 0xFFFF
     before = game.position.ply()
-    hands.play(game.position, choose(game.position, seed))
+    if level and game.position.turn == 1:
+        waited = 0
+        while game.tracker.required < 0 and waited < 600000:
+            hands.wait(100)           # the engine thinks, a node after each scan
+            waited += 100
+        move = game.tracker.required
+    else:
+        move = choose(game.position, seed)
+    hands.play(game.position, move)
+    if game.position.ply() != before + 1:
+        hands.wait(1500)              # a capture may settle longer
     if game.position.ply() != before + 1:
         raise SystemExit("the board did not take move %d (state %d)" % (before + 1, game.tracker.state))
 hands.wait(2000)
@@ -91,8 +108,9 @@ def report(used):
         print("display on: %d redraws, screen %r" % (runner.display.draws, runner.display.lines[:3]))
     print("loop_step_us %.1f us (one quiet scan of the main loop, fake hardware)" % quiet_us)
     print("journal_bytes %d bytes" % runner.journal.size)
-    print("heap_after_game %d bytes (%s; the test's fake hardware included)" % (
-        used, "the deployed .mpy build" if len(sys.argv) > 3 else "compiled from source"))
+    print("heap_after_game %d bytes (%s; the test's fake hardware included%s)" % (
+        used, "the deployed .mpy build" if len(sys.argv) > 3 and sys.argv[3] != "-" else "compiled from source",
+        "; the engine playing black at level %d" % level if level else ""))
     heap_verdict(used, limit)
 
 

@@ -35,17 +35,18 @@ except ImportError:  # CPython
 # Level: (deepest iteration, evaluation noise in centipawns, default node budget).
 # The noise is a per-position offset fixed by the key and the seed: a weak
 # level misjudges quiet positions but still sees every capture (quiescence),
-# so it blunders plausibly, not absurdly. The default budgets keep every level
-# within about 10 s per move on the RP2040 (~1,500 nodes/s, an estimate: see
-# docs/engine.md); level 6 is the strongest at that time.
+# so it blunders plausibly, not absurdly. The budgets come from the emulated
+# RP2040: the board's loop searches one node after each scan, ~230 nodes/s
+# while it scans on at >= 200 scans/s (docs/engine.md), so level 6 answers in
+# about 10 s on the board, the others sooner.
 LEVELS = (
     None,
-    (1, 150, 500),
-    (2, 80, 2000),
-    (3, 40, 5000),
-    (4, 15, 8000),
-    (5, 0, 12000),
-    (40, 0, 15000),
+    (1, 150, 100),
+    (2, 90, 300),
+    (3, 50, 600),
+    (3, 30, 800),
+    (40, 10, 1800),
+    (40, 0, 2300),
 )
 MIN_LEVEL = 1
 MAX_LEVEL = len(LEVELS) - 1

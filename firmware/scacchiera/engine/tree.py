@@ -19,7 +19,7 @@ from array import array
 
 from .. import const
 from ..rules.squares import WHITE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
-from ..rules.position import Position, _Z, _ZC, _ZEP, _ZSIDE, _CASTLE_KEEP
+from ..rules.position import Position, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, CASTLE_KEEP
 from .evaluate import MIDDLE, END, PHASE, PHASE_FULL
 
 MAX_PLY = const(48)
@@ -346,23 +346,23 @@ class Tree:
         self.u_mg[ply] = mg
         self.u_eg[ply] = eg
         self.u_phase[ply] = self.phase
-        h ^= _ZSIDE
+        h ^= ZOBRIST_SIDE
         if ep >= 0:
-            h ^= _Z[_ZEP + (ep & 7)]
+            h ^= ZOBRIST[ZOBRIST_EP + (ep & 7)]
         f64 = (fr + (fr & 7)) >> 1
         t64 = (to + (to & 7)) >> 1
         i = piece << 6
         mg += MIDDLE[i | t64] - MIDDLE[i | f64]
         eg += END[i | t64] - END[i | f64]
         z = (piece - 1 - ((piece >> 3) << 1)) << 6
-        h ^= _Z[z | f64] ^ _Z[z | t64]
+        h ^= ZOBRIST[z | f64] ^ ZOBRIST[z | t64]
         half = self.halfmove + 1
         if cap:
             i = cap << 6 | t64
             mg -= MIDDLE[i]
             eg -= END[i]
             self.phase -= PHASE[cap & 7]
-            h ^= _Z[(cap - 1 - ((cap >> 3) << 1)) << 6 | t64]
+            h ^= ZOBRIST[(cap - 1 - ((cap >> 3) << 1)) << 6 | t64]
             half = 0
         board[fr] = 0
         board[to] = piece
@@ -380,7 +380,7 @@ class Tree:
                 i = x << 6 | c64
                 mg -= MIDDLE[i]
                 eg -= END[i]
-                h ^= _Z[(x - 1 - ((x >> 3) << 1)) << 6 | c64]
+                h ^= ZOBRIST[(x - 1 - ((x >> 3) << 1)) << 6 | c64]
                 board[c] = 0
             elif step == 32 or step == -32:
                 # en passant only if an enemy pawn stands beside (the rules module
@@ -389,7 +389,7 @@ class Tree:
                 if (not (to + 1) & 0x88 and board[to + 1] == enemy) or \
                         (not (to - 1) & 0x88 and board[to - 1] == enemy):
                     new_ep = fr + (step >> 1)
-                    h ^= _Z[_ZEP + (new_ep & 7)]
+                    h ^= ZOBRIST[ZOBRIST_EP + (new_ep & 7)]
             elif move >> 14 & 7:
                 promoted = (move >> 14) & 7 | us << 3
                 board[to] = promoted
@@ -398,7 +398,7 @@ class Tree:
                 mg += MIDDLE[j] - MIDDLE[i]
                 eg += END[j] - END[i]
                 self.phase += PHASE[promoted & 7]
-                h ^= _Z[z | t64] ^ _Z[(promoted - 1 - ((promoted >> 3) << 1)) << 6 | t64]
+                h ^= ZOBRIST[z | t64] ^ ZOBRIST[(promoted - 1 - ((promoted >> 3) << 1)) << 6 | t64]
         elif t == KING:
             self.kings[us] = to
             if to - fr == 2 or fr - to == 2:
@@ -417,11 +417,11 @@ class Tree:
                 mg += MIDDLE[i | b] - MIDDLE[i | a]
                 eg += END[i | b] - END[i | a]
                 z = (rook - 1 - ((rook >> 3) << 1)) << 6
-                h ^= _Z[z | a] ^ _Z[z | b]
+                h ^= ZOBRIST[z | a] ^ ZOBRIST[z | b]
         if castling:
-            castling &= _CASTLE_KEEP[fr] & _CASTLE_KEEP[to]
+            castling &= CASTLE_KEEP[fr] & CASTLE_KEEP[to]
             if castling != self.castling:
-                h ^= _Z[_ZC + self.castling] ^ _Z[_ZC + castling]
+                h ^= ZOBRIST[ZOBRIST_CASTLING + self.castling] ^ ZOBRIST[ZOBRIST_CASTLING + castling]
                 self.castling = castling
         self.ep = new_ep
         self.halfmove = half
@@ -440,9 +440,9 @@ class Tree:
         self.u_state[ply] = self.castling | (self.ep + 1) << 4 | self.halfmove << 12
         h = self.hash
         self.u_hash[ply] = h
-        h ^= _ZSIDE
+        h ^= ZOBRIST_SIDE
         if self.ep >= 0:
-            h ^= _Z[_ZEP + (self.ep & 7)]
+            h ^= ZOBRIST[ZOBRIST_EP + (self.ep & 7)]
         self.ep = -1
         self.halfmove = 0     # no repetition reaches back across a pass
         self.turn ^= 1

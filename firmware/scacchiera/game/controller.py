@@ -25,19 +25,28 @@ Events (``kind`` and fields):
                                                 (ms left; running "w", "b" or None)
     offer         by                            a draw offered ("w" or "b"), open until the next move
     offer_refused by, message                   too soon after that player's last offer (offer_every)
+    suggest_asked                               the player tapped their king once: a hint, please
+                                                (the board's engine or the host answers: runner.suggest)
+    suggest       uci                           a suggested move, lit until the next move
+    opponent_asked  opponent, side              taps on a rook before the first move: who plays
+                                                that rook's side ("person" or "engine N"; runner.py)
 """
 
 from ..clock import elapsed
 from ..rules import square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, CHESS
-from ..rules.squares import PIECE_SYMBOLS
+from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
 from .. import options
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
+SUGGEST_TAPS = 1        # single tap on one's king on one's turn: ask for a suggestion (option suggest)
 CLAIM_TAPS = 2          # double tap: claim a draw (on the opponent's turn: offer one)
 RESIGN_TAPS = 3         # triple tap: resign (on the opponent's turn: end the game they abandoned)
+# Before the first move, taps on a rook choose who plays its side: 2 a person, 3..8 the
+# board's engine at level 1..6 (a single tap is a piece adjusted: nothing).
+PERSON_TAPS = 2
 
 START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
 
@@ -59,7 +68,7 @@ class NoClocks:
 
 class Options:
     """What a player can set that the game holds: hints, takeback, settle_ms, lang,
-    move_time_ms (options.py's table: kinds, limits, defaults). Plain attributes."""
+    move_time_ms, suggest (options.py's table: kinds, limits, defaults). Plain attributes."""
 
     def __init__(self):
         options.defaults(self, options.GAME)
@@ -85,6 +94,7 @@ class Game:
         self.away = False            # ...so long ago that the opponent may end the game
         self.redraw = False          # the LEDs must change though no event said so (App.scan)
         self.timed = False           # a clock or abandon_min is set: tick watches the time
+        self.suggestion = -1         # a move suggested to the side to move (lit as a hint), or -1
         self._state = self.tracker.state
         self._apply_options()
 
@@ -136,7 +146,8 @@ class Game:
         elif kind == tr.TAKEBACK:
             self._take_back(tr.TAKEBACK)
         elif kind == tr.TAP:
-            if self.result is None and (value == self._king_square(0) or value == self._king_square(1)):
+            if self.result is None and (value == self._king_square(0) or value == self._king_square(1) or
+                                        not pos.ply() and pos.piece_at(value) & 7 == ROOK):
                 if value != self.tap_square:
                     self.taps = 0
                 self.tap_square = value
@@ -151,12 +162,20 @@ class Game:
                 self.clocks.report(self, now)
 
     def _tapped(self, now):
-        """A gesture of taps on a king is complete (docs/gestures.md): on the tapper's turn a
-        claim or a resignation, on the opponent's an offer or the end of an abandoned game."""
+        """A gesture of taps is complete (docs/gestures.md): on a king, on the tapper's turn a
+        hint, a claim or a resignation, on the opponent's an offer or the end of an abandoned
+        game; on a rook before the first move, who plays that side."""
         taps, self.taps = self.taps, 0
-        color = self.position.piece_at(self.tap_square) >> 3
+        piece = self.position.piece_at(self.tap_square)
+        if piece & 7 == ROOK:
+            self._rook_taps(taps)
+            return
+        color = piece >> 3
         if color == self.position.turn:
-            if taps == CLAIM_TAPS:
+            if taps == SUGGEST_TAPS:
+                if self.options.suggest:
+                    self.emit("suggest_asked")
+            elif taps == CLAIM_TAPS:
                 self.claim(now)
             elif taps == RESIGN_TAPS:
                 self.resign(color, now)
@@ -190,6 +209,13 @@ class Game:
         elif state == tr.OUT_OF_SYNC:
             self._report_sync()
 
+    def _rook_taps(self, taps):
+        """Taps on a rook before the first move: who plays its side (docs/gestures.md)."""
+        if taps >= PERSON_TAPS and not self.position.ply():
+            level = min(taps - PERSON_TAPS, 6)
+            self.emit("opponent_asked", opponent="engine %d" % level if level else "person",
+                      side="wb"[self.position.piece_at(self.tap_square) >> 3])
+
     def _king_square(self, color):
         return self.position.king_square(color)
 
@@ -217,6 +243,7 @@ class Game:
         clocks = self.clocks
         if clocks.on:
             clocks.moved(white, pos.ply(), placed)
+        self.suggestion = -1
         self.tracker.forget_required()
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
         if clocks.on:
@@ -268,6 +295,7 @@ class Game:
         move = pos.take_back()
         self.result = None
         self.offer = -1
+        self.suggestion = -1
         self.tracker.resume()
         self.tracker.forget_required()
         self.claimable = self._claims()
@@ -307,6 +335,7 @@ class Game:
         """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
         self.position = pos
         self.turn_ms = self.touch_ms = now
+        self.suggestion = -1
         self.result = None
         self.claimable = ()
         self.taps = 0
@@ -348,6 +377,15 @@ class Game:
         move = self.position.parse_uci(uci)   # ValueError if illegal
         self.tracker.require(move)
         return move
+
+    def suggest_move(self, move):
+        """Light ``move`` (a legal move of the side to move, an int) as a hint, not enforced."""
+        if not self.options.suggest:
+            raise ValueError("suggestions are off (set suggest on)")
+        if move not in self.position.legal_moves():
+            raise ValueError("not a legal move here")
+        self.suggestion = move
+        self.emit("suggest", uci=self.position.uci(move))
 
     def unshow_move(self):
         """Forget the move ``show_move`` asked for: any legal move is accepted again."""
@@ -403,6 +441,8 @@ class Game:
         elif name == "abandon_min":
             self.away = False
         self.timed = self.clocks.on or self.options.abandon_min > 0
+        if name == "suggest" and not value:
+            self.suggestion = -1
         self._apply_options()
 
     def _apply_options(self):

@@ -39,12 +39,14 @@ DROP_QUEEN = const(25)
 TIME_LOW = const(26)       # the running clock's last 10 s: its player's king (pulses)
 OFFER = const(27)          # a draw offered: the offering player's king (the draw gesture accepts)
 AWAY = const(28)           # the side to move has left the board: the waiting player's king may end it
+SUGGEST_FROM = const(29)   # a hint (the engine's or the host's): the piece to move
+SUGGEST_TO = const(30)     # ...and where (not enforced: any legal move is still taken)
 
 NAMES = ("", "last-move", "check", "claim", "lifted", "legal", "legal-capture", "show-from",
          "show-to", "error", "fix", "to-empty", "to-fill", "promote-queen", "promote-knight",
          "promote-rook", "promote-bishop", "winner", "loser", "draw", "drop-target",
          "drop-pawn", "drop-knight", "drop-bishop", "drop-rook", "drop-queen", "time-low", "offer",
-         "away")
+         "away", "suggest-from", "suggest-to")
 
 _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BISHOP: PROMOTE_BISHOP}
 _DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
@@ -90,6 +92,8 @@ def compose(game, frame):
     req = v.required()
     if req >= 0 and state == tr.IDLE:
         _mark(frame, req, SHOW_FROM, _DROP[(req >> 14) & 7] if req & DROP else SHOW_TO)
+    elif state == tr.IDLE and game.suggestion >= 0 and game.options.suggest:
+        _mark(frame, game.suggestion, SUGGEST_FROM, SUGGEST_TO)
     if state == tr.IDLE and game.options.hints and game.result is None:
         _drop_targets(game, frame)
     if state == tr.LIFTED:

@@ -46,6 +46,8 @@ DEFAULT = {
     f.TIME_LOW: (255, 0, 80, SLOW),
     f.OFFER: (255, 255, 255, SLOW),
     f.AWAY: (120, 0, 255, SLOW),
+    f.SUGGEST_FROM: (0, 255, 170, False),     # mint: a hint, never enforced
+    f.SUGGEST_TO: (0, 255, 170, SLOW),
 }
 
 BLINK_MS = 250

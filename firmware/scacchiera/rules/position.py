@@ -41,10 +41,11 @@ _WK = const(1)
 _WQ = const(2)
 _BK = const(4)
 _BQ = const(8)
-# Castling rights that survive a move from or to each square.
-_CASTLE_KEEP = bytearray(b"\x0f" * 128)
+# Castling rights that survive a move from or to each square (0x88 index). Public, as the
+# Zobrist keys below: the engine's own board (engine/tree.py) makes moves with them too.
+CASTLE_KEEP = bytearray(b"\x0f" * 128)
 for _sq, _keep in ((0x04, 12), (0x00, 13), (0x07, 14), (0x74, 3), (0x70, 7), (0x77, 11)):
-    _CASTLE_KEEP[_sq] = _keep
+    CASTLE_KEEP[_sq] = _keep
 
 
 def _zobrist_keys(n):
@@ -65,16 +66,17 @@ def _zobrist_keys(n):
 
 
 # Piece p (1..6 white, 9..14 black: 12 kinds) on square s (0..63) has key
-# _Z[(p - 1 - 2 * (p >> 3)) << 6 | s]: 768 keys, no slot wasted (RAM).
-_Z = _zobrist_keys(12 * 64 + 16 + 8 + 1)
-_ZC = 12 * 64          # + castling rights (0..15)
-_ZEP = _ZC + 16        # + en passant file
-_ZSIDE = _Z[_ZEP + 8]  # black to move
+# ZOBRIST[(p - 1 - 2 * (p >> 3)) << 6 | s]: 768 keys, no slot wasted (RAM).
+ZOBRIST = _zobrist_keys(12 * 64 + 16 + 8 + 1)
+ZOBRIST_CASTLING = 12 * 64              # + castling rights (0..15)
+ZOBRIST_EP = ZOBRIST_CASTLING + 16      # + en passant file
+ZOBRIST_SIDE = ZOBRIST[ZOBRIST_EP + 8]  # black to move
+
 
 def castling_key(rights):
     """The repetition key's part for castling rights ``rights`` (0..15): a variant that grants
     rights (Scacchi Sprint, placing a rook) swaps the old one for the new."""
-    return _Z[_ZC + rights]
+    return ZOBRIST[ZOBRIST_CASTLING + rights]
 
 
 FIDE = "fide"
@@ -83,7 +85,7 @@ PROFILES = (FIDE, CASUAL)
 
 
 def _zkey(piece, sq):
-    return _Z[(piece - 1 - ((piece >> 3) << 1)) << 6 | (sq + (sq & 7)) >> 1]
+    return ZOBRIST[(piece - 1 - ((piece >> 3) << 1)) << 6 | (sq + (sq & 7)) >> 1]
 
 
 class Position:
@@ -286,11 +288,11 @@ class Position:
 
     def _rehash(self):
         """The repetition key of the position, computed from scratch."""
-        h = _Z[_ZC + self.castling]
+        h = ZOBRIST[ZOBRIST_CASTLING + self.castling]
         if self.turn == BLACK:
-            h ^= _ZSIDE
+            h ^= ZOBRIST_SIDE
         if self.ep >= 0:
-            h ^= _Z[_ZEP + (self.ep & 7)]
+            h ^= ZOBRIST[ZOBRIST_EP + (self.ep & 7)]
         for sq in _SQUARES:
             if self.board[sq]:
                 h ^= _zkey(self.board[sq], sq)
@@ -495,9 +497,9 @@ class Position:
             self._keys.extend(_ZEROS_I)
         self._plies[n] = move | (captured | castling << 4 | ((ep & 7) + 1 if ep >= 0 else 0) << 8) << _UNDO
         self._n = n + 1
-        h = self.hash ^ _ZSIDE
+        h = self.hash ^ ZOBRIST_SIDE
         if ep >= 0:
-            h ^= _Z[_ZEP + (ep & 7)]
+            h ^= ZOBRIST[ZOBRIST_EP + (ep & 7)]
         self.halfmove = halfmove + 1
         new_ep = -1
         if move & DROP:
@@ -537,9 +539,9 @@ class Position:
                     board[rto] = rook
                     h ^= _zkey(rook, rfr) ^ _zkey(rook, rto)
             if castling:
-                castling &= _CASTLE_KEEP[fr] & _CASTLE_KEEP[to]
+                castling &= CASTLE_KEEP[fr] & CASTLE_KEEP[to]
                 if castling != self.castling:
-                    h ^= _Z[_ZC + self.castling] ^ _Z[_ZC + castling]
+                    h ^= ZOBRIST[ZOBRIST_CASTLING + self.castling] ^ ZOBRIST[ZOBRIST_CASTLING + castling]
                     self.castling = castling
         self.turn = us ^ 1
         if us == BLACK:
@@ -548,7 +550,7 @@ class Position:
         if new_ep >= 0:
             self.ep = new_ep = self._capturable_ep(new_ep)
             if new_ep >= 0:
-                h ^= _Z[_ZEP + (new_ep & 7)]
+                h ^= ZOBRIST[ZOBRIST_EP + (new_ep & 7)]
         self.hash = h
         self._keys[n + 1] = h
         if not self.halfmove:

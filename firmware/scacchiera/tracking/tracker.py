@@ -85,6 +85,7 @@ class Tracker:
         self.takeback_enabled = True
         self.enabled = True          # False once the game is over (freeze): no more moves
         self.required = -1           # a move the board asks for (an engine's): only it is accepted
+        self.hold = False            # the side to move is an engine's or the host's, not yet shown: no move
         self.physical = bytearray(64)
         self.logical = bytearray(64)
         self.previous = bytearray(64)  # logical occupancy before the last move
@@ -263,7 +264,7 @@ class Tracker:
         elif not self.enabled:
             self._check_takeback()
         else:
-            move = self._match(self.table, diff, self.base_seq)
+            move = -1 if self.hold else self._match(self.table, diff, self.base_seq)
             if move >= 0:
                 if self.matched < 0 or (self.matched & _GROUP_MASK) != (move & _GROUP_MASK):
                     self._offer_choices(diff, move)
@@ -339,6 +340,8 @@ class Tracker:
 
     def _progress(self, diff):
         """A legal move of which the changes so far are a part, or -1."""
+        if self.hold:
+            return -1                  # not the hands' move: a piece put down is an error
         table = self.table
         for m in table.moves:
             if self.required >= 0 and (m & _SQUARES_MASK) != (self.required & _SQUARES_MASK):

@@ -102,11 +102,14 @@ const OPTION_LABELS = {
   brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
   clock: "chess clock (minutes+bonus seconds, or off)", offer_every: "draw offers: one every N moves (0: no limit)",
   abandon_min: "abandonment after N minutes away (0: off)",
-  opponent: "opponent", engine_side: "the board's engine plays", suggest: "hints on request (off in rated and online games)",
+  opponent: "opponent", engine_side: "the side the engine or the computer plays",
+  suggest: "hints from the engine on request (off in rated and online games)",
 };
 const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
-  chess: "chess", sprint: "Scacchi Sprint",
+  chess: "chess", sprint: "Scacchi Sprint", person: "a person", host: "this computer",
+  "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (strongest)",
+  w: "white", b: "black",
 };
 let optionSpecs = null;
 

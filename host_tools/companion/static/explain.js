@@ -35,6 +35,11 @@ export const MEANINGS = {
   "drop-bishop": "Scacchi Sprint: the tile placed here counts as a bishop",
   "drop-rook": "Scacchi Sprint: the tile placed here counts as a rook",
   "drop-queen": "Scacchi Sprint: the tile placed here counts as a queen",
+  "time-low": "the last 10 seconds on this player's clock: their king pulses",
+  "offer": "a draw offered by this king's player: take both kings off the board to accept",
+  "away": "the side to move has been away a long time: this king's player may end the game (three taps)",
+  "suggest-from": "a hint (the engine's or the computer's): this piece could move",
+  "suggest-to": "…to here (a suggestion: any legal move is still taken)",
 };
 
 export function squareIndex(name) { return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1); }

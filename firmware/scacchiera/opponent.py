@@ -1,0 +1,184 @@
+"""The other side of the board: the board's own engine, or the host, as a main-loop part.
+
+Loaded only when something other than a person plays (option ``opponent``:
+``engine N`` or ``host``) or a hint is asked for; the engine's modules and
+its ~34 KB of tables only when it searches (RAM).
+
+- On the opponent's turn the move tracker holds (``tracker.hold``): the
+  hands' moves are not taken, a piece put down blinks as an error. The
+  engine searches a copy of the position, ``SLICE_NODES`` nodes after each
+  scan (parts.Part.scan), so the board goes on scanning, lighting a lifted
+  piece's moves and answering the host. Its move is then shown as the host's
+  ``show`` is (``tracker.require``): the LEDs guide the hands and only that
+  move is taken. For ``host``, the board waits for the host's ``show``.
+- A hint (``suggest``): the engine searches for the side to move, and the
+  game lights the move (``Game.suggest_move``) until the next move.
+
+Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
+(uci) when it is chosen, ``suggest`` (uci) from the game.
+``runner.engine`` is this part while an engine plays, else None.
+"""
+
+# Nodes searched after each scan: one. A node costs the RP2040 ~2.5 ms on average (5.9 ms at
+# most), and the loop keeps ~230 scans/s while the engine thinks (goal >= 200). Going on to more
+# nodes while a slice has taken under 1.2 ms gained nothing there (docs/engine.md).
+SLICE_NODES = 1
+_MOVE = 1              # what the search is for
+_HINT = 2
+
+
+class Opponent:
+    def __init__(self):
+        self.engine = None        # the Engine, made at the first search, dropped when no engine plays
+        self.level = 0            # 1..6 while an engine plays, 0 for the host
+        self.side = 1             # the colour it plays (0 white, 1 black)
+        self.plays = False        # False: only here for a hint
+        self.thinking = False     # searching for its move (a hint's search is not "thinking")
+        self.purpose = 0          # what the running search is for (0: none)
+        self.ply = -1             # the position searched (ply and key): a change stops the search
+        self.key = 0
+        self.move = -1            # the move chosen for that position, shown until played
+        self.move_ply = -1
+        self.move_key = 0
+
+    def configure(self, opponent, side):
+        """``opponent``: the option's value ("engine N", "host" or "person")."""
+        self.plays = opponent != "person"
+        self.level = int(opponent[7:]) if opponent[:6] == "engine" else 0
+        self.side = 0 if side == "w" else 1
+        if self.purpose == _MOVE:
+            self._stop()
+        if self.engine is not None and self.level:
+            self.engine.set_level(self.level)
+
+    # -- what the hands and the host ask ------------------------------------------------
+
+    def suggest(self, runner):
+        """Search a hint for the side to move; ValueError if none can be given now."""
+        game = runner.app.game
+        if not game.options.suggest:
+            raise ValueError("suggestions are off (set suggest on)")
+        if game.result is not None:
+            raise ValueError("the game is over")
+        if game.position.variant != "chess":
+            raise ValueError("the engine plays chess only")
+        if self.plays and game.position.turn == self.side:
+            raise ValueError("it is the opponent's move")
+        if self.purpose == _HINT:
+            return
+        self._start(game, _HINT)
+
+    # -- the main loop's hooks (parts.Part) -------------------------------------------------
+
+    def boot(self, runner, now):
+        pass
+
+    def scan(self, runner, now):
+        if self.purpose and self.engine.step(SLICE_NODES):
+            self._done(runner.app.game)
+
+    def tick(self, runner, now):
+        game = runner.app.game
+        pos = game.position
+        tracker = game.tracker
+        if self.purpose and (pos.ply() != self.ply or pos.hash != self.key or game.result is not None):
+            self._stop()                     # a takeback, a new game, a host's move: the search is stale
+        ours = self.plays and game.result is None and pos.turn == self.side and runner.diag is None \
+            and pos.variant == "chess"     # Sprint: the hands play both sides
+        if ours and tracker.required < 0:
+            if self.move >= 0 and self.move_ply == pos.ply() and self.move_key == pos.hash:
+                tracker.require(self.move)   # shown again after an unshow: the engine has spoken
+            elif self.level and self.purpose != _MOVE:
+                if self.purpose:
+                    self._stop()             # a hint asked just before the turn passed
+                self._start(game, _MOVE)
+        tracker.hold = ours and tracker.required < 0
+        if not self.plays and not self.purpose and self.engine is not None:
+            self.engine = None               # a hint given: the engine's RAM back
+
+    def shown(self, runner, frame, now):
+        pass
+
+    def crash(self, runner):
+        pass
+
+    def detach(self, runner):
+        """No engine or host plays any more: the hands may move both sides."""
+        self._stop()
+        tracker = runner.app.game.tracker
+        tracker.hold = False
+        if self.move >= 0 and tracker.required == self.move:
+            tracker.forget_required()        # its move is not asked for any more
+
+    # -- the search -------------------------------------------------------------------------
+
+    def _start(self, game, purpose):
+        if self.engine is None:
+            from .engine import Engine, MAX_LEVEL
+            self.engine = Engine(self.level or MAX_LEVEL)
+        pos = game.position
+        self.engine.start(pos)           # the level's own node budget (deterministic)
+        self.purpose = purpose
+        self.ply = pos.ply()
+        self.key = pos.hash
+        self.thinking = purpose == _MOVE
+        if self.thinking:
+            game.emit("thinking", level=self.level)
+
+    def _stop(self):
+        if self.purpose:
+            self.engine.stop()
+        self.purpose = 0
+        self.thinking = False
+
+    def _done(self, game):
+        move = self.engine.result
+        purpose = self.purpose
+        self.purpose = 0
+        self.thinking = False
+        if move is None:
+            return                       # no legal move: the game is over already
+        pos = game.position
+        if purpose == _MOVE:
+            self.move, self.move_ply, self.move_key = move, self.ply, self.key
+            game.tracker.require(move)
+            game.tracker.hold = False
+            game.emit("engine_move", uci=pos.uci(move))
+        elif game.options.suggest and game.result is None:
+            game.suggest_move(move)
+
+
+def attach(runner):
+    """Load, configure or drop the part after ``opponent`` or ``engine_side`` changed."""
+    part = find(runner)
+    if runner.opponent == "person":
+        runner.engine = None
+        if part is not None:
+            part.configure("person", runner.engine_side)
+            if not part.purpose:
+                part.detach(runner)
+                runner.parts.remove(part)
+        return
+    if part is None:
+        part = Opponent()
+        runner.parts.append(part)
+    part.configure(runner.opponent, runner.engine_side)
+    runner.engine = part if part.level else None
+
+
+def find(runner):
+    """This part in ``runner.parts``, or None."""
+    for part in runner.parts:
+        if isinstance(part, Opponent):
+            return part
+    return None
+
+
+def suggest(runner):
+    """A hint for the side to move, from the board's engine (loaded for it if need be)."""
+    part = find(runner)
+    if part is None:
+        part = Opponent()
+        part.configure("person", runner.engine_side)
+        runner.parts.append(part)
+    part.suggest(runner)

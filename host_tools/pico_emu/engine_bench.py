@@ -1,0 +1,140 @@
+"""The engine's search speed on the emulated RP2040 (``make bench``; ``python -m host_tools.pico_emu.engine_bench``).
+
+The firmware as deployed (the .mpy build on the emulated flash), MicroPython
+v1.28.0 at 125 MHz in rp2040js: Ctrl-C stops the board's loop and the raw
+REPL searches the positions of tests/data/engine_positions.txt at level 6
+(book off), timing each with ``time.ticks_ms``. XIP flash cache misses are
+not modelled (host_tools/pico_emu/bench.py): the real chip may be somewhat
+slower. Also times slices of ``step(n)`` (the board's loop gives the engine
+one slice per scan): the nodes a slice of about 2 ms holds.
+The figures set the levels' node budgets (scacchiera/engine LEVELS) and the
+match harness's RP2040_NODES (host_tools/engine_match.py).
+"""
+
+import os
+import re
+import sys
+
+from host_tools import _paths  # noqa: F401
+from host_tools.pico_emu.board import PicoHands
+from host_tools.pico_emu.emulator import missing
+
+ROOT = _paths._ROOT
+NODES = 1000          # per position: a few seconds of the chip's time
+# Out of the book, white to move: the board's engine (white) searches at once.
+MIDGAME = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
+
+SEARCH = """
+import time, gc
+from scacchiera.rules import Position
+from scacchiera.engine import Engine
+T = time.ticks_ms
+D = time.ticks_diff
+U = time.ticks_us
+e = Engine(level=6)
+e.use_book = False
+gc.collect()
+print('FREE', gc.mem_free())
+for fen in %r:
+    p = Position(fen)
+    a = T()
+    e.start(p, max_nodes=%d)
+    while not e.step(100000):
+        pass
+    print('SEARCH', e.nodes, D(T(), a), e.depth)
+p = Position(%r)
+for n in (1, 2, 4, 8):
+    e.start(p, max_nodes=4000)
+    worst = 0
+    total = 0
+    k = 0
+    while k < 40 and not e.step(n):
+        a = U()
+        done = e.step(n)
+        d = D(U(), a)
+        total += d
+        k += 1
+        if d > worst:
+            worst = d
+        if done:
+            break
+    print('SLICE', n, total // max(k, 1), worst)
+print('DONE')
+"""
+
+
+def positions():
+    with open(os.path.join(ROOT, "tests", "data", "engine_positions.txt")) as f:
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")]
+
+
+def measure(nodes=NODES, count=None):
+    """{'searches': [(nodes, ms, depth)], 'slices': [(n, mean us, max us)], 'free': bytes}."""
+    fens = positions()[:count] if count else positions()
+    hands = PicoHands()
+    try:
+        code = SEARCH % (fens, nodes, fens[5 if len(fens) > 5 else 0])
+        out = hands.repl(code, "DONE", limit_ms=(len(fens) * nodes + 20000) * 2)
+    finally:
+        hands.emu.close()
+    searches = [tuple(int(w) for w in m) for m in re.findall(r"SEARCH (\d+) (\d+) (\d+)", out)]
+    slices = [tuple(int(w) for w in m) for m in re.findall(r"SLICE (\d+) (\d+) (\d+)", out)]
+    free = re.search(r"FREE (\d+)", out)
+    return {"searches": searches, "slices": slices, "free": int(free.group(1)) if free else None}
+
+
+def on_the_board(level=6):
+    """The board's own loop while its engine thinks: {'scan_rate', 'lift_ms', 'move_ms', 'uci'}.
+
+    The engine plays white from MIDGAME at ``level``; meanwhile ``status``'s
+    scan rate (a quiet second), a white knight lifted until its destinations
+    light, and the emulated ms from ``set opponent`` to the ``engine_move`` event.
+    """
+    from host_tools.pico_emu.bench import scan_rate, lift_to_leds
+    hands = PicoHands(fen=MIDGAME)
+    try:
+        hands.query({"cmd": "set", "name": "engine_side", "value": "w"})
+        mark = len(hands.events)
+        start = hands.emu.t_ms
+        hands.query({"cmd": "set", "name": "opponent", "value": "engine %d" % level})
+        rate = scan_rate(hands)
+        thinking = not any(ev.get("ev") == "engine_move" for ev in hands.events[mark:])
+        lift = lift_to_leds(hands, "b1", ("a3", "c3")) if thinking else None
+        moved = None
+        while hands.emu.t_ms - start < 60000:
+            moved = [ev for ev in hands.events[mark:] if ev.get("ev") == "engine_move"]
+            if moved:
+                break
+            hands.wait(50)
+        return {"scan_rate": rate if thinking else None, "lift_ms": lift,
+                "move_ms": hands.emu.t_ms - start if moved else None, "uci": moved[0]["uci"] if moved else None}
+    finally:
+        hands.emu.close()
+
+
+def main(nodes=NODES):
+    why = missing()
+    if why:
+        print("== Engine on the emulated Pico: skipped (%s)" % why)
+        return None
+    f = measure(nodes)
+    total_nodes = sum(s[0] for s in f["searches"])
+    total_ms = sum(s[1] for s in f["searches"])
+    rate = total_nodes * 1000 // max(total_ms, 1)
+    print("== Engine on the emulated Pico (MicroPython v1.28.0, 125 MHz, the .mpy build; XIP misses not modelled)")
+    print("  search at level 6, book off, %d positions x %d nodes: %d nodes in %d ms: %d nodes/s"
+          % (len(f["searches"]), nodes, total_nodes, total_ms, rate))
+    print("  per position (nodes/s): %s" % ", ".join("%d" % (n * 1000 // max(ms, 1)) for n, ms, d in f["searches"]))
+    print("  10 s per move at that rate: %d nodes" % (rate * 10))
+    for n, mean, worst in f["slices"]:
+        print("  a slice of step(%d): mean %d us, max %d us" % (n, mean, worst))
+    print("  heap free with the engine made (no game loop running): %s B" % f["free"])
+    b = on_the_board()
+    print("  on the board, level 6 thinking (one node after each scan): %s scans/s (status, a quiet second); "
+          "lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> engine_move)"
+          % (b["scan_rate"], b["lift_ms"], b["uci"], b["move_ms"]))
+    return rate
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else NODES)

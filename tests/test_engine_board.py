@@ -1,0 +1,301 @@
+"""The board's engine on the board (issue 15): a side played by it, the host as opponent, hints.
+
+Each test drives a board booted on FakeHardware (the real main loop with its
+parts: the engine searches one slice after each scan) through the serial
+protocol and the hands, as a player and a host would.
+"""
+
+import chess
+
+from firmware_support import Board, rows_of
+from scacchiera.leds.frame import meanings
+from scacchiera.engine import LEVELS
+from scacchiera.rules import parse_square
+
+# Out of the book: the engine must search.
+MIDGAME = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
+BLACK_TO_MOVE = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R b KQkq - 2 5"
+
+
+def board_at(fen):
+    board = Board()
+    board.send("new " + fen)
+    board.hw.occupied[:] = rows_of(fen)
+    board.wait(600)
+    assert board.game.in_sync()
+    board.lines()
+    return board
+
+
+def ask(board, line, steps=4):
+    board.send(line, steps)
+    replies = board.replies()
+    assert len(replies) == 1, replies
+    return replies[0]
+
+
+def lift(board, square):
+    board.hands.lift(parse_square(square))
+
+
+def place(board, square):
+    board.hands.place(parse_square(square))
+
+
+def leds(board):
+    return meanings(board.runner.app.compose())
+
+
+def follow(board, uci, limit_ms=3000):
+    """The hands play ``uci``; run until the board has taken it (a capture settles longer)."""
+    ply = board.game.position.ply()
+    board.play(uci)
+    for _ in range(limit_ms // 50):
+        if board.game.position.ply() != ply:
+            return
+        board.wait(50)
+    raise AssertionError("the board did not take %s" % uci)
+
+
+def wait_for_engine(board, limit_ms=120000):
+    """Run until the engine has shown its move; the lines sent meanwhile."""
+    lines = []
+    for _ in range(limit_ms // 50):
+        board.wait(50)
+        lines += board.lines()
+        if board.game.tracker.required >= 0 or board.game.result is not None:
+            board.wait(50)                      # the event's line goes out at the next scan
+            return lines + board.lines()
+    raise AssertionError("the engine did not answer")
+
+
+def test_the_engine_plays_black_to_the_end_of_the_game():
+    fen = "3qk2r/8/8/8/8/8/7P/K7 w k - 0 1"
+    board = board_at(fen)
+    assert ask(board, "set opponent engine 6")["value"] == "engine 6"
+    assert board.runner.engine.level == 6 and not board.runner.engine.thinking
+    status = ask(board, "status")
+    assert status["options"]["opponent"] == "engine 6" and status["options"]["engine_side"] == "b"
+    oracle = chess.Board(fen)
+    while not oracle.is_game_over():
+        move = min(oracle.legal_moves, key=lambda m: m.uci())     # the hands: a dull but legal player
+        follow(board, move.uci())
+        oracle.push(move)
+        if oracle.is_game_over():
+            break
+        lines = wait_for_engine(board)
+        assert {"ev": "thinking", "level": 6} in lines
+        shown = [l["uci"] for l in lines if l.get("ev") == "engine_move"]
+        assert len(shown) == 1
+        assert leds(board)[shown[0][:2]] == "show-from" and leds(board)[shown[0][2:4]] == "show-to"
+        follow(board, shown[0])                                     # the hands follow the LEDs
+        reply = chess.Move.from_uci(shown[0])
+        assert reply in oracle.legal_moves
+        oracle.push(reply)
+        assert board.game.position.fen() == oracle.fen()
+    assert oracle.is_checkmate() and oracle.turn == chess.WHITE, oracle.fen()
+    assert board.game.result == ("0-1", "checkmate")
+    assert len(oracle.move_stack) < 40
+
+
+def test_while_it_thinks_the_board_scans_guides_a_lifted_piece_and_takes_no_move_for_it():
+    board = board_at(MIDGAME)
+    ask(board, "set opponent engine 6")
+    follow(board, "e1g1")
+    board.run(4)
+    engine = board.runner.engine
+    assert engine.thinking
+    scans = board.runner.scans
+    lift(board, "f6")                      # a black knight in the hand: its moves lit
+    board.wait(100)
+    assert engine.thinking, "the search is sliced: still going"
+    assert board.runner.scans - scans >= 20     # 5 ms scans went on meanwhile
+    lit = leds(board)
+    assert lit["f6"] == "lifted" and lit["e4"] == "legal-capture" and lit["g4"] == "legal"
+    place(board, "g4")                     # black's move, but the engine's turn: not taken
+    board.wait(800)
+    assert board.game.position.ply() == 1 and leds(board).get("g4") == "error"
+    lift(board, "g4")
+    place(board, "f6")
+    lines = wait_for_engine(board)
+    uci = [l["uci"] for l in lines if l.get("ev") == "engine_move"][0]
+    assert not engine.thinking
+    other = next(m for m in chess.Board(board.game.position.fen()).legal_moves if m.uci() != uci)
+    board.play(other.uci())                     # not the engine's move: refused
+    assert board.game.position.ply() == 1
+    lift(board, other.uci()[2:4])
+    place(board, other.uci()[:2])
+    board.wait(800)
+    follow(board, uci)
+    assert board.game.position.ply() == 2
+
+
+def test_the_engine_plays_white_and_stops_a_search_the_hands_made_stale():
+    board = board_at(MIDGAME)
+    ask(board, "set engine_side w")
+    ask(board, "set opponent engine 2")
+    board.run(4)
+    assert board.runner.engine.thinking
+    ask(board, "new " + BLACK_TO_MOVE)          # the position changes under the search
+    board.wait(100)
+    board.hw.occupied[:] = rows_of(BLACK_TO_MOVE)
+    board.wait(3000)
+    assert not board.runner.engine.thinking, "the stale search was stopped"
+    assert board.game.tracker.required < 0, "black's turn: the hands'"
+    assert not any(l.get("ev") == "engine_move" for l in board.lines())
+    follow(board, "d7d6")
+    lines = wait_for_engine(board)
+    assert any(l.get("ev") == "engine_move" for l in lines)
+
+
+def test_person_again_drops_the_engine_and_the_hands_play_both_sides():
+    board = board_at(MIDGAME)
+    ask(board, "set opponent engine 3")
+    follow(board, "e1g1")
+    wait_for_engine(board)
+    assert board.game.tracker.required >= 0
+    ask(board, "set opponent person")               # its move shown is not asked for any more
+    assert board.game.tracker.required < 0
+    board.send("undo")
+    board.hw.occupied[:] = rows_of(MIDGAME)
+    board.wait(600)
+    assert board.runner.engine is None
+    follow(board, "e1g1")
+    follow(board, "d7d6")
+    assert board.game.position.ply() == 2
+
+
+def test_the_host_as_opponent_the_board_waits_for_its_show():
+    board = Board()
+    ask(board, "set opponent host")
+    assert board.runner.engine is None
+    board.play("e2e4")
+    board.play("e7e5")                          # not taken: the host plays black
+    assert board.game.position.ply() == 1
+    lift(board, "e5")
+    place(board, "e7")
+    board.wait(800)
+    assert ask(board, "show c7c5")["ok"]
+    board.play("c7c5")
+    assert board.game.position.ply() == 2
+
+
+def test_a_level_out_of_range_or_a_bad_word_is_refused_and_changes_nothing():
+    board = Board()
+    for line in ("set opponent engine 7", "set opponent engine", "set opponent robot", "set engine_side x"):
+        reply = ask(board, line)
+        assert not reply["ok"] and reply["error"] == "refused", reply
+    assert board.runner.opponent == "person" and board.runner.engine is None
+
+
+def test_the_opponent_is_saved_and_comes_back_after_a_power_cut():
+    board = Board()
+    ask(board, "set opponent engine 4")
+    ask(board, "set engine_side w")
+    again = Board(fs=board.hw.fs)
+    assert again.runner.opponent == "engine 4" and again.runner.engine.level == 4
+    assert again.runner.engine_side == "w"
+
+
+# -- hints ----------------------------------------------------------------------------------
+
+def test_suggest_lights_the_engines_best_move_without_enforcing_it():
+    board = board_at(MIDGAME)
+    reply = ask(board, "suggest")
+    assert reply["ok"] and reply["thinking"]
+    events = []
+    for _ in range(2400):
+        board.wait(50)
+        events += [l for l in board.lines() if l.get("ev") == "suggest"]
+        if events:
+            break
+    uci = events[0]["uci"]
+    assert chess.Move.from_uci(uci) in chess.Board(MIDGAME).legal_moves
+    lit = leds(board)
+    assert lit[uci[:2]] == "suggest-from" and lit[uci[2:4]] == "suggest-to"
+    other = next(m.uci() for m in chess.Board(MIDGAME).legal_moves if m.uci()[:2] != uci[:2])
+    follow(board, other)                        # a hint, not an order
+    assert "suggest-from" not in leds(board).values()
+
+
+def test_the_hosts_suggestion_is_shown_the_same_way_and_off_means_off():
+    board = Board()
+    assert ask(board, "suggest g1f3")["uci"] == "g1f3"
+    assert [l for l in board.lines() if l.get("ev") == "suggest"] == []   # taken by ask()
+    assert leds(board)["g1"] == "suggest-from"
+    assert not ask(board, "suggest e2e5")["ok"]
+    ask(board, "set suggest off")
+    assert "suggest-from" not in leds(board).values()
+    for line in ("suggest", "suggest e2e4"):
+        reply = ask(board, line)
+        assert not reply["ok"] and "off" in reply["message"]
+
+
+def test_a_single_tap_on_ones_king_asks_the_engine_for_a_hint():
+    board = board_at(MIDGAME)
+    lift(board, "e1")
+    board.wait(200)
+    place(board, "e1")
+    suggested = []
+    for _ in range(2400):
+        board.wait(50)
+        suggested += [l for l in board.lines() if l.get("ev") in ("suggest_asked", "suggest")]
+        if any(l["ev"] == "suggest" for l in suggested):
+            break
+    assert [l["ev"] for l in suggested] == ["suggest_asked", "suggest"]
+    assert board.game.position.ply() == 0
+
+
+def test_a_stronger_level_never_searches_less_or_deeper_with_more_noise():
+    for weaker, stronger in zip(LEVELS[1:], LEVELS[2:]):
+        assert weaker[0] <= stronger[0] and weaker[1] >= stronger[1] and weaker[2] < stronger[2]
+
+
+def tap(board, square, times):
+    for _ in range(times):
+        lift(board, square)
+        board.wait(150)
+        place(board, square)
+        board.wait(150)
+    board.wait(1000)
+
+
+def test_taps_on_a_rook_before_the_first_move_choose_who_plays_its_side():
+    board = Board()
+    board.wait(600)
+    tap(board, "h8", 5)                         # 5 taps: the engine, level 3, plays black
+    assert (board.runner.opponent, board.runner.engine_side) == ("engine 3", "b")
+    assert board.runner.engine.level == 3
+    tap(board, "a1", 1)                         # one tap: a piece adjusted, nothing
+    assert board.runner.opponent == "engine 3"
+    tap(board, "a1", 8)                         # 8 taps: level 6 plays white (and moves at once)
+    assert (board.runner.opponent, board.runner.engine_side) == ("engine 6", "w")
+    lines = wait_for_engine(board)
+    assert any(l.get("ev") == "engine_move" for l in lines)
+    board.send("unshow")
+    tap(board, "h1", 2)                         # 2 taps: a person again
+    assert board.runner.opponent == "person" and board.runner.engine is None
+
+
+def test_rook_taps_after_the_first_move_change_nothing():
+    board = Board()
+    follow(board, "e2e4")
+    tap(board, "a8", 4)
+    assert board.runner.opponent == "person"
+
+
+def test_a_hands_script_in_the_simulator_plays_the_engine_to_its_mate():
+    """tests/scenarios/firmware/engine_mates.txt through ``python -m host_tools.sim --script``."""
+    import json
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-m", "host_tools.sim", "--script",
+                          os.path.join(root, "tests", "scenarios", "firmware", "engine_mates.txt"), "--json"],
+                         capture_output=True, text=True, cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert (result["result"], result["termination"]) == ("0-1", "checkmate")
+    assert '{"uci": "d8h4", "ev": "engine_move"}' in result["protocol"]
