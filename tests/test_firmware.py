@@ -184,16 +184,18 @@ def test_ctrl_c_stops_the_loop_and_disarms_the_watchdog(monkeypatch):
 
 
 def test_diag_button_held_at_power_up_enters_diagnostics_and_a_press_leaves():
+    from scacchiera import diagnostics
     board = Board(held=("diag",))
-    assert board.runner.diag is not None
+    assert diagnostics.running(board.runner) is not None
     board.hw.press("diag", False)
     board.wait(50)
-    assert board.runner.diag is not None, "letting go does not leave"
+    assert diagnostics.running(board.runner) is not None, "letting go does not leave"
     board.hw.press("diag")
     board.wait(50)
     board.hw.press("diag", False)
     board.wait(50)
-    assert board.runner.diag is None
+    assert diagnostics.running(board.runner) is None and board.runner.holder is None
+    assert not [p for p in board.runner.parts if isinstance(p, diagnostics.Diagnostics)], "the part leaves the loop"
     assert [l["name"] for l in board.lines() if l.get("ev") == "button"] == ["diag"]
 
 
@@ -223,7 +225,8 @@ def test_diagnostics_lights_closed_reeds_walks_an_led_and_reports_stuck_and_dead
     assert report["map"][:8] == ["%d ########" % r for r in range(8, 0, -1)]
     assert report["dead"] == [] and "d4" not in report["stuck"] and len(report["stuck"]) == 63
     level = board_config.LED_MAX_LEVEL
-    walk = board.runner.diag.walk
+    from scacchiera import diagnostics
+    walk = diagnostics.running(board.runner).walk
     for led in range(64):
         pixel = tuple(board.hw.pixels[3 * led:3 * led + 3])
         if led != walk:

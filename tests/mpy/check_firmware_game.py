@@ -21,6 +21,7 @@ import main
 import neopixel
 from fakehal import LoopSerial
 from player import Player
+from scacchiera import diagnostics
 from scacchiera.leds import frame as f
 from scacchiera.leds.palette import Palette, BLINK_MS
 
@@ -200,7 +201,7 @@ def main_check():
     assert 190 <= report["scan_rate"] <= 210, report["scan_rate"]
     lit = board.pixel("a1")
     assert lit == bytes((cfg.LED_MAX_LEVEL,) * 3), lit
-    assert board.pixel("a4") in (bytes(3),) or board.runner.diag.walk == cfg.square_to_led(square("a4"))
+    assert board.pixel("a4") in (bytes(3),) or diagnostics.running(board.runner).walk == cfg.square_to_led(square("a4"))
     board.serial.send("diag off")
     board.run(4)
     ok("diag: the occupancy map, the scan rate, closed reeds lit white")

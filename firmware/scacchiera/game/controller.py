@@ -137,18 +137,21 @@ class Game:
 
     def _play(self, move, now, kind=tr.MOVE):
         pos = self.position
-        san = pos.san(move, self.options.lang)
+        # The tracker's moves are this position's, unless an amendment just took its move back.
+        legal = self.tracker.view.legal_moves() if kind == tr.MOVE else None
+        san = pos.san(move, self.options.lang, legal if legal and move in legal else None)
         uci = pos.uci(move)
         pos.push(move)
         self.turn_ms = now
         self.tracker.forget_required()
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
-        self._after_move(now)
-        self.tracker.moved(kind)
+        moves = pos.legal_moves()      # once for both: the game's end and the tracker's table
+        self._after_move(now, moves)
+        self.tracker.moved(kind, moves)
 
-    def _after_move(self, now):
+    def _after_move(self, now, moves=None):
         pos = self.position
-        outcome = pos.outcome()
+        outcome = pos.outcome(False, moves)
         if outcome is not None:
             self._end(outcome)
             return

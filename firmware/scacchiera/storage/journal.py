@@ -66,6 +66,7 @@ BAD = "current.bad"            # a damaged journal, or one that made the boot fa
 MAX_BYTES = 16 * 1024
 START_COPIES = 3
 RETRY_MS = 5000                # after a flash write failed
+LINE_WAIT_MS = 30              # a write waits this long at most for the lines to the host to go out
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition")
 
 
@@ -254,6 +255,7 @@ class Journal:
         self._archive = archive
         self.max_bytes = max_bytes
         self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
+        self._waited = -1              # since when a write waits for the lines to the host
         self.game = None
         self.position = None          # the Position the journal describes
         self.game_id = 0
@@ -405,6 +407,7 @@ class Journal:
     def flush(self):
         """Write what waits: archives of games no longer on the board, the journal, then
         the archive of a finished game. True if everything was written."""
+        self._waited = -1
         ok = self._flush_archives(False)
         try:
             if self._rewrite or self.size < 0:
@@ -519,7 +522,13 @@ class Journal:
         self._save(runner, now)        # the game's start, durable before the first scan
 
     def scan(self, runner, now):
+        """Write what the game did once the LEDs show it and its lines have gone to the host
+        (a flash write stalls the loop: the ``move`` line goes first), waiting LINE_WAIT_MS at most."""
         if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+            if self._waited < 0:
+                self._waited = now
+            if runner.protocol.out and elapsed(now, self._waited) < LINE_WAIT_MS:
+                return
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
 
