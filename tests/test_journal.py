@@ -15,6 +15,7 @@ import pytest
 
 from firmware_support import Board, PowerCut, Reset, copy_fs, rows_of, MemFS
 from scacchiera.storage import journal as jr
+from scacchiera.storage import journal_reader as reader
 from scacchiera.storage.archive import Archive
 from scacchiera.rules import Position
 
@@ -206,14 +207,14 @@ def test_a_flipped_bit_in_the_last_record_loses_only_that_move():
 def test_records_round_trip_and_reject_damage():
     for payload in ("G 1", "N fide " + START, "M e7e8q", "O lang \"it\"", "U", "X resign b"):
         line = jr.encode(payload)
-        assert jr.decode(line) == payload
+        assert reader.decode(line) == payload
         for i in range(len(line)):
-            assert jr.decode(line[:i]) is None, "a torn record never decodes"
+            assert reader.decode(line[:i]) is None, "a torn record never decodes"
         for i in range(len(line) - 1):
             for bit in range(8):
                 damaged = bytearray(line)
                 damaged[i] ^= 1 << bit
-                assert jr.decode(bytes(damaged)) in (None,), (payload, i, bit)
+                assert reader.decode(bytes(damaged)) in (None,), (payload, i, bit)
 
 
 def test_a_leftover_temp_file_is_ignored_or_taken():
@@ -368,7 +369,7 @@ def test_a_flipped_bit_anywhere_in_a_40_ply_journal_keeps_the_start_and_the_reco
     fs = MemFS()
     journal, ucis = _journal_of_a_game(40, fs)
     data = fs.read(jr.JOURNAL)
-    whole, clean, _size = jr.read_records(fs)
+    whole, clean, _size = reader.read_records(fs)
     assert clean and whole[0].startswith("S ") and whole.count("O hints false") == 0
     assert whole[-40:] == ["M " + u for u in ucis]
     # The record each byte belongs to (the start's three copies are record 0).
@@ -387,14 +388,14 @@ def test_a_flipped_bit_anywhere_in_a_40_ply_journal_keeps_the_start_and_the_reco
             damaged[i] ^= 1 << bit
             flipped = MemFS()
             flipped.files[jr.JOURNAL] = damaged
-            records, clean, _size = jr.read_records(flipped)
+            records, clean, _size = reader.read_records(flipped)
             assert not clean, "byte %d bit %d: the damage is seen" % (i, bit)
             assert records == whole[:len(records)], (i, bit)
             assert len(records) >= max(1, record), "byte %d bit %d: records before the damaged one are kept" % (i, bit)
             kept[len(records)] = kept.get(len(records), 0) + 1
     # Replaying each outcome once: the start and the moves before the damage, the options with them.
     for n in kept:
-        game_id, pos, options, used = jr.replay(whole[:n])
+        game_id, pos, options, used = reader.replay(whole[:n])
         assert used == n and game_id == journal.game_id and options == {"hints": False}
         assert [pos.uci(m) for m in pos.move_stack] == ucis[:n - 1]
     assert min(kept) == 1, "a flip in the first move keeps the start"
@@ -414,7 +415,7 @@ def test_a_damaged_journal_is_kept_and_the_boot_says_how_many_plies_came_back():
     assert fs.read(jr.BAD) == bytes(damaged), "the damaged journal is kept"
     repaired = [l for l in again.lines() if l.get("ev") == "storage_repaired"]
     assert repaired and repaired[0]["ply"] == 2 and repaired[0]["kept"] == jr.BAD
-    assert jr.read_records(fs)[1], "the journal in place is whole again"
+    assert reader.read_records(fs)[1], "the journal in place is whole again"
     # The start's first copy damaged: everything comes back, and the copy is kept too.
     data = fs.read(jr.JOURNAL)
     damaged = bytearray(data)
@@ -446,7 +447,7 @@ def test_a_power_cut_while_a_damaged_journal_is_repaired_loses_nothing_more(mode
         cut = fs.dead
         again = boot(fs, rows)
         assert again.state()["moves"] == ["e2e4", "e7e5"], k
-        assert jr.read_records(fs)[1]
+        assert reader.read_records(fs)[1]
         if jr.BAD in fs.files:
             assert fs.read(jr.BAD) == bytes(damaged)
         if not cut:
@@ -471,7 +472,7 @@ def test_a_record_never_holds_the_separator():
     with pytest.raises(ValueError):
         jr.encode('O lang "a|b"')
     joined = jr.encode("M e2e4")[:-1] + b"*" + jr.encode("M e7e5")     # a newline flipped into "*"
-    assert jr.decode(joined) is None
+    assert reader.decode(joined) is None
 
 
 # -- the archive's numbers --------------------------------------------------------------------

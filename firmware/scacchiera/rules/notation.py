@@ -6,14 +6,10 @@ Every parser checks what it reads and raises ValueError with a message
 that names what is wrong: a bad string never yields a wrong position.
 """
 
-import sys
-
+from .. import forget
 from .squares import (PAWN, ROOK, KING,
                       DROP, FILE_NAMES, RANK_NAMES, PIECE_SYMBOLS,
                       square_name, parse_square, sq64)
-
-# The Pico drops the FEN reader after each read (RAM); CPython keeps it, like any module.
-_DROP_AFTER_USE = sys.implementation.name == "micropython"
 
 # SAN letters indexed by piece type (index 0 unused, pawns have none).
 # Italian: Re, Donna, Torre, Alfiere, Cavallo.
@@ -39,10 +35,7 @@ def set_fen(pos, fen):
     try:
         fen_reader.set_fen(pos, fen)
     finally:
-        if _DROP_AFTER_USE:
-            # MicroPython: forget the reader, so the collector frees its code until the next read.
-            del sys.modules[fen_reader.__name__]
-            delattr(sys.modules[__name__.rsplit(".", 1)[0]], "fen_reader")
+        forget(fen_reader)          # the Pico drops the reader after each read (RAM)
 
 
 # FEN letters indexed by piece code (type | color << 3): white upper case, black lower.

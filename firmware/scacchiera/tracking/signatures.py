@@ -36,9 +36,10 @@ class MoveTable:
                 self.by_signature[key] = [same, m]
             else:
                 same.append(m)
-            c = capture_square(pos, m)
-            if c >= 0:
-                self.captured[m] = c
+            if key < 128 or key >> 18 == 3:    # one square changes (a capture, a drop) or three (en passant)
+                c = capture_square(pos, m)
+                if c >= 0:
+                    self.captured[m] = c
 
     def matching(self, signature):
         same = self.by_signature.get(signature, ())
