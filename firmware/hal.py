@@ -49,7 +49,9 @@ class UsbSerial:
     went: a host that stops reading costs the loop nothing.
     """
 
-    WRITE_MAX = 32          # bytes a call (a loop step): about 1 ms of the RP2040's time
+    # Bytes a call (a loop step), about 30 us each on the RP2040: a move line (130-160 bytes with
+    # its FEN) goes in the step that commits the move, about 5 ms; a longer reply over a few steps.
+    WRITE_MAX = 160
 
     def __init__(self, stdin=None, stdout=None):
         import select

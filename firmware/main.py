@@ -16,11 +16,20 @@ def build(hw, period_us=PERIOD_US):
     """The main loop for the hardware layer ``hw``, booted: the saved game resumed."""
     led_of_square = bytes(cfg.square_to_led(sq) for sq in range(64))
     runner = Runner(hw, led_of_square, cfg.LED_COLOR_ORDER, cfg.LED_MAX_LEVEL, period_us)
+    runner.buttons["diag"] = diagnostics
     if getattr(hw, "display", None) is not None:     # a panel found at boot: its code loaded only then (RAM)
         from scacchiera.display import DisplayPart
         runner.parts.append(DisplayPart(hw.display))
     runner.boot()
+    if runner.held("diag"):
+        diagnostics(runner, hw.ticks_ms())     # the diag button held at power-up
     return runner
+
+
+def diagnostics(runner, now):
+    """The diag button: diagnostics on or off (scacchiera/diagnostics.py, loaded only then: RAM)."""
+    from scacchiera import diagnostics
+    diagnostics.toggle(runner, now)
 
 
 def serve(runner, steps=-1):

@@ -255,9 +255,9 @@ class TestMenu:
         b = SimBoard()
         b.press("diag")
         b.wait(300)
-        assert b.runner.diag is not None and lines(b)[0] == "Diagnostics"
+        assert b.runner.holder is not None and lines(b)[0] == "Diagnostics"
         b.press("diag")
-        assert b.runner.diag is None
+        assert b.runner.holder is None
 
     def test_menu_script_through_the_command(self, tmp_path):
         script = tmp_path / "menu.txt"

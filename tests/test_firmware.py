@@ -21,7 +21,7 @@ import sys
 
 import pytest
 
-from firmware_support import Board, FAKEHW, ROOT, Reset, MemFS
+from firmware_support import Board, FAKEHW, ROOT, Reset, MemFS, PERIOD_US
 from mpy_runner import run_micropython
 from host_tools import deploy
 from host_tools.fakehw.matrix import ReedMatrix
@@ -207,16 +207,18 @@ def test_ctrl_c_stops_the_loop_and_disarms_the_watchdog(monkeypatch):
 
 
 def test_diag_button_held_at_power_up_enters_diagnostics_and_a_press_leaves():
+    from scacchiera import diagnostics
     board = Board(held=("diag",))
-    assert board.runner.diag is not None
+    assert diagnostics.running(board.runner) is not None
     board.hw.press("diag", False)
     board.wait(50)
-    assert board.runner.diag is not None, "letting go does not leave"
+    assert diagnostics.running(board.runner) is not None, "letting go does not leave"
     board.hw.press("diag")
     board.wait(50)
     board.hw.press("diag", False)
     board.wait(50)
-    assert board.runner.diag is None
+    assert diagnostics.running(board.runner) is None and board.runner.holder is None
+    assert not [p for p in board.runner.parts if isinstance(p, diagnostics.Diagnostics)], "the part leaves the loop"
     assert [l["name"] for l in board.lines() if l.get("ev") == "button"] == ["diag"]
 
 
@@ -246,7 +248,8 @@ def test_diagnostics_lights_closed_reeds_walks_an_led_and_reports_stuck_and_dead
     assert report["map"][:8] == ["%d ########" % r for r in range(8, 0, -1)]
     assert report["dead"] == [] and "d4" not in report["stuck"] and len(report["stuck"]) == 63
     level = board_config.LED_MAX_LEVEL
-    walk = board.runner.diag.walk
+    from scacchiera import diagnostics
+    walk = diagnostics.running(board.runner).walk
     for led in range(64):
         pixel = tuple(board.hw.pixels[3 * led:3 * led + 3])
         if led != walk:
@@ -415,3 +418,29 @@ def test_boot_writes_the_strip_even_when_the_first_frame_is_dark():
     runner = main.build(hw, PERIOD_US)
     assert not any(runner.app.compose())           # the start position, nothing lit
     assert hw.pixels == bytearray(len(hw.pixels))
+
+
+def test_the_loop_catches_up_after_a_short_stall_and_starts_afresh_after_a_long_one():
+    """A step of up to CATCH_UP_US (a blink phase's redraw) is followed by scans back to back, so
+    no scan is lost; after a longer one (a sector erase) the schedule starts again from then."""
+    from scacchiera.runner import CATCH_UP_US
+    # The step stalls s: it ends s - PERIOD_US behind its schedule.
+    for stall_us, caught_up in ((PERIOD_US + CATCH_UP_US - 1000, True), (PERIOD_US + CATCH_UP_US + 5000, False)):
+        board = Board()
+        clock = board.hw.clock
+        read = board.hw.read_rows
+        reads = [0]
+
+        def stalling_read(buf):
+            reads[0] += 1
+            if reads[0] == 10:
+                clock.sleep_us(stall_us)
+            return read(buf)
+        board.hw.read_rows = stalling_read
+        start = clock.ticks_us()
+        board.run(400)
+        late = clock.ticks_diff(clock.ticks_us(), start) - 400 * PERIOD_US
+        if caught_up:
+            assert late == 0, "400 scans in 400 periods"
+        else:
+            assert late >= stall_us - 2 * PERIOD_US, late

@@ -587,3 +587,28 @@ def test_a_sprint_game_resumed_before_its_first_move_still_offers_the_tile_just_
     resumed.hw.set_squares([4, 12, 19, 52, 60])       # a tile on d3: rook or pawn, the rook first
     resumed.wait(100)
     assert frame.meanings(resumed.runner.app.compose())["d3"] == "drop-rook"
+
+
+def test_a_move_is_written_once_its_line_has_gone_to_the_host_or_after_line_wait_ms():
+    """The ``move`` line goes before the flash write that makes the move durable (a write stalls
+    the loop); a host that stops reading holds the write back LINE_WAIT_MS at most."""
+    for reading in (True, False):
+        board = Board()
+        if not reading:
+            board.hw.serial_write = lambda data, start=0: 0
+        moved, flushed = [], []
+        board.runner.app.listeners.append(lambda ev: ev["kind"] == "move" and moved.append(board.hw.ticks_ms()))
+        flush = board.runner.journal.flush
+
+        def timed_flush():
+            flushed.append(board.hw.ticks_ms())
+            return flush()
+        board.runner.journal.flush = timed_flush
+        board.play("e2e4")
+        board.wait(100)
+        after = [t for t in flushed if t >= moved[0]]
+        if reading:
+            assert after[0] == moved[0], "the line went at once: the move is written in the same step"
+        else:
+            assert jr.LINE_WAIT_MS <= after[0] - moved[0] <= jr.LINE_WAIT_MS + 5, (moved, flushed)
+        assert b"M e2e4|" in bytes(board.hw.fs.read("current.log"))

@@ -20,7 +20,7 @@ def snapshot(board):
     """Everything a refused command must leave alone."""
     game = board.game
     return (game.position.fen(), [game.position.uci(m) for m in game.position.move_stack], game.result,
-            game.tracker.required, board.runner.diag is not None, board.state()["options"],
+            game.tracker.required, board.runner.holder is not None, board.state()["options"],
             bytes(board.hw.fs.read("current.log")))
 
 

@@ -14,8 +14,20 @@ MAX_LINE = 512                 # the longest line the board reads, in bytes, wit
 # ``X = const(3)`` is folded by the compiler (``_X``, with a leading underscore, never reaches
 # the module's dict); CPython gets a function that returns its argument. Here rather than in a
 # module of its own: a module costs the Pico about 400 bytes of RAM.
+import sys
+
 try:
     from micropython import const
 except ImportError:  # CPython: const() is only a hint for the MicroPython compiler
     def const(value):
         return value
+
+
+def forget(module):
+    """Drop a module used only now and then (a reader) on MicroPython, so the collector frees its
+    code until the next use; CPython keeps it, like any module."""
+    if sys.implementation.name == "micropython":
+        name = module.__name__
+        del sys.modules[name]
+        package, _, attr = name.rpartition(".")
+        delattr(sys.modules[package], attr)

@@ -122,7 +122,7 @@ def handle(proto, line):
         runner = proto.runner
         game = runner.app.game
         if cmd in _GAME:
-            if runner.diag is not None:
+            if runner.holder is not None:
                 raise ProtocolError("invalid_state", "diagnostics on (send: diag off)")
             if game.result is not None and cmd not in _ANY_TIME:
                 raise ProtocolError("invalid_state", "the game is over")
@@ -166,7 +166,7 @@ def _status(p, runner, game, a):
         "termination": game.result[1] if game.result else None,
         "in_sync": game.in_sync(), "show": pos.uci(t.required) if t.required >= 0 else None,
         "claimable": list(game.claimable), "offer": "wb"[game.offer] if game.offer >= 0 else None,
-        "clock": _clock(game), "material": _material(pos), "diag": runner.diag is not None,
+        "clock": _clock(game), "material": _material(pos), "diag": runner.holder is not None,
         "options": option_values(runner),
         "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
@@ -276,8 +276,14 @@ def _pgn(p, runner, game, a):
 
 
 def _diag(p, runner, game, a):
-    runner.set_diag(a.get("on", True))
-    return {"on": runner.diag is not None}
+    from . import diagnostics
+    now = runner.hw.ticks_ms()
+    if a.get("on", True):
+        diagnostics.start(runner, now)
+    else:
+        diagnostics.stop(runner, now)
+    runner.app.dirty = True
+    return {"on": diagnostics.running(runner) is not None}
 
 
 def _watch(p, runner, game, a):

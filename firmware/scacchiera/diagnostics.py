@@ -9,6 +9,10 @@ While it runs the game is paused and the board shows its wiring directly:
   the measured scan rate, and the stuck and dead switches, that is the squares
   never seen open and never seen closed since diagnostics started.
 
+A main-loop part (parts.py) that holds the board while it runs (``Runner.hold``:
+the game gets no scans, this part draws the LEDs). The ``diag`` button
+(main.py) and command (commands.py) load this module only when asked (RAM):
+``toggle``, ``start``, ``stop``, ``running``.
 Nothing allocates per scan or per frame; only the report builds lists.
 """
 
@@ -17,6 +21,35 @@ from .rules.squares import square_name
 
 WALK_MS = 150
 REPORT_MS = 1000
+
+
+def running(runner):
+    """The Diagnostics part while diagnostics run, else None."""
+    holder = runner.holder
+    return holder if isinstance(holder, Diagnostics) else None
+
+
+def start(runner, now):
+    if running(runner) is None:
+        diag = Diagnostics(runner.led_of_square, runner.led_order,
+                           max(1, runner.max_level * runner.brightness // 100))
+        diag.begin(runner, now)
+        runner.parts.append(diag)
+        runner.hold(diag)
+
+
+def stop(runner, now):
+    diag = running(runner)
+    if diag is not None:
+        runner.parts.remove(diag)
+        runner.let_go(now)        # the game looks at the board afresh
+
+
+def toggle(runner, now):
+    if running(runner) is None:
+        start(runner, now)
+    else:
+        stop(runner, now)
 
 
 class Diagnostics:
@@ -30,6 +63,13 @@ class Diagnostics:
         self.started = 0
         self.changed = True               # the LEDs must be redrawn
         self.walk = -1                    # the walking LED's index, as last drawn
+        self.reported = 0                 # when the last report went, and runner.scans then
+        self.scans = 0
+
+    def begin(self, runner, now):
+        self.reported = now
+        self.scans = runner.scans
+        self.start(runner.rows, now)
 
     def start(self, rows, now):
         for r in range(8):
@@ -39,9 +79,9 @@ class Diagnostics:
         self.started = now
         self.walk = -1
         self.changed = True
-        self.scan(rows, now)
+        self.look(rows, now)
 
-    def scan(self, rows, now):
+    def look(self, rows, now):
         """One scan of the matrix: remember what each reed has done."""
         seen_c = self.closed_seen
         seen_o = self.open_seen
@@ -55,6 +95,38 @@ class Diagnostics:
                 self.changed = True
         if self.walking(now) != self.walk:
             self.changed = True
+
+    # -- the main loop's part (runner.py, parts.Part), holding the board ----------------------
+
+    def boot(self, runner, now):
+        pass
+
+    def scan(self, runner, now):
+        self.look(runner.rows, now)
+
+    def tick(self, runner, now):
+        """Once a second, the report, with the scans/s since the last one."""
+        dt = elapsed(now, self.reported)
+        if dt >= REPORT_MS:
+            scans = runner.scans
+            report = self.report(((scans - self.scans) & 0x3FFFFFFF) * 1000 // dt)
+            self.reported = now
+            self.scans = scans
+            report["ev"] = "diag"
+            runner.protocol.send(report)
+
+    def draw(self, runner, buf, now):
+        """The LEDs while holding the board: True if ``buf`` was drawn anew."""
+        if not self.changed:
+            return False
+        self.render(buf, now)
+        return True
+
+    def shown(self, runner, frame, now):
+        pass
+
+    def crash(self, runner):
+        pass
 
     def walking(self, now):
         return (elapsed(now, self.started) // WALK_MS) % 64

@@ -83,7 +83,7 @@ class Opponent:
         tracker = game.tracker
         if self.purpose and (pos.ply() != self.ply or pos.hash != self.key or game.result is not None):
             self._stop()                     # a takeback, a new game, a host's move: the search is stale
-        ours = self.plays and game.result is None and pos.turn == self.side and runner.diag is None \
+        ours = self.plays and game.result is None and pos.turn == self.side and runner.holder is None \
             and pos.variant == "chess"     # Sprint: the hands play both sides
         if ours and tracker.required < 0:
             if self.move >= 0 and self.move_ply == pos.ply() and self.move_key == pos.hash:

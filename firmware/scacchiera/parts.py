@@ -2,9 +2,11 @@
 
 ``Runner.parts`` is a list of objects with these hooks; the runner calls
 each part's, in list order (``crash``: last part first). The board's own
-are the journal (storage/journal.py: resume at boot, write a move once the
-LEDs show it) and the protocol (protocol.py: commands in, lines out, the
-watch events). A display, a clock output or an engine is one more module
+are the protocol (protocol.py: commands in, lines out, the watch events)
+and the journal (storage/journal.py: resume at boot, write a move once the
+LEDs show it and its line has gone). Diagnostics (diagnostics.py) is one
+while it runs: a part that holds the board (``Runner.hold``) gets no game,
+its ``scan`` reads ``runner.rows`` and its ``draw`` fills the LEDs. A display, a clock output or an engine is one more module
 with a ``Part`` subclass, appended to ``runner.parts``: no edit to the loop.
 ``Part`` gives empty hooks; the runner never imports this module (RAM).
 """
@@ -25,3 +27,7 @@ class Part:
 
     def crash(self, runner):
         """The loop failed: save what can be saved (a reset follows)."""
+
+    # Only a part that holds the board (Runner.hold) needs this one:
+    # def draw(self, runner, buf, now):
+    #     """Fill ``buf`` (the strip's bytes) and return True, or False if nothing changed."""

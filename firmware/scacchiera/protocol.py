@@ -153,7 +153,7 @@ class Protocol:
                 self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
         self.expire(now)
         stable = runner.app.debouncer.stable
-        if self.watch_occupancy and runner.diag is None and stable != self._seen_rows:
+        if self.watch_occupancy and runner.holder is None and stable != self._seen_rows:
             self._seen_rows[:] = stable
             from .report import occupied
             self.send({"ev": "occupancy", "squares": occupied(runner)})

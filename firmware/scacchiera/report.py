@@ -16,5 +16,5 @@ def frame_names(runner):
 
 def occupied(runner):
     """Occupied squares' names, as the game sees them (debounced), or the raw switches in diagnostics."""
-    rows = runner.rows if runner.diag is not None else runner.app.debouncer.stable
+    rows = runner.rows if runner.holder is not None else runner.app.debouncer.stable
     return [square_name(sq) for sq in range(64) if (rows[sq >> 3] >> (sq & 7)) & 1]

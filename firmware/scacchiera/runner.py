@@ -5,8 +5,9 @@ iteration (``step``) reads the switch matrix, hands it to the application
 and feeds the watchdog; every ``SLOW_MS`` it also polls the buttons and
 redraws the LEDs if the frame changed (or a blink phase turned). What sits
 beside the game is a list of parts (parts.py, as KMK's extensions) with
-hooks the loop calls: the journal (durable moves, once the LEDs show them)
-and the protocol (the serial port's bytes in and out).
+hooks the loop calls: the protocol (the serial port's bytes in and out) and
+the journal (durable moves, once the LEDs show them and the host has heard).
+A part may hold the board for a while (``hold``: diagnostics), the game paused.
 A steady scan allocates nothing (tests/mpy/check_scan_no_alloc.py).
 
 Why not asyncio tasks: each task switch is a pass of the scheduler, and the
@@ -39,7 +40,8 @@ from .storage.journal import Journal
 
 PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md: the budget)
 SLOW_MS = 10              # serial, buttons, LEDs
-RATE_MS = 1000            # the scan rate's window; the diagnostics report
+RATE_MS = 1000            # the scan rate's window
+CATCH_UP_US = 10000       # a stall up to this long is caught up (scans back to back); a longer one is not
 _MASK = const(0x3FFFFFFF)
 
 
@@ -58,7 +60,9 @@ class Runner:
         self.app.listeners.append(self.protocol.event)
         self.app.listeners.append(self._event)
         self.engine = None             # opponent.py's part while the board's engine plays
-        self.diag = None               # a Diagnostics while that mode runs
+        self.holder = None             # a part that holds the board (diagnostics): the game pauses
+        # What a button's press does: f(runner, now). main.py adds "diag".
+        self.buttons = {"undo": _undo}
         self.rows = bytearray(8)       # the switches at the last scan (rank bytes)
         # What the strip shows. Unknown at boot (a watchdog reset leaves the LEDs lit): 0xFF,
         # which no frame under the power cap has, so the first frame is always written.
@@ -70,7 +74,9 @@ class Runner:
         self._rate_ms = self._rate_scans = self._slow_ms = 0
         self._blink = -1
         self._buttons = self._button_sample = 0
-        self.parts = [self.journal, self.protocol]   # what sits beside the game (parts.Part's hooks)
+        # What sits beside the game (parts.Part's hooks). The protocol before the journal: a move's
+        # line goes to the host before the flash write that makes it durable (journal.LINE_WAIT_MS).
+        self.parts = [self.protocol, self.journal]
         self.menu = None               # the display part, when there is one: it takes the buttons first (its menu)
         self.display = None            # the display part, when a panel was found at boot
 
@@ -87,10 +93,7 @@ class Runner:
         for part in parts:
             part.boot(self, now)
         self.app.boot(self.rows, now)
-        held = self._buttons = self._button_sample = hw.buttons()
-        names = hw.button_names
-        if "diag" in names and held >> names.index("diag") & 1:
-            self.set_diag(True)      # the diag button held at power-up
+        self._buttons = self._button_sample = hw.buttons()
         self._slow_ms = self._rate_ms = now
         self.show(now)
         for part in parts:
@@ -111,8 +114,8 @@ class Runner:
             wait = elapsed(next_us, hw.ticks_us())
             if wait > 0:
                 hw.sleep_us(wait)
-            elif wait < -period:
-                next_us = hw.ticks_us()   # fell behind (a flash write): no race to catch up
+            elif wait < -CATCH_UP_US:
+                next_us = hw.ticks_us()   # a long stall (a sector erase): start the schedule afresh
 
     def step(self):
         """One scan and whatever is due. Allocates nothing when nothing happens."""
@@ -120,10 +123,8 @@ class Runner:
         now = hw.ticks_ms()
         rows = self.rows
         hw.read_rows(rows)
-        if self.diag is None:
+        if self.holder is None:
             self.app.scan(rows, now)
-        else:
-            self.diag.scan(rows, now)
         self.scans = (self.scans + 1) & _MASK
         if elapsed(now, self._slow_ms) >= SLOW_MS:
             self._slow_ms = now
@@ -133,10 +134,6 @@ class Runner:
                 self.scan_rate = ((self.scans - self._rate_scans) & _MASK) * 1000 // dt
                 self._rate_ms = now
                 self._rate_scans = self.scans
-                if self.diag is not None:
-                    report = self.diag.report(self.scan_rate)
-                    report["ev"] = "diag"
-                    self.protocol.send(report)
             for part in self.parts:
                 part.tick(self, now)
             self.show(now)
@@ -148,19 +145,21 @@ class Runner:
         """The loop failed: say why and save what can be saved (a reset follows)."""
         try:
             self.protocol.send({"ev": "crash", "error": "%r" % e})
-            parts = self.parts
-            for i in range(len(parts) - 1, -1, -1):
-                parts[i].crash(self)
         except Exception:
             pass
+        parts = self.parts
+        for i in range(len(parts) - 1, -1, -1):
+            try:
+                parts[i].crash(self)
+            except Exception:
+                pass
 
     def show(self, now):
         """Redraw if something changed; write the strip only if the pixels did."""
-        diag = self.diag
-        if diag is not None:
-            if not diag.changed:
+        holder = self.holder
+        if holder is not None:
+            if not holder.draw(self, self.back, now):
                 return
-            diag.render(self.back, now)
         else:
             app = self.app
             blink = (now // BLINK_MS) & 1
@@ -175,9 +174,14 @@ class Runner:
             self.front, self.back = self.back, self.front
             self.hw.write_pixels(self.front)
 
+    def held(self, name):
+        """Is button ``name`` held (as last polled; at boot, as found at power-up)?"""
+        names = self.hw.button_names
+        return name in names and self._buttons >> names.index(name) & 1 == 1
+
     def _poll_buttons(self, now):
-        """A button counts once it reads the same twice, SLOW_MS apart: the menu's first (when a
-        display has one), then diag toggles diagnostics, undo takes back."""
+        """A button counts once it reads the same twice, SLOW_MS apart: the display's menu takes it
+        first (when there is one), else its press runs ``buttons[name]``."""
         mask = self.hw.buttons()
         if mask != self._button_sample:
             self._button_sample = mask
@@ -192,25 +196,21 @@ class Runner:
                 self.protocol.send({"ev": "button", "name": names[i]})
                 if self.menu is not None and self.menu.button(self, names[i], now):
                     continue
-                if names[i] == "diag":
-                    self.set_diag(self.diag is None)
-                elif names[i] == "undo" and self.diag is None:
-                    self.app.game.undo()
+                action = self.buttons.get(names[i])
+                if action is not None:
+                    action(self, now)
 
     # -- what the protocol (and the buttons) ask ------------------------------------------
 
-    def set_diag(self, on):
-        now = self.hw.ticks_ms()
-        if on and self.diag is None:
-            from .diagnostics import Diagnostics     # loaded only when needed (RAM)
-            self.diag = Diagnostics(self.led_of_square, self.led_order,
-                                    max(1, self.max_level * self.brightness // 100))
-            self.diag.start(self.rows, now)
-            self._rate_ms = now
-            self._rate_scans = self.scans
-        elif not on and self.diag is not None:
-            self.diag = None
-            self.app.boot(self.rows, now)      # the game looks at the board afresh
+    def hold(self, part):
+        """``part`` (in ``parts``) takes the board: the game gets no scans, ``part.draw`` the LEDs."""
+        self.holder = part
+        self.app.dirty = True
+
+    def let_go(self, now):
+        """The game takes the board back and looks at it afresh."""
+        self.holder = None
+        self.app.boot(self.rows, now)
         self.app.dirty = True
 
     def suggest(self, uci=None):
@@ -250,3 +250,9 @@ class Runner:
         self.app.dirty = True
         if save:
             self.journal.option(name, value)
+
+
+def _undo(runner, now):
+    """The undo button: take the last move back (not while a part holds the board)."""
+    if runner.holder is None:
+        runner.app.game.undo()

@@ -48,6 +48,7 @@ def scan_rate(hands, ms=QUIET_MS):
 # step (the commit), app.scan and the journal flush in it, the debounced arrival's time.
 LOOP_COSTS = """
 import time, array, main, hal
+from scacchiera.runner import CATCH_UP_US
 T = time.ticks_us
 D = time.ticks_diff
 hw = hal.Hardware()
@@ -70,10 +71,10 @@ def scan(rows, now):
     a = T(); scan0(rows, now); d = D(T(), a)
     if d > S[0]: S[0] = d
 r.app.scan = scan
-flush0 = r._flush
-def flush(now):
-    a = T(); flush0(now); S[1] += D(T(), a)
-r._flush = flush
+flush0 = r.journal.flush
+def flush():
+    a = T(); ok = flush0(); S[1] += D(T(), a); return ok
+r.journal.flush = flush
 sink0 = r.app.debouncer.sink
 def sink(sq, present, now):
     if present: S[2] = now
@@ -91,7 +92,7 @@ def move():
         nxt += 2500
         w = D(nxt, T())
         if w > 0: hw.sleep_us(w)
-        elif w < -2500: nxt = T()
+        elif w < -CATCH_UP_US: nxt = T()   # as Runner.run paces
     print('MOVE', most, S[0], S[1], S[2], at)
 print('GO')
 for k in range(%d):
@@ -101,9 +102,10 @@ print('DONE')
 
 
 # 800 paced steps timed on the chip, e.g. while a set-up blinks: a blink phase turns every
-# BLINK_MS, and the step that redraws it may overrun its period (the loop then drops a scan).
+# BLINK_MS, and the step that redraws it may overrun its period (the loop then catches up).
 PACED_STEPS = """
 import time, array, main, hal
+from scacchiera.runner import CATCH_UP_US
 T = time.ticks_us
 D = time.ticks_diff
 hw = hal.Hardware()
@@ -116,7 +118,7 @@ for i in range(800):
     nxt += 2500
     w = D(nxt, T())
     if w > 0: hw.sleep_us(w)
-    elif w < -2500: nxt = T()
+    elif w < -CATCH_UP_US: nxt = T()   # as Runner.run paces
 s = sorted(q)
 print('PACED', s[400], s[799], sum(1 for x in q if x > 2500))
 """

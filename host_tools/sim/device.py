@@ -7,6 +7,7 @@ only the raw I/O is simulated. ``SimBoard`` adds what a person handles: which
 piece stands where (to draw it: the firmware never knows), a hand, a tray.
 """
 
+import json
 import tempfile
 import threading
 
@@ -39,6 +40,7 @@ def _piece_letter(code):
 
 
 BUTTON_MS = 150       # how long a simulated button press lasts
+NEW_STEPS = 400       # main-loop steps (1 s) the board has to answer the constructor's ``new``
 
 
 class FirmwareHands(Hands):
@@ -56,11 +58,31 @@ class FirmwareHands(Hands):
         self.hw.set_squares([sq for sq in range(64) if pos.piece_at(sq)])
         self.runner = firmware_main.build(self.hw)
         if fen is not None or profile != "fide" or variant_of(pos) != CHESS:
-            self.runner.app.game.new_game(fen, profile, variant=variant, seed=seed)
+            command = {"cmd": "new", "profile": profile}
+            for name, value in (("fen", fen), ("variant", variant), ("seed", seed)):
+                if value is not None:
+                    command[name] = value
+            self._new_game(command)
         events = []
         self.runner.app.listeners.append(events.append)
         self._start(self.runner.app, bytearray(self.hw.occupied), self.hw.ticks_ms(), chatter, events)
         self._collect()
+
+    def _new_game(self, command):
+        """Start a game as a host does: the protocol's ``new``, through the main loop (its reply not logged)."""
+        command["id"] = "sim:new"
+        sent = self.hw.serial.sent
+        self.hw.send(command)
+        for _ in range(NEW_STEPS):
+            firmware_main.serve(self.runner, 1)
+            for i in range(len(sent)):
+                reply = json.loads(sent[i])
+                if reply.get("id") == "sim:new":
+                    del sent[i]
+                    if not reply.get("ok"):
+                        raise SimError("the board refused the set-up: %s" % reply.get("message"))
+                    return
+        raise SimError("the board did not answer new")
 
     def scan(self, end):
         """One pass of the firmware's main loop, its clock paced by the loop itself."""

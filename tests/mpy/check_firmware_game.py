@@ -21,6 +21,7 @@ import main
 import neopixel
 from fakehal import LoopSerial
 from player import Player
+from scacchiera import diagnostics
 from scacchiera.leds import frame as f
 from scacchiera.leds.palette import Palette, BLINK_MS
 
@@ -86,6 +87,8 @@ def main_check():
     assert boot[0]["ev"] == "boot" and boot[0]["proto"] == 1 and boot[0]["cause"] == "power_on", boot
     assert not [l for l in boot if l.get("ev") == "out_of_sync"], boot
     assert board.pixel("e2") == bytes(3), "a fresh game in place lights nothing"
+    if sys.implementation.name == "micropython":    # CPython keeps it, like any module
+        assert "scacchiera.storage.journal_reader" not in sys.modules, "the journal's reader is dropped after boot"
     ok("boot: the set-up board matches a new game, no LEDs lit")
 
     board.serial.send({"cmd": "hello", "id": 1})
@@ -200,7 +203,7 @@ def main_check():
     assert 190 <= report["scan_rate"] <= 210, report["scan_rate"]
     lit = board.pixel("a1")
     assert lit == bytes((cfg.LED_MAX_LEVEL,) * 3), lit
-    assert board.pixel("a4") in (bytes(3),) or board.runner.diag.walk == cfg.square_to_led(square("a4"))
+    assert board.pixel("a4") in (bytes(3),) or diagnostics.running(board.runner).walk == cfg.square_to_led(square("a4"))
     board.serial.send("diag off")
     board.run(4)
     ok("diag: the occupancy map, the scan rate, closed reeds lit white")

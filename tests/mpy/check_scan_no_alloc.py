@@ -22,6 +22,7 @@ locked; a redraw (a move, a menu press) may allocate, a steady screen may not.
 import micropython
 
 from scacchiera.app import App
+from scacchiera import diagnostics
 
 START = bytes([0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF])
 
@@ -149,17 +150,18 @@ def loop_main():
     results.append("a shown move blinking")
     machine.board.lift(0)                        # a1's rook gone during a visit to diagnostics:
     runner.run(2)
-    runner.set_diag(True)                        # ...out of sync when the game looks again
-    runner.set_diag(False)
+    diagnostics.start(runner, hw.ticks_ms())     # ...out of sync when the game looks again
+    diagnostics.stop(runner, hw.ticks_ms())
     settle()
     assert tracker.state == 4, tracker.state
     assert loop_steady(runner) >= 30
     results.append("out of sync")
-    runner.set_diag(True)
+    diagnostics.start(runner, hw.ticks_ms())
     settle(1200)
     # The report (once a second) builds a message; in between, nothing may allocate.
-    last = runner._rate_ms
-    while runner._rate_ms == last:
+    diag = diagnostics.running(runner)
+    last = diag.reported
+    while diag.reported == last:
         runner.run(1)
     hw.serial.sent = []
     assert loop_steady(runner, 180) >= 4, "the walking LED moves"
@@ -259,10 +261,11 @@ def display_main():
     assert part.lines[0] == "Menu  ok: change", part.lines
     locked(1000)
     results.append("the menu open")
-    runner.set_diag(True)
+    diagnostics.start(runner, hw.ticks_ms())
     settle(1200)
-    last = runner._rate_ms
-    while runner._rate_ms == last:
+    diag = diagnostics.running(runner)
+    last = diag.reported
+    while diag.reported == last:
         runner.run(1)
     hw.serial.sent = []
     locked(180)

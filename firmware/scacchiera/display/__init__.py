@@ -221,7 +221,7 @@ def compose(runner, now, lines, icons):
     for i in range(ROWS):
         icons[i] = _NO_ICON
     out = []
-    if runner.diag is not None:
+    if runner.holder is not None:
         out.append(fit(w[_DIAG]))
     else:
         out.append(_clock_line(runner, w, now))
@@ -312,7 +312,7 @@ class DisplayPart:
 
     def tick(self, runner, now):
         """Compose and draw if something changed, at most every REFRESH_MS. Allocates nothing otherwise."""
-        diag = runner.diag is not None
+        diag = runner.holder is not None
         if diag != self._diag:
             self._diag = diag
             self.stale = True
@@ -364,7 +364,7 @@ class DisplayPart:
         self._drawn_ms = now
         lines = [""] * ROWS
         icons = bytearray(ROWS)
-        if self.menu is not None and runner.diag is None:
+        if self.menu is not None and runner.holder is None:
             self.menu.compose(runner, lines, icons)
         else:
             compose(runner, now, lines, icons)

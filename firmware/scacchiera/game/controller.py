@@ -232,7 +232,9 @@ class Game:
     def _play(self, move, now, kind, placed):
         """Apply ``move`` (put down at ``placed``, committed at ``now``)."""
         pos = self.position
-        san = pos.san(move, self.options.lang)
+        # The tracker's moves are this position's, unless an amendment just took its move back.
+        legal = self.tracker.view.legal_moves() if kind == tr.MOVE else None
+        san = pos.san(move, self.options.lang, legal if legal and move in legal else None)
         uci = pos.uci(move)
         white = pos.turn == WHITE
         pos.push(move)
@@ -248,12 +250,13 @@ class Game:
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
         if clocks.on:
             clocks.report(self, now)
-        self._after_move(placed)
-        self.tracker.moved(kind)
+        moves = pos.legal_moves()      # once for both: the game's end and the tracker's table
+        self._after_move(placed, moves)
+        self.tracker.moved(kind, moves)
 
-    def _after_move(self, placed):
+    def _after_move(self, placed, moves=None):
         pos = self.position
-        outcome = pos.outcome()
+        outcome = pos.outcome(False, moves)
         if outcome is not None:
             self._end(outcome, placed)
             return

@@ -6,14 +6,10 @@ Every parser checks what it reads and raises ValueError with a message
 that names what is wrong: a bad string never yields a wrong position.
 """
 
-import sys
-
-from .squares import (WHITE, BLACK, PAWN, ROOK, KING,
+from .. import forget
+from .squares import (PAWN, ROOK, KING,
                       DROP, FILE_NAMES, RANK_NAMES, PIECE_SYMBOLS,
                       square_name, parse_square, sq64)
-
-# The Pico drops the FEN reader after each read (RAM); CPython keeps it, like any module.
-_DROP_AFTER_USE = sys.implementation.name == "micropython"
 
 # SAN letters indexed by piece type (index 0 unused, pawns have none).
 # Italian: Re, Donna, Torre, Alfiere, Cavallo.
@@ -39,32 +35,38 @@ def set_fen(pos, fen):
     try:
         fen_reader.set_fen(pos, fen)
     finally:
-        if _DROP_AFTER_USE:
-            # MicroPython: forget the reader, so the collector frees its code until the next read.
-            del sys.modules[fen_reader.__name__]
-            delattr(sys.modules[__name__.rsplit(".", 1)[0]], "fen_reader")
+        forget(fen_reader)          # the Pico drops the reader after each read (RAM)
+
+
+# FEN letters indexed by piece code (type | color << 3): white upper case, black lower.
+_FEN_LETTERS = b" PNBRQK  pnbrqk "
 
 
 def board_fen(pos):
-    out = []
+    """The FEN's board field, built in one bytearray (the move event's FEN, every move, on the Pico)."""
     board = pos.board
-    for rank in range(7, -1, -1):
+    out = bytearray(71)            # at most 64 letters and 7 slashes
+    n = 0
+    for rank in range(112, -1, -16):
         empty = 0
-        for f in range(8):
-            p = board[rank * 16 + f]
+        for sq in range(rank, rank + 8):
+            p = board[sq]
             if not p:
                 empty += 1
                 continue
             if empty:
-                out.append(str(empty))
+                out[n] = 48 + empty
+                n += 1
                 empty = 0
-            ch = PIECE_SYMBOLS[p & 7]
-            out.append(ch.upper() if p >> 3 == WHITE else ch)
+            out[n] = _FEN_LETTERS[p]
+            n += 1
         if empty:
-            out.append(str(empty))
+            out[n] = 48 + empty
+            n += 1
         if rank:
-            out.append("/")
-    return "".join(out)
+            out[n] = 47            # "/"
+            n += 1
+    return out[:n].decode()
 
 
 def fen(pos):
@@ -114,10 +116,12 @@ def parse_uci(pos, text):
 
 # -- SAN ----------------------------------------------------------------
 
-def san(pos, move, lang="en"):
-    """Standard algebraic notation of a legal move, with + or #."""
+def san(pos, move, lang="en", legal=None):
+    """Standard algebraic notation of a legal move, with + or #.
+
+    ``legal``: the position's legal moves if the caller has them (saves generating them again)."""
     letters = _letters(lang)
-    s = _san_body(pos, move, letters)
+    s = _san_body(pos, move, letters, legal)
     pos.push(move)
     if pos.is_check():
         s += "#" if not pos.legal_moves() else "+"
@@ -125,7 +129,7 @@ def san(pos, move, lang="en"):
     return s
 
 
-def _san_body(pos, move, letters):
+def _san_body(pos, move, letters, legal=None):
     to = (move >> 7) & 127
     if move & DROP:
         t = (move >> 14) & 7
@@ -143,7 +147,7 @@ def _san_body(pos, move, letters):
         return s + "=" + letters[promo] if promo else s
     s = letters[t]
     # Disambiguate as python-chess does: file if it tells them apart, else rank, else both.
-    others = [m & 127 for m in pos.legal_moves()
+    others = [m & 127 for m in (pos.legal_moves() if legal is None else legal)
               if (m >> 7) & 127 == to and m & 127 != fr and not m & DROP and board[m & 127] & 7 == t]
     if others:
         same_file = any(o & 7 == fr & 7 for o in others)

@@ -9,6 +9,17 @@ are 0..63; the 0x88 board stays inside rules/.
 from .squares import DROP, KING, PAWN
 
 
+def fill_occupancy(pos, out):
+    """``out`` (64 bytes) set to 1 where ``pos`` has a piece, 0 elsewhere (a1 = 0)."""
+    board = pos.board
+    sq = 0
+    for base in range(0, 128, 16):
+        for sq88 in range(base, base + 8):
+            out[sq] = 1 if board[sq88] else 0
+            sq += 1
+    return out
+
+
 def changed_squares(pos, move):
     """The squares (0..63, sorted) whose occupancy ``move`` changes in ``pos``."""
     to88 = (move >> 7) & 127
@@ -31,6 +42,35 @@ def changed_squares(pos, move):
         squares = [fr, to]
     squares.sort()
     return squares
+
+
+def pack(squares):
+    """One small int for a sorted list of squares (0..63): the count, then each square in
+    6 bits (at most four: 4 + 24 bits < 2**30); -1 if more than four."""
+    n = len(squares)
+    if n > 4:
+        return -1
+    key = n
+    for sq in squares:
+        key = key << 6 | sq
+    return key
+
+
+def signature(pos, move):
+    """``pack(changed_squares(pos, move))``, with no list for a quiet move or a capture
+    (most moves: the tables of every position the game reaches are built from these)."""
+    if not move & DROP:
+        fr88 = move & 127
+        to88 = (move >> 7) & 127
+        board = pos.board
+        fr = (fr88 + (fr88 & 7)) >> 1
+        if board[to88]:
+            return 1 << 6 | fr                       # a capture: only the origin empties
+        t = board[fr88] & 7
+        if t != KING and not (t == PAWN and to88 == pos.ep):
+            to = (to88 + (to88 & 7)) >> 1
+            return (2 << 12 | fr << 6 | to) if fr < to else (2 << 12 | to << 6 | fr)
+    return pack(changed_squares(pos, move))
 
 
 def capture_square(pos, move):

@@ -131,8 +131,8 @@ class Position:
     def parse_uci(self, text):
         return notation.parse_uci(self, text)
 
-    def san(self, move, lang="en"):
-        return notation.san(self, move, lang)
+    def san(self, move, lang="en", legal=None):
+        return notation.san(self, move, lang, legal)
 
     def parse_san(self, text, lang="en"):
         from .pgn import parse_san
@@ -757,8 +757,10 @@ class Position:
         (game/clocks.py, game/controller.py say when and which result)."""
         self._declared = (self._n, result, termination)
 
-    def outcome(self, claim_draw=False):
+    def outcome(self, claim_draw=False, moves=None):
         """None while the game goes on, else ``(result, termination)``.
+
+        ``moves``: the legal moves, if the caller has them (saves generating them again).
 
         Checked in python-chess's order: checkmate (so mate on the 75th move
         is mate), dead position, stalemate, the automatic draws, then the
@@ -767,7 +769,8 @@ class Position:
         declared = self._declared
         if declared and declared[0] == self._n:
             return declared[1], declared[2]
-        moves = self.legal_moves()
+        if moves is None:
+            moves = self.legal_moves()
         if not moves and self.is_check():
             return ("0-1" if self.turn == WHITE else "1-0"), "checkmate"
         if self.is_insufficient_material():

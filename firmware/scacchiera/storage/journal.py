@@ -62,8 +62,8 @@ journal is rewritten with only the moves that stand.
 """
 
 import json
-import sys
 
+from .. import forget
 from ..clock import elapsed
 
 JOURNAL = "current.log"
@@ -72,8 +72,7 @@ BAD = "current.bad"            # a damaged journal, or one that made the boot fa
 MAX_BYTES = 16 * 1024
 START_COPIES = 3
 RETRY_MS = 5000                # after a flash write failed
-# The Pico drops the journal's reader once the game is read (RAM); CPython keeps it.
-_DROP_AFTER_USE = sys.implementation.name == "micropython"
+LINE_WAIT_MS = 30              # a write waits this long at most for the lines to the host to go out
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
 
@@ -125,6 +124,7 @@ class Journal:
         self._archive = archive
         self.max_bytes = max_bytes
         self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
+        self._waited = -1              # since when a write waits for the lines to the host
         self.game = None
         self.position = None          # the Position the journal describes
         self.game_id = 0
@@ -152,15 +152,13 @@ class Journal:
                 fs.rename(TEMP, JOURNAL)     # cut between remove and rename: the new journal is whole
             else:
                 fs.remove(TEMP)              # cut before the rename: the old journal stands
-        from . import journal_reader as reader     # boot only: dropped after it on the Pico (RAM)
+        from . import journal_reader as reader    # boot only: dropped after (RAM)
         try:
             records, clean, size = reader.read_records(fs)
             self.times = []
             game_id, pos, options, used = reader.replay(records, self.times)
         finally:
-            if _DROP_AFTER_USE:
-                del sys.modules[reader.__name__]
-                delattr(sys.modules[__name__.rsplit(".", 1)[0]], "journal_reader")
+            forget(reader)
         self.size = size
         self.game_id = game_id
         self.options = options
@@ -285,6 +283,7 @@ class Journal:
     def flush(self):
         """Write what waits: archives of games no longer on the board, the journal, then
         the archive of a finished game. True if everything was written."""
+        self._waited = -1
         ok = self._flush_archives(False)
         try:
             if self._rewrite or self.size < 0:
@@ -405,7 +404,13 @@ class Journal:
         self._save(runner, now)        # the game's start, durable before the first scan
 
     def scan(self, runner, now):
+        """Write what the game did once the LEDs show it and its lines have gone to the host
+        (a flash write stalls the loop: the ``move`` line goes first), waiting LINE_WAIT_MS at most."""
         if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+            if self._waited < 0:
+                self._waited = now
+            if runner.protocol.out and elapsed(now, self._waited) < LINE_WAIT_MS:
+                return
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
 

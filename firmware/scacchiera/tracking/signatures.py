@@ -7,21 +7,11 @@ one position by signature, once per committed move, so each presence change
 is matched with a dictionary lookup.
 
 A signature is packed into one small int: the changed squares, sorted, six
-bits each, after a count (at most four squares: 4 + 24 bits < 2**30).
+bits each, after a count (at most four squares: 4 + 24 bits < 2**30;
+rules/occupancy.py's ``pack`` and ``signature``).
 """
 
-from ..rules.occupancy import changed_squares, capture_square
-
-
-def pack(squares):
-    """Signature of a sorted list of squares (0..63); -1 if more than four."""
-    n = len(squares)
-    if n > 4:
-        return -1
-    key = n
-    for sq in squares:
-        key = key << 6 | sq
-    return key
+from ..rules.occupancy import capture_square, changed_squares, pack, signature  # noqa: F401  (re-exported)
 
 
 class MoveTable:
@@ -32,12 +22,13 @@ class MoveTable:
     no heap on the Pico.
     """
 
-    def __init__(self, pos):
-        self.moves = pos.legal_moves()
+    def __init__(self, pos, moves=None):
+        """``moves``: the legal moves of ``pos``, if the caller has them."""
+        self.moves = pos.legal_moves() if moves is None else moves
         self.by_signature = {}
         self.captured = {}     # move -> square of the captured piece (captures only)
         for m in self.moves:
-            key = pack(changed_squares(pos, m))
+            key = signature(pos, m)
             same = self.by_signature.get(key)
             if same is None:
                 self.by_signature[key] = m
@@ -45,9 +36,10 @@ class MoveTable:
                 self.by_signature[key] = [same, m]
             else:
                 same.append(m)
-            c = capture_square(pos, m)
-            if c >= 0:
-                self.captured[m] = c
+            if key < 128 or key >> 18 == 3:    # one square changes (a capture, a drop) or three (en passant)
+                c = capture_square(pos, m)
+                if c >= 0:
+                    self.captured[m] = c
 
     def matching(self, signature):
         same = self.by_signature.get(signature, ())

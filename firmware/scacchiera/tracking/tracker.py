@@ -37,7 +37,7 @@ the draw gesture.
 
 from ..clock import elapsed
 from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const, from_square, to_square
-from ..rules.occupancy import changed_squares
+from ..rules.occupancy import changed_squares, fill_occupancy
 from .signatures import MoveTable, pack
 
 # What the tracker asks of the game (the ``notify(kind, value, now)`` callback).
@@ -157,10 +157,17 @@ class Tracker:
         self.syncing = sync or self.physical != self.logical
         self._refresh(0)
 
-    def moved(self, kind):
-        """The game has applied what ``notify`` asked (a MOVE, TAKEBACK or AMEND)."""
-        self._load_logical()
-        if kind == TAKEBACK:
+    def moved(self, kind, moves=None):
+        """The game has applied what ``notify`` asked (a MOVE, TAKEBACK or AMEND);
+        ``moves``: the new position's legal moves, if the game has them."""
+        if kind == MOVE:
+            # The position before the move is the one the logical view showed: it becomes the previous.
+            self.previous, self.logical = self.logical, self.previous
+            self._load_logical(False, moves)
+        elif kind == AMEND:
+            self._load_logical(False, moves)   # the amended move left the same position as this one
+        else:
+            self._load_logical()
             self.base_seq = self.prev_base_seq = self.seq
         self._refresh(self.last_event_ms)
 
@@ -170,25 +177,23 @@ class Tracker:
         self.syncing = self.physical != self.logical
         self._refresh(now)
 
-    def _load_logical(self):
+    def _load_logical(self, previous=True, moves=None):
+        """The logical view from the game's position (and, if ``previous``, the one before its last move)."""
         pos = self.pos
-        self._occupancy(self.logical)
-        if pos.ply():
+        fill_occupancy(pos, self.logical)
+        if not previous:
+            pass
+        elif pos.ply():
             move = pos.pop()
-            self._occupancy(self.previous)
+            fill_occupancy(pos, self.previous)
             pos.push(move)
         else:
             self.previous[:] = self.logical
-        self.table = MoveTable(pos)
+        self.table = MoveTable(pos, moves)
         self.drops = pos.variant != "chess"   # tiles can arrive from the hand (Scacchi Sprint)
         self.pending = -1
         self.matched = -1
         self.choices = ()
-
-    def _occupancy(self, out):
-        piece_at = self.pos.piece_at
-        for sq in range(64):
-            out[sq] = 1 if piece_at(sq) else 0
 
     # -- presence changes and time ----------------------------------------------
 
