@@ -257,7 +257,8 @@ def _set(p, runner, game, a):
 
 
 def _suggest(p, runner, game, a):
-    runner.suggest(a.get("uci"))
+    from .opponent import suggest
+    suggest(runner, a.get("uci"))
     return {"uci": a["uci"]} if "uci" in a else {"thinking": True}
 
 

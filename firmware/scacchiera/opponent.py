@@ -12,7 +12,7 @@ its ~34 KB of tables only when it searches (RAM).
   ``show`` is (``tracker.require``): the LEDs guide the hands and only that
   move is taken. For ``host``, the board waits for the host's ``show``.
 - A hint (``suggest``): the engine searches for the side to move, and the
-  game lights the move (``Game.suggest_move``) until the next move.
+  game lights the move (``light``) until the next move.
 
 Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
 (uci) when it is chosen, ``suggest`` (uci) from the game.
@@ -145,7 +145,7 @@ class Opponent:
             game.tracker.hold = False
             game.emit("engine_move", uci=pos.uci(move))
         elif game.options.suggest and game.result is None:
-            game.suggest_move(move)
+            light(game, move)
 
 
 def attach(runner):
@@ -174,11 +174,40 @@ def find(runner):
     return None
 
 
-def suggest(runner):
-    """A hint for the side to move, from the board's engine (loaded for it if need be)."""
+def suggest(runner, uci=None):
+    """Light a hint for the side to move: ``uci`` (the host's) or the board's engine's, once it
+    has searched (the part loaded for it if need be); ValueError if no hint can be given now
+    (option suggest off, the game over)."""
+    if uci is not None:
+        game = runner.app.game
+        light(game, game.position.parse_uci(uci))
+        return
     part = find(runner)
     if part is None:
         part = Opponent()
         part.configure("person", runner.engine_side)
         runner.parts.append(part)
     part.suggest(runner)
+
+
+def light(game, move):
+    """Light ``move`` (a legal move of the side to move, an int) as a hint, not enforced."""
+    if not game.options.suggest:
+        raise ValueError("suggestions are off (set suggest on)")
+    if move not in game.position.legal_moves():
+        raise ValueError("not a legal move here")
+    game.suggestion = move
+    game.emit("suggest", uci=game.position.uci(move))
+
+
+def gesture(runner, ev):
+    """The board's gestures for this part (game/controller.py's events): a single tap on one's
+    king asks for a hint, taps on a rook before the first move choose who plays that side."""
+    if ev["kind"] == "suggest_asked":
+        try:
+            suggest(runner)
+        except ValueError:
+            pass                       # e.g. the opponent's turn: the gesture does nothing
+    else:
+        runner.set_option("engine_side", ev["side"])
+        runner.set_option("opponent", ev["opponent"])

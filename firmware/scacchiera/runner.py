@@ -213,27 +213,12 @@ class Runner:
         self.app.boot(self.rows, now)
         self.app.dirty = True
 
-    def suggest(self, uci=None):
-        """Light a hint for the side to move: ``uci`` (the host's) or the board's engine's, once it
-        has searched; ValueError if no hint can be given now (option suggest off, the game over)."""
-        game = self.app.game
-        if uci is not None:
-            game.suggest_move(game.position.parse_uci(uci))
-        else:
-            from .opponent import suggest
-            suggest(self)
-
     def _event(self, ev):
-        """The board's gestures that reach beyond the game (game/controller.py's events)."""
+        """The board's gestures that reach beyond the game: a hint asked, who plays (opponent.py)."""
         kind = ev["kind"]
-        if kind == "suggest_asked":            # a single tap on one's king
-            try:
-                self.suggest()
-            except ValueError:
-                pass                   # e.g. the opponent's turn: the gesture does nothing
-        elif kind == "opponent_asked":         # taps on a rook before the first move
-            self.set_option("engine_side", ev["side"])
-            self.set_option("opponent", ev["opponent"])
+        if kind == "suggest_asked" or kind == "opponent_asked":
+            from .opponent import gesture      # loaded only then (RAM)
+            gesture(self, ev)
 
     def set_option(self, name, value, save=True):
         """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""

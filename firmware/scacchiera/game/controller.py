@@ -26,7 +26,7 @@ Events (``kind`` and fields):
     offer         by                            a draw offered ("w" or "b"), open until the next move
     offer_refused by, message                   too soon after that player's last offer (offer_every)
     suggest_asked                               the player tapped their king once: a hint, please
-                                                (the board's engine or the host answers: runner.suggest)
+                                                (the board's engine or the host answers: opponent.suggest)
     suggest       uci                           a suggested move, lit until the next move
     opponent_asked  opponent, side              taps on a rook before the first move: who plays
                                                 that rook's side ("person" or "engine N"; runner.py)
@@ -380,15 +380,6 @@ class Game:
         move = self.position.parse_uci(uci)   # ValueError if illegal
         self.tracker.require(move)
         return move
-
-    def suggest_move(self, move):
-        """Light ``move`` (a legal move of the side to move, an int) as a hint, not enforced."""
-        if not self.options.suggest:
-            raise ValueError("suggestions are off (set suggest on)")
-        if move not in self.position.legal_moves():
-            raise ValueError("not a legal move here")
-        self.suggestion = move
-        self.emit("suggest", uci=self.position.uci(move))
 
     def unshow_move(self):
         """Forget the move ``show_move`` asked for: any legal move is accepted again."""

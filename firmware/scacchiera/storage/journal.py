@@ -146,41 +146,11 @@ class Journal:
 
     def load(self):
         """The saved game as a Position (None if there is none); notes what a power cut left to repair."""
-        fs = self.fs
-        if fs.size(TEMP) >= 0:
-            if fs.size(JOURNAL) < 0:
-                fs.rename(TEMP, JOURNAL)     # cut between remove and rename: the new journal is whole
-            else:
-                fs.remove(TEMP)              # cut before the rename: the old journal stands
         from . import journal_reader as reader    # boot only: dropped after (RAM)
         try:
-            records, clean, size = reader.read_records(fs)
-            self.times = []
-            game_id, pos, options, used = reader.replay(records, self.times)
+            return reader.load(self)
         finally:
             forget(reader)
-        self.size = size
-        self.game_id = game_id
-        self.options = options
-        self.repaired = size >= 0 and (not clean or used < len(records))
-        if pos is None or game_id <= 0 or self.repaired:
-            self._rewrite = True
-            self._keep_bad = size > 0
-            self.dirty = True
-        return pos
-
-    def quarantine(self):
-        """Set the journal aside (it made the boot fail) and start afresh."""
-        try:
-            if self.fs.size(BAD) >= 0:
-                self.fs.remove(BAD)
-            self.fs.rename(JOURNAL, BAD)
-        except OSError:
-            pass
-        self.size = -1
-        self.options = {}
-        self._rewrite = True
-        self.dirty = True
 
     def attach(self, game, restored):
         """Follow ``game`` (restored from this journal, or a new one)."""
@@ -377,30 +347,12 @@ class Journal:
     # -- the main loop's part (runner.py, parts.Part): resume at boot, write once the LEDs show a move --
 
     def boot(self, runner, now):
-        game = runner.app.game
-        restored = False
+        """Resume the saved game, or set a damaged journal aside and start one (journal_reader.py)."""
+        from . import journal_reader as reader    # boot only: dropped after (RAM)
         try:
-            pos = self.load()
-            if pos is not None:
-                game.restore(pos)
-                restored = True
-        except Exception as e:   # flash trouble, or a journal this firmware cannot read
-            self.quarantine()
-            runner.protocol.send({"ev": "storage_error", "message": "saved game set aside: %r" % e})
-            game.new_game()
-            restored = False
-        self.attach(game, restored)
-        for name in self.options:
-            try:
-                runner.set_option(name, self.options[name], False)
-            except ValueError:
-                pass
-        if restored and game.result is None and game.clocks.on:
-            game.clocks.restore(self.times, game.position.turn == 0)   # paused till the board is in step
-        self.times = None
-        if self.repaired:
-            runner.protocol.send({"ev": "storage_repaired", "game": self.game_id,
-                                  "ply": game.position.ply(), "kept": BAD})
+            reader.boot(self, runner)
+        finally:
+            forget(reader)
         self._save(runner, now)        # the game's start, durable before the first scan
 
     def scan(self, runner, now):
