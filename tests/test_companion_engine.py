@@ -79,13 +79,14 @@ def test_an_engine_game_to_the_end(board):
 
 
 def test_a_hint_lights_the_engines_best_move(board):
-    # Today's firmware has no `suggest` (hello does not list it): the hint goes with `show`.
+    # The firmware knows `suggest`: the hint is lit as a suggestion, not enforced (no `show`).
     step_until(board, lambda s: s["ready"], "the board's state")
     board.act("hint", {})
-    s = step_until(board, lambda s: s["show"] is not None, "the hint")
-    assert chess.Move.from_uci(s["show"]) in python_chess_board(s["fen"], []).legal_moves
-    assert s["leds"][s["show"][:2]] == "show-from" and s["leds"][s["show"][2:4]] == "show-to"
-    assert s["suggestion"] == s["show"] and "with show" in s["computer"]["hint"]
+    s = step_until(board, lambda s: s["suggestion"] and s["leds"].get(s["suggestion"][:2]) == "suggest-from",
+                   "the hint")
+    assert chess.Move.from_uci(s["suggestion"]) in python_chess_board(s["fen"], []).legal_moves
+    assert s["leds"][s["suggestion"][2:4]] == "suggest-to" and s["show"] is None
+    assert any(line.startswith("> ") and '"cmd":"suggest"' in line for line in s["protocol"])
 
 
 # -- hints on a board that knows `suggest` (INTERFACES.md), played by the test -------------------

@@ -136,6 +136,8 @@ def test_scacchi_sprint_tiles_are_dragged_from_the_hand(page):
     page.wait_for_selector("#sprint:not([hidden])")
     assert page.locator("#hand-white .piece").count() == 2      # a pawn and the rook just drawn
     rook = page.locator("#hand-white .piece[data-piece='R']")
+    page.locator("#board").scroll_into_view_if_needed()     # the Options box above may have scrolled it away
+    rook.scroll_into_view_if_needed()
     box = rook.bounding_box()
     page.mouse.move(box["x"] + 10, box["y"] + 10)
     page.mouse.down()
@@ -258,7 +260,7 @@ def test_play_the_computer_from_the_page(served, page, engine, level):
     page.click("#hint")
     page.wait_for_function("document.getElementById('explain').textContent.includes('Hint:')", timeout=15000)
     hint = board.state()["suggestion"]
-    page.wait_for_selector(".sq[data-square='%s'][data-led='show-from']" % hint[:2])   # today's firmware: with show
+    page.wait_for_selector(".sq[data-square='%s'][data-led='suggest-from']" % hint[:2])   # lit as a suggestion
     assert page.locator("#computer-hint").text_content().startswith("hint: " + hint)
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, "computer-%s.png" % engine), full_page=True)
