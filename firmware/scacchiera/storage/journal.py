@@ -131,7 +131,7 @@ class Journal:
         self.max_bytes = max_bytes
         self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
         self._waited = -1              # since when a write waits for the lines to the host
-        self._mark_at = -1             # when the running clock's next ``T`` is due (-1: MARK_MS from its start)
+        self._marked = -1              # when the running clock's time was last saved (-1: at its start)
         self.game = None
         self.position = None          # the Position the journal describes
         self.game_id = 0
@@ -213,7 +213,7 @@ class Journal:
         records = self._records
         if kind in ("move", "takeback", "game_over"):
             self._changes += 1
-            self._mark_at = -1         # the running clock starts afresh
+            self._marked = -1          # the running clock starts afresh
         if kind == "move":
             ms = self.game.clocks.after(self.game.position.ply())
             if records and records[-1] == "U":
@@ -373,10 +373,10 @@ class Journal:
         every MARK_MS of a running clock, its time left. Allocates nothing when nothing is due."""
         game = self.game
         if game is not None and game.clocks.running:
-            if self._mark_at < 0:      # the first MARK_MS from when the clock started
-                self._mark_at = (game.clocks.since + MARK_MS) & 0x3FFFFFFF
-            elif elapsed(now, self._mark_at) >= 0:
-                self._mark_at = (now + MARK_MS) & 0x3FFFFFFF
+            if self._marked < 0:
+                self._marked = game.clocks.since
+            elif elapsed(now, self._marked) >= MARK_MS:    # (elapsed < 0 would allocate)
+                self._marked = now
                 self._records.append("T %d" % game.clocks.left_ms(game.position.turn == 0, now))
                 self.dirty = True
         if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
