@@ -12,6 +12,7 @@ from firmware_support import Board, copy_fs, MemFS
 from scacchiera.game.clocks import parse_control
 from scacchiera.rules import Position
 from scacchiera.rules.material import material
+from scacchiera.storage import journal as jr
 from scacchiera.storage import journal_reader as jrr
 
 from test_protocol import ask
@@ -70,9 +71,11 @@ def test_a_power_cut_pauses_both_clocks_and_the_game_resumes_with_their_times():
     clocks = board.game.clocks
     times = [clocks.after(1), clocks.after(2), clocks.after(3)]
     assert times[0] == 303000 and 300000 < times[1] < 303000 and 303000 < times[2] < 306000
-    board.wait(5000)                  # black thinks 5 s: the cut gives that turn's time back
+    board.wait(5000)                  # black thinks 6 s: the T record at 5 s of it stands
     board.run(200)
     assert not board.runner.journal.dirty
+    black = times[1] - jr.MARK_MS
+    assert board.hw.fs.files[jr.JOURNAL].endswith(jr.encode("T %d" % black))
     rows = bytearray(board.hw.occupied)
     fs = copy_fs(board.hw.fs)
     # Power back with a piece knocked over (the board out of step): both clocks wait.
@@ -80,16 +83,16 @@ def test_a_power_cut_pauses_both_clocks_and_the_game_resumes_with_their_times():
     again = Board(fs=fs, rows=rows)
     assert [again.game.position.uci(m) for m in again.game.position.move_stack] == ["e2e4", "e7e5", "g1f3"]
     status = ask(again, "status")
-    assert status["clock"] == {"control": "5+3", "white": times[2], "black": times[1], "running": None}
+    assert status["clock"] == {"control": "5+3", "white": times[2], "black": black, "running": None}
     again.wait(3000)
-    assert ask(again, "status")["clock"]["black"] == times[1]
+    assert ask(again, "status")["clock"]["black"] == black
     # The rook back on a1: black's clock runs again from there.
     again.hw.occupied[0] |= 1
     again.wait(1000)
     clock_events = [l for l in again.lines() if l.get("ev") == "clock"]
-    assert [(e["white"], e["black"], e["running"]) for e in clock_events] == [(times[2], times[1], "b")]
+    assert [(e["white"], e["black"], e["running"]) for e in clock_events] == [(times[2], black, "b")]
     clock = ask(again, "status")["clock"]
-    assert clock["running"] == "b" and clock["white"] == times[2] and times[1] - 1100 < clock["black"] < times[1] - 800
+    assert clock["running"] == "b" and clock["white"] == times[2] and black - 1100 < clock["black"] < black - 800
     # And the times go on being saved: the next move's record carries its time.
     again.play("b8c6")
     assert again.game.clocks.after(4) > 0
@@ -97,6 +100,103 @@ def test_a_power_cut_pauses_both_clocks_and_the_game_resumes_with_their_times():
     third = Board(fs=copy_fs(again.hw.fs), rows=bytearray(again.hw.occupied))
     assert third.game.clocks.after(4) == again.game.clocks.after(4)
     assert third.game.clocks.running == 1     # in step at boot: white's clock runs at once
+
+
+def cut_and_boot(board):
+    """The power cut now, and back with the board as it stands: the booted board."""
+    return Board(fs=copy_fs(board.hw.fs), rows=bytearray(board.hw.occupied))
+
+
+def test_a_power_cut_gives_back_at_most_mark_ms_of_the_running_clock():
+    board = clocked_board("5+0")
+    board.play("e2e4", "e7e5")
+    clocks = board.game.clocks
+    board.wait(7300 - (300000 - clocks.left_ms(True, board.game.now)))   # 7.3 s into white's turn
+    truth = clocks.left_ms(True, board.game.now)
+    assert 7300 <= 300000 - truth < 7310 and clocks.running == 1
+    again = cut_and_boot(board)
+    white = again.game.clocks.left_ms(True, again.game.now)
+    assert truth <= white <= truth + jr.MARK_MS, (truth, white)
+    assert white == 300000 - jr.MARK_MS       # the T record 5 s into the turn
+    assert again.game.clocks.left_ms(False, again.game.now) == clocks.left_ms(False, board.game.now)
+    # A cut every 3 s of white's thinking: each boot gives back less than MARK_MS.
+    for _ in range(3):
+        again.wait(3000)
+        truth = again.game.clocks.left_ms(True, again.game.now)
+        third = cut_and_boot(again)
+        assert truth <= third.game.clocks.left_ms(True, third.game.now) <= truth + jr.MARK_MS
+        again = third
+    # The next move's record carries the mover's time: its T records no longer count.
+    again.play("g1f3")
+    again.run(200)
+    moved = again.game.clocks.after(3)
+    third = cut_and_boot(again)
+    assert third.game.clocks.after(3) == moved
+    assert third.game.clocks.left_ms(True, third.game.now) == moved
+
+
+def test_the_time_left_survives_a_compaction():
+    board = clocked_board("5+0")
+    board.play("e2e4", "e7e5")
+    journal = board.runner.journal
+    journal.max_bytes = journal.size + 10     # each T record compacts the journal
+    board.wait(11000)
+    assert not journal.dirty
+    records = jrr.read_records(board.hw.fs)[0]
+    assert records[1:] == ["M e2e4 300000", "M e7e5 %d" % board.game.clocks.after(2),
+                           "T %d" % (300000 - 2 * jr.MARK_MS)], records     # one T: rewritten
+    again = cut_and_boot(board)
+    assert again.game.clocks.left_ms(True, again.game.now) == 300000 - 2 * jr.MARK_MS
+
+
+def test_nothing_is_written_between_moves_without_a_running_clock():
+    board = Board(fs=MemFS())
+    board.play("e2e4")
+    board.run(10)
+    size = board.runner.journal.size
+    board.wait(12000)
+    assert board.runner.journal.size == size
+    clocked = clocked_board()
+    clocked.wait(12000)               # a clock set, not running before the first move
+    assert not [r for r in jrr.read_records(clocked.hw.fs)[0] if r[:1] == "T"]
+
+
+@pytest.mark.parametrize("timed", [False, True])
+def test_a_journal_written_before_the_time_records_still_replays(timed):
+    """Moves without a time (before clocks) and with one (before T records), in both start formats."""
+    moves = ["M e2e4 303000", "M e7e5 301500", "M g1f3 304000"] if timed else ["M e2e4", "M e7e5", "M g1f3"]
+    options = '{"clock": "5+3"}'
+    for start in (["S 4 fide %s;%s" % (Position.STARTING_FEN, options)] * 3,
+                  ["G 4", "N fide " + Position.STARTING_FEN, 'O clock "5+3"']):
+        fs = MemFS()
+        fs.files[jr.JOURNAL] = bytearray(b"".join(jr.encode(r) for r in start + moves))
+        rows = bytearray([0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF])
+        board = Board(fs=fs, rows=rows)
+        board.run(10)
+        assert board.game.position.ply() == 3 and board.runner.journal.game_id == 4
+        clocks = board.game.clocks
+        if timed:
+            assert (clocks.after(1), clocks.after(2), clocks.after(3)) == (303000, 301500, 304000)
+            assert clocks.left_ms(False, board.game.now) == 301500      # black's, as after its move
+        else:
+            assert clocks.after(3) == -1 and clocks.left_ms(False, board.game.now) == 300000
+        assert clocks.running == 0 and clocks.paused == 2               # out of step: waits for e4 e5 Nf3
+
+
+def test_journal_replays_time_records():
+    start = "S 1 fide %s;{}" % Position.STARTING_FEN
+    times = []
+    _gid, pos, _opts, used = jrr.replay([start, "M e2e4 303000", "T 295000", "T 290000"], times)
+    assert used == 4 and times == [303000, 290000]
+    times = []
+    jrr.replay([start, "M e2e4 303000", "T 295000", "M e7e5 296000"], times)
+    assert times == [303000, 296000]          # a move: the T before it no longer counts
+    times = []
+    jrr.replay([start, "M e2e4 303000", "M e7e5 301000", "T 290000", "U"], times)
+    assert times == [303000]                  # taken back: white's clock runs again from its move
+    times = []
+    _gid, pos, _opts, used = jrr.replay([start, "M e2e4 303000", "T 29x", "M e7e5 301000"], times)
+    assert used == 2 and times == [303000]    # a bad time: the journal stops there
 
 
 def test_a_time_forfeit_is_saved_and_archived_with_its_termination():

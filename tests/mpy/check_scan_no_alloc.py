@@ -203,6 +203,42 @@ def loop_engine():
     return 1
 
 
+def loop_clock():
+    """A clock running in the main loop: the journal saves its time every MARK_MS (a record,
+    which may allocate); between two, nothing may."""
+    import hal
+    import machine
+    import main as firmware
+    from fakehal import LoopSerial
+    from scacchiera.storage import journal as jr
+
+    machine.reset_board()
+    for sq in list(range(16)) + list(range(48, 64)):
+        machine.board.place(sq)
+    hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root="/tmp/no-alloc-clock")
+    runner = firmware.build(hw, 5000)
+    runner.set_option("clock", "5+0")
+    runner.run(200)
+    machine.board.lift(12)                       # e2e4: black's clock runs
+    runner.run(40)
+    machine.board.place(28)
+    runner.run(200)
+    journal = runner.journal
+    assert runner.app.game.clocks.running == 2 and not journal.dirty
+    size = journal.size
+    while journal.size == size:                  # up to the first T record (5 s of black's time)
+        runner.run(1)
+    assert not journal.dirty
+    hw.serial.sent = []
+    size = journal.size
+    loop_steady(runner, jr.MARK_MS // 5 - 20)    # just short of the next one
+    assert journal.size == size and not journal.dirty
+    runner.run(40)
+    assert journal.size > size, "the next T record is written"
+    print("ok   no allocation in the main loop step: a clock running between two T records")
+    return 1
+
+
 def display_main():
     """The optional display found at boot: steady screens, the menu open, diagnostics, locked."""
     import hal
@@ -276,4 +312,4 @@ def display_main():
     return len(results)
 
 
-print("%d passed, 0 failed" % (main() + loop_main() + loop_engine() + display_main()))
+print("%d passed, 0 failed" % (main() + loop_main() + loop_engine() + loop_clock() + display_main()))

@@ -10,6 +10,7 @@
     O hints false         an option (a JSON value), in force from here on
     M e2e4                a move
     M e2e4 297000         ...with a clock on: the mover's ms left after it (bonus included)
+    T 291000              the running clock's ms left (the side to move's), every MARK_MS of its run
     A e1g1                the last move, replaced by this one (the tracker amended it)
     U                     the last move taken back
     X resign w            how a game the rules did not end was ended:
@@ -57,6 +58,10 @@ cut the power at every byte under both models (host_tools/fakehw/memfs.py).
 Reading the journal back (at boot) is journal_reader.py, a module of its own
 the Pico loads only then.
 
+A power cut gives back at most MARK_MS of the side to move's time: the last
+``T`` record after the last move says what it had left (docs/rules.md, "A
+power cut", says why 5 s, against flash wear and the loop's stall).
+
 Flash: about 12 bytes per ply (``M e2e4|3f1c``); past ``MAX_BYTES`` the
 journal is rewritten with only the moves that stand.
 """
@@ -73,6 +78,7 @@ MAX_BYTES = 16 * 1024
 START_COPIES = 3
 RETRY_MS = 5000                # after a flash write failed
 LINE_WAIT_MS = 30              # a write waits this long at most for the lines to the host to go out
+MARK_MS = 5000                 # a running clock's time left is saved this often (``T`` records)
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
 
@@ -125,6 +131,7 @@ class Journal:
         self.max_bytes = max_bytes
         self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
         self._waited = -1              # since when a write waits for the lines to the host
+        self._marked = -1              # when the running clock's time was last saved (-1: at its start)
         self.game = None
         self.position = None          # the Position the journal describes
         self.game_id = 0
@@ -206,6 +213,7 @@ class Journal:
         records = self._records
         if kind in ("move", "takeback", "game_over"):
             self._changes += 1
+            self._marked = -1          # the running clock starts afresh
         if kind == "move":
             ms = self.game.clocks.after(self.game.position.ply())
             if records and records[-1] == "U":
@@ -312,6 +320,10 @@ class Journal:
                 data = encode(_declaration(game.result[0], game.result[1], pos.turn))
                 f.write(data)
                 size += len(data)
+            elif clocks.on and pos.ply():      # the side to move's time, running or paused since boot
+                data = encode("T %d" % clocks.left_ms(pos.turn == 0, game.now))
+                f.write(data)
+                size += len(data)
         if keep_bad and fs.size(JOURNAL) >= 0:
             fs.rename(JOURNAL, BAD)          # a cut here leaves only TEMP: load() takes it
         fs.rename(TEMP, JOURNAL)
@@ -357,7 +369,16 @@ class Journal:
 
     def scan(self, runner, now):
         """Write what the game did once the LEDs show it and its lines have gone to the host
-        (a flash write stalls the loop: the ``move`` line goes first), waiting LINE_WAIT_MS at most."""
+        (a flash write stalls the loop: the ``move`` line goes first), waiting LINE_WAIT_MS at most;
+        every MARK_MS of a running clock, its time left. Allocates nothing when nothing is due."""
+        game = self.game
+        if game is not None and game.clocks.running:
+            if self._marked < 0:
+                self._marked = game.clocks.since
+            elif elapsed(now, self._marked) >= MARK_MS:    # (elapsed < 0 would allocate)
+                self._marked = now
+                self._records.append("T %d" % game.clocks.left_ms(game.position.turn == 0, now))
+                self.dirty = True
         if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
             if self._waited < 0:
                 self._waited = now

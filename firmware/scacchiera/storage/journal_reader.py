@@ -113,7 +113,8 @@ def replay(records, times=None):
 
     Stops at the first record that does not apply (so a journal written by a
     future version, or a bug, loses its tail rather than the game). ``times``,
-    a list, gets each ply's clock time (-1: none; game/clocks.py).
+    a list, gets each ply's clock time (-1: none; game/clocks.py), then the
+    side to move's time left if a ``T`` record follows the last move.
     """
     if times is None:
         times = []
@@ -166,6 +167,11 @@ def replay(records, times=None):
                     break
                 pos.take_back()
                 del times[pos.ply():]
+            elif kind == "T":
+                if not arg.isdigit():
+                    break
+                del times[pos.ply():]          # the last T after the last move counts
+                times.append(int(arg))
             elif kind == "X":
                 declare(pos, arg)
             else:
@@ -205,11 +211,24 @@ def boot(journal, runner):
         except ValueError:
             pass
     if restored and game.result is None and game.clocks.on:
-        game.clocks.restore(journal.times, game.position.turn == 0)   # paused till the board is in step
+        resume_clocks(game.clocks, journal.times, game.position)
     journal.times = None
     if journal.repaired:
         runner.protocol.send({"ev": "storage_repaired", "game": journal.game_id,
                               "ply": game.position.ply(), "kept": BAD})
+
+
+def resume_clocks(clocks, times, pos):
+    """The clocks as the journal left them, paused till the board is in step: the times after
+    each move, and the side to move's as its last ``T`` record says (else as after its last move)."""
+    ply = pos.ply()
+    white = pos.turn == 0
+    clocks.restore(times[:ply], white)
+    if len(times) > ply and times[ply] >= 0:
+        if white:
+            clocks.white = times[ply]
+        else:
+            clocks.black = times[ply]
 
 
 def load(journal):
