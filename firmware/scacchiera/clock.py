@@ -14,4 +14,4 @@ _TICKS_HALF = const(0x20000000)
 def elapsed(now, then):
     """Milliseconds from ``then`` to ``now`` (negative if ``then`` is later), wrap-safe."""
     d = (now - then) & _TICKS_MASK
-    return d - (_TICKS_MASK + 1) if d >= _TICKS_HALF else d
+    return d - _TICKS_MASK - 1 if d >= _TICKS_HALF else d   # never 2**30: a big int on MicroPython

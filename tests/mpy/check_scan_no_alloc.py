@@ -22,6 +22,7 @@ locked; a redraw (a move, a menu press) may allocate, a steady screen may not.
 import micropython
 
 from scacchiera.app import App
+from scacchiera.clock import elapsed
 from scacchiera import diagnostics
 
 START = bytes([0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF])
@@ -53,6 +54,12 @@ def main():
     app.boot(rows, 0)
     now = settle(app, rows, 0)
     results = []
+    micropython.heap_lock()              # a time difference either way, across the wrap too
+    try:
+        assert elapsed(5, 10) == -5 and elapsed(3, 0x3FFFFFFE) == 5 and elapsed(0x3FFFFFFE, 3) == -5
+    finally:
+        micropython.heap_unlock()
+    results.append("a negative time difference")
     now = steady(app, rows, now)
     results.append("idle")
     rows[1] &= ~(1 << 4) & 0xFF          # e2 lifted, held in the hand
