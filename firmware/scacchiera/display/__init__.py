@@ -20,7 +20,7 @@ import sys
 from ..clock import elapsed
 from .. import const
 from ..tracking import tracker as tr
-from ..rules.squares import DROP, square_name
+from ..rules.squares import DROP
 
 # The Pico drops the menu's module once the menu closes (RAM), as notation.py drops the FEN reader.
 _DROP_AFTER_USE = sys.implementation.name == "micropython"
@@ -53,19 +53,13 @@ _THINKING = const(4)      # an hourglass: the board's engine is searching
 _OFFER = const(5)         # "=": a draw is offered
 _FLAG = const(6)          # a flag: the game is over
 
-# The lines of en.py's and it.py's WORDS.
+# The lines of en.py's and it.py's WORDS (6 to 11 and 22: hands.py's).
 _SIDE = const(0)
 _TO_MOVE = const(1)
 _IN_CHECK = const(2)
 _WINS = const(3)
 _DRAW = const(4)
 _NO_CLOCK = const(5)
-_MISSING = const(6)
-_REMOVE = const(7)
-_WRONG = const(8)
-_SYNC = const(9)
-_ERROR = const(10)
-_MORE = const(11)
 _PROMOTE = const(12)
 _TILE = const(13)
 _PLACE_TILE = const(14)
@@ -76,10 +70,8 @@ _OFFER_WORDS = const(18)
 _CLAIM = const(19)
 _DIAG = const(20)
 _PIECES = const(21)
-_TERMINATION_WORDS = const(22)
 # 23 to 26: the menu's (menu.py)
 _BESIDE_ICON = const(14)  # a line with an icon: the icon's cell, and a space before it
-_MAX_SQUARE_LINES = const(3)  # squares listed one a line; the rest counted ("+2 more")
 
 
 def fit(forms, *args):
@@ -97,28 +89,34 @@ def fit_to(width, forms, args):
 
 
 def words(lang):
-    """The lines of the language's WORDS (en.py, it.py: only the languages used are loaded).
+    """The language's WORDS, one string (en.py, it.py); ``word`` reads a line.
 
-    Kept once loaded: importing a module from the Pico's flash takes 15 ms
-    (emulated RP2040), dropping it saved 144 B of heap."""
+    Its module is imported for each screen and, on the Pico, dropped at once
+    (``drop``): the steady game screen would otherwise hold a language's
+    module and words, about 1 KB of heap. The price: an import from flash
+    a redraw (about 15 ms on the emulated RP2040; docs/display.md)."""
     if lang == "it":
         from . import it as language
+        name = "it"
     else:
         from . import en as language
-    return language.WORDS.split("\n")
+        name = "en"
+    text = language.WORDS
+    drop(__name__ + "." + name)
+    return text
+
+
+def word(w, i):
+    """Line ``i`` of a language's WORDS: one string made, not a list of all 27 each redraw (RAM)."""
+    start = 0
+    for _ in range(i):
+        start = w.find("\n", start) + 1
+    end = w.find("\n", start)
+    return w[start:end] if end >= 0 else w[start:]
 
 
 def piece_name(w, piece_type):
-    return w[_PIECES].split("|")[piece_type & 7]
-
-
-def termination_name(w, termination):
-    """The result's reason in words: the _TERMINATION_WORDS line pairs each of the game's names with its words."""
-    for pair in w[_TERMINATION_WORDS].split("|"):
-        key, text = pair.split("=")
-        if key == termination:
-            return text
-    return termination.replace("_", " ")
+    return word(w, _PIECES).split("|")[piece_type & 7]
 
 
 def clock_text(ms):
@@ -150,10 +148,10 @@ def _clock_line(runner, w, now):
         return white + " " * max(1, COLS - len(white) - len(black)) + black
     opponent = getattr(runner.app.game.options, "opponent", None) or getattr(runner, "opponent", "")
     if isinstance(opponent, str) and opponent.startswith("engine"):
-        return fit(w[_ENGINE], int(opponent[6:] or 0))
+        return fit(word(w, _ENGINE), int(opponent[6:] or 0))
     if opponent == "host":
-        return fit(w[_HOST])
-    return fit(w[_NO_CLOCK])
+        return fit(word(w, _HOST))
+    return fit(word(w, _NO_CLOCK))
 
 
 def _status(game, w, icons, row):
@@ -163,54 +161,32 @@ def _status(game, w, icons, row):
         result, termination = game.result
         icons[row] = _FLAG
         if result == "1/2-1/2":
-            return fit(w[_DRAW]) + " " + result
-        return fit(w[_WINS], w[_SIDE].split("|")[0 if result == "1-0" else 1])
-    side = w[_SIDE].split("|")[pos.turn]
+            return fit(word(w, _DRAW)) + " " + result
+        return fit(word(w, _WINS), word(w, _SIDE).split("|")[0 if result == "1-0" else 1])
+    side = word(w, _SIDE).split("|")[pos.turn]
     if pos.is_check():
         icons[row] = _CHECK
-        return fit_to(_BESIDE_ICON, w[_IN_CHECK], (side,))
+        return fit_to(_BESIDE_ICON, word(w, _IN_CHECK), (side,))
     icons[row] = _BLACK_TURN if pos.turn else _WHITE_TURN
-    return fit_to(_BESIDE_ICON, w[_TO_MOVE], (side,))
-
-
-def _squares(game, w, out, wrong_form):
-    """The squares the hands must fix, one a line: a piece missing, a piece to remove."""
-    v = game.tracker.view
-    switches = v.switches()
-    pos = game.position
-    diff = v.differences()
-    shown = 0
-    for sq in diff:
-        if shown == _MAX_SQUARE_LINES and len(diff) > _MAX_SQUARE_LINES:
-            out.append(fit(w[_MORE], len(diff) - shown))
-            return
-        name = square_name(sq)
-        if switches[sq]:
-            out.append(fit(w[wrong_form], name))
-        else:
-            piece = pos.piece_at(sq)
-            out.append(fit(w[_MISSING], name, piece_name(w, piece)) if piece else fit(w[_REMOVE], name))
-        shown += 1
+    return fit_to(_BESIDE_ICON, word(w, _TO_MOVE), (side,))
 
 
 def _hands(game, w, out):
-    """What the hands must do now, in words."""
+    """What the hands must do now, in words (hands.py for the rarer states, loaded only then)."""
     v = game.tracker.view
     state = v.state()
-    if state == tr.OUT_OF_SYNC:
-        out.append(fit(w[_SYNC]))
-        _squares(game, w, out, _REMOVE)
-    elif state == tr.ERROR:
-        out.append(fit(w[_ERROR]))
-        _squares(game, w, out, _WRONG)
+    if state == tr.OUT_OF_SYNC or state == tr.ERROR:
+        from .hands import hands
+        hands(game, w, out, state == tr.ERROR)
+        drop(__name__ + ".hands")
     elif state == tr.PENDING:
         chosen = v.choice()
         if chosen >= 0:
-            out.append(fit(w[_TILE if chosen & DROP else _PROMOTE], piece_name(w, chosen >> 14)))
+            out.append(fit(word(w, _TILE if chosen & DROP else _PROMOTE), piece_name(w, chosen >> 14)))
     elif state == tr.IDLE and game.result is None:
         drawn = game.position.drawn_tile()
         if drawn:
-            out.append(fit(w[_PLACE_TILE], piece_name(w, drawn)))
+            out.append(fit(word(w, _PLACE_TILE), piece_name(w, drawn)))
 
 
 def compose(runner, now, lines, icons):
@@ -222,23 +198,27 @@ def compose(runner, now, lines, icons):
         icons[i] = _NO_ICON
     out = []
     if runner.diag is not None:
-        out.append(fit(w[_DIAG]))
+        out.append(fit(word(w, _DIAG)))
     else:
         out.append(_clock_line(runner, w, now))
         out.append(_status(game, w, icons, 1))
         if game.result is not None:
+            from .hands import termination_name
             out.append(termination_name(w, game.result[1])[:COLS])
+            drop(__name__ + ".hands")
         out.append(last_move_text(game.position, lang))
         _hands(game, w, out)
         extra = []
         engine = getattr(runner, "engine", None)
         if engine is not None and getattr(engine, "thinking", False):
-            extra.append((fit_to(_BESIDE_ICON, w[_THINKING_WORDS], (getattr(engine, "level", 0),)), _THINKING))
+            level = getattr(engine, "level", 0)
+            extra.append((fit_to(_BESIDE_ICON, word(w, _THINKING_WORDS), (level,)), _THINKING))
         offer = getattr(game, "offer", -1)          # the colour offering a draw (game/offers.py), or -1
         if offer >= 0 and game.result is None:
-            extra.append((fit_to(_BESIDE_ICON, w[_OFFER_WORDS], (w[_SIDE].split("|")[offer],)), _OFFER))
+            side = word(w, _SIDE).split("|")[offer]
+            extra.append((fit_to(_BESIDE_ICON, word(w, _OFFER_WORDS), (side,)), _OFFER))
         elif game.claimable and game.result is None:
-            extra.append((fit(w[_CLAIM]), _NO_ICON))
+            extra.append((fit(word(w, _CLAIM)), _NO_ICON))
         # The engine and the offer take the bottom lines, over whatever the hands' list left there.
         start = ROWS - len(extra)
         while len(out) < start:
@@ -301,14 +281,11 @@ class DisplayPart:
     def _event(self, event):
         self.stale = True
 
-    def scan(self, runner, now):
+    def _nothing(self, runner, now=0, frame=None):
         pass
 
-    def shown(self, runner, frame, now):
-        pass
-
-    def crash(self, runner):
-        pass
+    # Hooks the display has no use for: one function (RAM); no *args, which would allocate a tuple a scan.
+    scan = shown = crash = _nothing
 
     def tick(self, runner, now):
         """Compose and draw if something changed, at most every REFRESH_MS. Allocates nothing otherwise."""
