@@ -16,7 +16,7 @@ import pytest
 from host_tools import _paths  # noqa: F401
 from mpy_runner import run_micropython
 from host_tools.sim.device import SimBoard, FirmwareHands
-from scacchiera import display as screen
+from scacchiera.display import screen
 from scacchiera.display import COLS, ROWS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

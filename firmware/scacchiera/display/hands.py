@@ -8,7 +8,7 @@ keeps only its own code in RAM (docs/display.md has the figures).
 
 from .. import const
 from ..rules.squares import square_name
-from . import fit, piece_name, word
+from .screen import fit, piece_name, word
 
 # The lines of en.py's and it.py's WORDS (__init__.py lists them all).
 _MISSING = const(6)

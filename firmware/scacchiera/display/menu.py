@@ -14,7 +14,8 @@ journal, reported by ``status``. A setting this firmware does not have
 
 from ..clock import elapsed
 from .. import const
-from . import fit, word, words, ROWS
+from . import ROWS
+from .screen import fit, word, words
 
 # The menu's lines of the language's words (__init__.py has the others).
 _MENU_TITLE = const(23)
