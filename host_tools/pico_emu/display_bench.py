@@ -18,6 +18,19 @@ from host_tools.pico_emu.board import PicoHands
 from host_tools.pico_emu.emulator import missing
 from host_tools.pico_emu.panel import text_lines
 
+# 40 redraws of the runner r's display part p (line 1 made stale each time), timed: median and max.
+_REDRAWS = """
+r = main.build(hw)
+r.run(400)
+p = r.display
+q = array.array('i', [0] * 40)
+for i in range(40):
+    p.lines[1] = ''
+    a = T(); p.redraw(r, time.ticks_ms()); q[i] = D(T(), a)
+s = sorted(q)
+print('%s', s[20], s[39])
+"""
+
 DISPLAY_COSTS = """
 import time, array, main, hal, oled, board_config as cfg
 T = time.ticks_us
@@ -27,15 +40,7 @@ class Bus:
         return len(data)
 hw = hal.Hardware()
 hw.display = oled.Oled(Bus(), cfg)
-r = main.build(hw)
-r.run(400)
-p = r.display
-q = array.array('i', [0] * 40)
-for i in range(40):
-    p.lines[1] = ''
-    a = T(); p.redraw(r, time.ticks_ms()); q[i] = D(T(), a)
-s = sorted(q)
-print('REDRAW', s[20], s[39])
+""" + _REDRAWS % "REDRAW" + """
 for i in range(40):
     a = T(); hw.display.show(p.lines, p.icons, 1); q[i] = D(T(), a)
 s = sorted(q)
@@ -51,22 +56,14 @@ print('QUIET', s[20], s[39])
 print('DONE')
 """
 
-# The same redraw with the display hal.find_display found on the emulated I2C bus at boot.
+# The same redraws with the display hal.find_display found on the emulated I2C bus at boot.
 DISPLAY_ON_BUS = """
 import time, array, main, hal
 T = time.ticks_us
 D = time.ticks_diff
 hw = hal.Hardware()
 print('FOUND', int(hw.display is not None))
-r = main.build(hw)
-r.run(400)
-p = r.display
-q = array.array('i', [0] * 40)
-for i in range(40):
-    p.lines[1] = ''
-    a = T(); p.redraw(r, time.ticks_ms()); q[i] = D(T(), a)
-s = sorted(q)
-print('BUSREDRAW', s[20], s[39])
+""" + _REDRAWS % "BUSREDRAW" + """
 print('DONE')
 """
 
