@@ -75,6 +75,7 @@ def display_costs():
         return None, why
     hands = PicoHands()
     try:
+        heap_without = hands.heap_free()       # before the timings: the REPL keeps their objects
         out = hands.repl(DISPLAY_COSTS, "DONE", limit_ms=20000)
     finally:
         hands.emu.close()
@@ -83,6 +84,7 @@ def display_costs():
         figures[name] = [int(x) for x in re.search(name + r"((?: -?\d+)+)", out).group(1).split()]
     hands = PicoHands(display=True)
     try:
+        figures["HEAP"] = [heap_without, hands.heap_free()]
         out = hands.repl(DISPLAY_ON_BUS, "DONE", limit_ms=20000)
         figures["LINES"] = text_lines(hands.emu.panel)
     finally:
@@ -105,6 +107,8 @@ def main():
     print("  emulated RP2040, the SSD1306 modelled on the I2C bus (found at boot; bus timing not modelled):")
     print("    a redraw through the I2C block: median %d us, max %d us" % tuple(figures["BUSREDRAW"]))
     print("    the panel reads: %s" % " | ".join(figures["LINES"]))
+    print("    heap free after a collection, the game at its start (main.build, 40 scans, REPL):"
+          " %d B without the panel, %d B with it" % tuple(figures["HEAP"]))
 
 
 if __name__ == "__main__":
