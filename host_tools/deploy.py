@@ -7,7 +7,9 @@
 ``build``: each ``firmware/**/*.py`` but ``main.py`` becomes a ``.mpy``
 compiled by ``mpy-cross -march=armv6m`` (the RP2040's Cortex-M0+; the RP2350
 runs it too), named by its path in the firmware (``-s scacchiera/runner.py``:
-a traceback on the board names no folder of the builder's computer); ``main.py`` stays source, because MicroPython runs ``main.py``
+a traceback on the board names no folder of the builder's computer) and
+``-O3`` (no line-number tables: 3 KB of heap; a traceback names the file and
+the function, not the line); ``main.py`` stays source, because MicroPython runs ``main.py``
 at power-up. The MicroPython heap figures (``make bench``,
 tests/test_firmware.py) load this same build, so they measure what the board runs.
 
@@ -75,8 +77,11 @@ def build(dest=DEFAULT, march="armv6m"):
                 written.append(rel)
                 continue
             out = os.path.join(dest, rel[:-3] + ".mpy")
-            # -s: the name a traceback on the board shows, relative (never the builder's folders)
-            result = subprocess.run([compiler, "-march=" + march, "-s", rel, "-o", out, src],
+            # -s: the name a traceback on the board shows, relative (never the builder's folders).
+            # -O3: no line-number tables in the bytecode (the firmware has no assert statements,
+            # which -O also drops): about 3 KB of the Pico's heap after a 300-ply game (docs/display.md);
+            # a traceback on the board names the file and function, not the line.
+            result = subprocess.run([compiler, "-march=" + march, "-O3", "-s", rel, "-o", out, src],
                                     capture_output=True, text=True)
             if result.returncode:
                 raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, result.stderr))

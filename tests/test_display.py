@@ -16,7 +16,7 @@ import pytest
 from host_tools import _paths  # noqa: F401
 from mpy_runner import run_micropython
 from host_tools.sim.device import SimBoard, FirmwareHands
-from scacchiera import display as screen
+from scacchiera.display import screen
 from scacchiera.display import COLS, ROWS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -272,7 +272,8 @@ class TestMenu:
 
 class TestLanguages:
     def test_every_language_has_every_line_and_the_same_choices(self):
-        en, it = screen.words("en"), screen.words("it")
+        en, it = screen.words("en").split("\n"), screen.words("it").split("\n")
+        assert [screen.word(screen.words("it"), i) for i in range(27)] == it
         assert len(en) == len(it) == 27
         for i in (0, 21, 25, 26):          # the sides, the pieces, the menu's items and values
             assert len(en[i].split("|")) == len(it[i].split("|")), en[i]

@@ -98,6 +98,24 @@ def test_boot_from_the_deployed_files(board):
     assert any(path.startswith("/games/") for path in files), sorted(files)
 
 
+def test_the_display_on_the_i2c_bus_shows_the_game(firmware):
+    """The SSD1306 the harness models on I2C1: found at boot, drawn through the chip's I2C block."""
+    from host_tools.pico_emu.board import PicoHands
+    from host_tools.pico_emu.panel import text_lines
+    hands = PicoHands(firmware=firmware, display=True)
+    try:
+        hands.wait(600)
+        lines = text_lines(hands.emu.panel)
+        run(hands, "lift e2\nwait 100\nplace e4\nwait 600\nexpect moves e2e4")
+        after = text_lines(hands.emu.panel)
+    finally:
+        hands.emu.close()
+    panel = hands.emu.panel
+    assert panel.on and panel.transfers > 10
+    assert lines[:3] == ["no clock", "White to move  ?", ""], lines       # "?": the turn's icon, no glyph
+    assert after[1:3] == ["Black to move  ?", "1. e4"], after
+
+
 def test_a_game_of_every_move_kind_same_as_the_simulator(firmware):
     """23 plies: captures both orders, castling both orders, en passant, underpromotion by taps, a takeback."""
     pico = assert_same_as_sim(os.path.join(SCENARIOS, "pico_game.txt"), firmware)

@@ -1,4 +1,4 @@
-"""python -m host_tools.pico_emu --uf2 FILE --script FILE [--json] [--fen FEN] [--variant sprint --seed N] [--heap]
+"""python -m host_tools.pico_emu --uf2 FILE --script FILE [--json] [--fen FEN] [--variant sprint --seed N] [--heap] [--display]
    python -m host_tools.pico_emu --uf2 FILE --pty     (the board's USB serial as a pseudo-terminal)"""
 
 import argparse
@@ -22,7 +22,7 @@ def run_script(args):
     try:
         hands = PicoHands(args.fen or setup.get("fen"), args.profile, args.variant or setup.get("variant"),
                           args.seed if args.seed is not None else setup.get("seed"),
-                          uf2=args.uf2, bootrom=args.bootrom)
+                          uf2=args.uf2, bootrom=args.bootrom, display=args.display)
     except (ValueError, EmulatorError) as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
@@ -42,6 +42,9 @@ def run_script(args):
                 for event in hands.events[seen:]:
                     print(" ".join("%s=%s" % (k, v) for k, v in sorted(event.items())))
         state = hands.snapshot(heap=args.heap)
+        if args.display:
+            from host_tools.pico_emu.panel import text_lines
+            state["display"] = text_lines(hands.emu.panel)
     except EmulatorError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
@@ -66,6 +69,8 @@ def main(argv=None):
     parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
     parser.add_argument("--heap", action="store_true",
                         help="with --script: measure the free heap at the end (stops the firmware: Ctrl-C)")
+    parser.add_argument("--display", action="store_true",
+                        help="an SSD1306 on the board's I2C bus (found at boot); with --json, \"display\": its 8 lines")
     parser.add_argument("--profile", default="fide", choices=("fide", "casual"))
     parser.add_argument("--fen", help="start from this position (set up on the board)")
     parser.add_argument("--variant", choices=("chess", "sprint"))

@@ -18,6 +18,7 @@ from host_tools import _paths  # noqa: F401  (board_config on the path)
 from host_tools.pico_emu import flash
 
 import board_config as cfg
+from ssd1306_model import Ssd1306Model
 
 ROOT = _paths._ROOT
 HARNESS = os.path.join(ROOT, "tools", "rp2040", "harness.mjs")
@@ -74,7 +75,7 @@ def build_firmware(dest=None):
 class Emulator:
     """One emulated board. ``firmware``: a folder with what ``make deploy`` copies (built if None)."""
 
-    def __init__(self, uf2=None, bootrom=None, firmware=None, squares=()):
+    def __init__(self, uf2=None, bootrom=None, firmware=None, squares=(), display=False):
         self.uf2 = find_uf2(uf2)
         self.bootrom = find_bootrom(self.uf2, bootrom)
         why = missing(uf2, bootrom)
@@ -95,12 +96,15 @@ class Emulator:
         self.cuts = []               # when the power was cut
         self.occupied = set(squares)
         self.buttons = set()
+        # The optional SSD1306 on the board's I2C bus (``display``): what the firmware sent it, decoded.
+        self.panel = Ssd1306Model(cfg.OLED_WIDTH, cfg.OLED_HEIGHT) if display else None
         self._proc = subprocess.Popen(["node", HARNESS], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       text=True, cwd=ROOT)
         pins = {"rows": list(cfg.ROW_PINS), "cols": list(cfg.COL_PINS),
                 "buttons": [pin for _name, pin in cfg.BUTTONS], "led": cfg.LED_PIN}
         self._call(op="init", uf2=self.uf2, bootrom=self.bootrom, fs_image=image, fs_offset=flash.FS_OFFSET,
-                   cells=[list(cfg.square_to_rc(sq)) for sq in range(64)], pins=pins, led_count=cfg.LED_COUNT)
+                   cells=[list(cfg.square_to_rc(sq)) for sq in range(64)], pins=pins, led_count=cfg.LED_COUNT,
+                   oled={"bus": cfg.OLED_I2C, "address": cfg.OLED_ADDRESS} if display else None)
         self._call(op="squares", occupied=sorted(self.occupied))
 
     # -- the node process -------------------------------------------------------------
@@ -126,6 +130,8 @@ class Emulator:
             self.boots.append(reset["t_ms"])
         for t_ms, device_ms, pixels in reply["frames"]:
             self.frames.append((t_ms, device_ms, bytes.fromhex(pixels)))
+        for transfer in reply.get("i2c", ()):
+            self.panel.write(bytes.fromhex(transfer), cfg.OLED_I2C_HZ)
         return reply
 
     def close(self):

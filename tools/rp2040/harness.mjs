@@ -10,7 +10,10 @@
 //   that column is driven LOW; diodes, so no ghosts), the buttons, the WS2812 chain decoded from pulse
 //   widths on the LED pin;
 // - resets: the watchdog (or machine.reset) restarts the chip with the same flash and the watchdog's
-//   reason kept; a power cut stops it, and `boot` powers it on again.
+//   reason kept; a power cut stops it, and `boot` powers it on again;
+// - optionally (init's `oled`: {bus, address}) an SSD1306 on that I2C bus: it acknowledges its
+//   address and keeps each transfer's bytes for host_tools/pico_emu, which decodes them
+//   (host_tools/fakehw/ssd1306_model.py). The bus timing is not modelled: a byte completes at once.
 // Time is emulated and deterministic: instructions at 125 MHz, WFI/WFE skips to the next alarm.
 
 import fs from 'node:fs';
@@ -98,6 +101,7 @@ class Board {
     this.powered = false;
     this.resets = []; // {t_ms, cause} since the last reply
     this.frames = []; // [t_ms, hex] WS2812 frames since the last reply
+    this.i2c = []; // hex: each transfer to the SSD1306 since the last reply
     this.serialOut = [];
     this.serialIn = []; // host -> board bytes not yet taken
     this.flashStats = { erases: 0, programs: 0, busy_ns: 0 };
@@ -134,6 +138,7 @@ class Board {
     this.attachUsb(mcu);
     this.attachPins(mcu);
     this.attachTimerPolling(mcu);
+    this.attachOled(mcu);
     mcu.core.PC = FLASH_BASE; // boot2 then the firmware, as the bootrom would after its checks
   }
 
@@ -152,6 +157,30 @@ class Board {
     this.baseNs = t;
     this.fault = null; // a transient fault: the reset clears it
     this.powerOn(watchdog);
+  }
+
+  /** The optional SSD1306: acknowledges writes to its address, keeps the bytes of each transfer. */
+  attachOled(mcu) {
+    const oled = this.cfg.oled;
+    if (!oled) return; // rp2040js' own handlers: every address unanswered
+    const i2c = mcu.i2c[oled.bus];
+    let bytes = null; // the transfer under way to the panel, or null
+    i2c.onStart = () => i2c.completeStart();
+    i2c.onConnect = (address, mode) => {
+      const ack = address === oled.address && mode === 0; // I2CMode.Write: a driver only writes to it
+      bytes = ack ? [] : null;
+      i2c.completeConnect(ack);
+    };
+    i2c.onWriteByte = (value) => {
+      if (bytes) bytes.push(value);
+      i2c.completeWrite(bytes !== null);
+    };
+    i2c.onReadByte = () => i2c.completeRead(0xff);
+    i2c.onStop = () => {
+      if (bytes && bytes.length) this.i2c.push(Buffer.from(bytes).toString('hex'));
+      bytes = null;
+      i2c.completeStop();
+    };
   }
 
   /** A loop that only polls the timer (a busy-wait: sleep_us) skips ahead POLL_STEP_NS per turn.
@@ -334,10 +363,12 @@ class Board {
       serial: Buffer.from(this.serialOut).toString('latin1'),
       frames: this.frames,
       resets: this.resets,
+      i2c: this.i2c,
       ...extra,
     };
     this.serialOut = [];
     this.frames = [];
+    this.i2c = [];
     this.resets = [];
     return out;
   }

@@ -1,17 +1,18 @@
 """The optional display: what a small screen says, composed from the game's state like the LED frame.
 
-``compose`` turns the main loop's state into ``ROWS`` lines of at most
-``COLS`` characters and an icon per line (pure: the simulator, the tests and
-the page read the same lines); ``DisplayPart`` is the main-loop part that
-redraws the panel when its screen changed; ``menu.py`` is the buttons' menu
-(loaded while it is open); ``en.py`` and ``it.py`` hold each language's
-words (one string each); ``icons.py`` the icons' bitmaps for oled.py. A
-128 x 64 SSD1306 with framebuf's 8 x 8 font holds 16 characters on 8 lines,
-each line one of the controller's 8 pages (firmware/oled.py sends only the
-lines that changed). Loaded only when a panel answers at boot (main.py): a
-board without one spends no RAM on it. One module for the screen and its
-part, constants as const(): every module and global costs the Pico's RAM
-(docs/display.md has the figures).
+``DisplayPart`` is the main-loop part that redraws the panel when its
+screen changed; ``screen.py`` composes the game screen (``ROWS`` lines of at
+most ``COLS`` characters and an icon per line, pure: the simulator, the
+tests and the page read the same lines); ``hands.py`` its rarer lines (a
+board error, out of sync, the result's reason); ``menu.py`` is the buttons'
+menu; ``en.py`` and ``it.py`` hold each language's words (one string each);
+``icons.py`` the icons' bitmaps for oled.py. A 128 x 64 SSD1306 with
+framebuf's 8 x 8 font holds 16 characters on 8 lines, each line one of the
+controller's 8 pages (firmware/oled.py sends only the lines that changed).
+Loaded only when a panel answers at boot (main.py): a board without one
+spends no RAM on it. On the Pico only this module stays between redraws:
+the others are imported when used and dropped after (``drop``), since every
+module and global costs the Pico's RAM (docs/display.md has the figures).
 """
 
 
@@ -19,241 +20,13 @@ import sys
 
 from ..clock import elapsed
 from .. import const
-from ..tracking import tracker as tr
-from ..rules.squares import DROP, square_name
 
-# The Pico drops the menu's module once the menu closes (RAM), as notation.py drops the FEN reader.
+# The Pico drops the screen's, the words' and the menu's modules after use (RAM), as notation.py
+# drops the FEN reader.
 _DROP_AFTER_USE = sys.implementation.name == "micropython"
 
-# -- the screen --------------------------------------------------------------------------------
-#
-# What the screen says now, from the main loop's state alone: 8 lines of 16 characters and their icons.
-#
-# The game screen, top to bottom::
-#
-#     W 4:59    B 5:00     both clocks (or the opponent when there is no clock)
-#     White to move   o    whose turn, check, or the result (icon: turn, check, flag)
-#     12... Nf6            the last move in SAN, English or Italian letters (option lang)
-#     ...                  what the hands must do, in words: the pending promotion or
-#                          Sprint tile, a wrong placement, out of sync ("d5: pawn missing")
-#     Engine 3 thinking    the board's engine and its level; a draw offer or claim
-#
-# Clocks and the engine are read through the device attributes agreed for
-# them (``game.clocks``: on, running, left_ms; ``runner.engine``: thinking,
-# level; docs/display.md), with defaults, so the screen works without them. Strings are built here
-# only when the part asks (something changed), never in a steady scan.
 ROWS = const(8)           # 8 lines of 16 characters: framebuf's 8 x 8 font on 128 x 64 pixels,
 COLS = const(16)          # a line one of the SSD1306's 8 pages
-# Icons, drawn in the last cell of a line (icons.py has their bitmaps and names).
-_NO_ICON = const(0)
-_WHITE_TURN = const(1)    # a hollow disc: White to move
-_BLACK_TURN = const(2)    # a filled disc: Black to move
-_CHECK = const(3)         # an exclamation mark in a box
-_THINKING = const(4)      # an hourglass: the board's engine is searching
-_OFFER = const(5)         # "=": a draw is offered
-_FLAG = const(6)          # a flag: the game is over
-
-# The lines of en.py's and it.py's WORDS.
-_SIDE = const(0)
-_TO_MOVE = const(1)
-_IN_CHECK = const(2)
-_WINS = const(3)
-_DRAW = const(4)
-_NO_CLOCK = const(5)
-_MISSING = const(6)
-_REMOVE = const(7)
-_WRONG = const(8)
-_SYNC = const(9)
-_ERROR = const(10)
-_MORE = const(11)
-_PROMOTE = const(12)
-_TILE = const(13)
-_PLACE_TILE = const(14)
-_THINKING_WORDS = const(15)
-_ENGINE = const(16)
-_HOST = const(17)
-_OFFER_WORDS = const(18)
-_CLAIM = const(19)
-_DIAG = const(20)
-_PIECES = const(21)
-_TERMINATION_WORDS = const(22)
-# 23 to 26: the menu's (menu.py)
-_BESIDE_ICON = const(14)  # a line with an icon: the icon's cell, and a space before it
-_MAX_SQUARE_LINES = const(3)  # squares listed one a line; the rest counted ("+2 more")
-
-
-def fit(forms, *args):
-    """The first of the "|"-separated forms that fits a line (the last one, cut, if none does)."""
-    return fit_to(COLS, forms, args)
-
-
-def fit_to(width, forms, args):
-    text = ""
-    for form in forms.split("|"):
-        text = form % args if args and "%" in form else form
-        if len(text) <= width:
-            return text
-    return text[:width]
-
-
-def words(lang):
-    """The lines of the language's WORDS (en.py, it.py: only the languages used are loaded).
-
-    Kept once loaded: importing a module from the Pico's flash takes 15 ms
-    (emulated RP2040), dropping it saved 144 B of heap."""
-    if lang == "it":
-        from . import it as language
-    else:
-        from . import en as language
-    return language.WORDS.split("\n")
-
-
-def piece_name(w, piece_type):
-    return w[_PIECES].split("|")[piece_type & 7]
-
-
-def termination_name(w, termination):
-    """The result's reason in words: the _TERMINATION_WORDS line pairs each of the game's names with its words."""
-    for pair in w[_TERMINATION_WORDS].split("|"):
-        key, text = pair.split("=")
-        if key == termination:
-            return text
-    return termination.replace("_", " ")
-
-
-def clock_text(ms):
-    """Time left as the clock shows it: M:SS, H:MM:SS past an hour, 0:00 at the flag."""
-    s = (ms + 999) // 1000 if ms > 0 else 0
-    if s >= 3600:
-        return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
-    return "%d:%02d" % (s // 60, s % 60)
-
-
-def last_move_text(pos, lang):
-    """'12. Nf3' or '12... Nf6' (Italian letters with lang 'it'); '' before the first move."""
-    if not pos.ply():
-        return ""
-    move = pos.pop()
-    try:
-        san = pos.san(move, lang)
-        number, black = pos.fullmove, pos.turn
-    finally:
-        pos.push(move)
-    return ("%d... %s" if black else "%d. %s") % (number, san)
-
-
-def _clock_line(runner, w, now):
-    clocks = getattr(runner.app.game, "clocks", None)
-    if clocks is not None and getattr(clocks, "on", False):
-        white = "W " + clock_text(clocks.left_ms(True, now))
-        black = "B " + clock_text(clocks.left_ms(False, now))
-        return white + " " * max(1, COLS - len(white) - len(black)) + black
-    opponent = getattr(runner.app.game.options, "opponent", None) or getattr(runner, "opponent", "")
-    if isinstance(opponent, str) and opponent.startswith("engine"):
-        return fit(w[_ENGINE], int(opponent[6:] or 0))
-    if opponent == "host":
-        return fit(w[_HOST])
-    return fit(w[_NO_CLOCK])
-
-
-def _status(game, w, icons, row):
-    """Whose turn, check, or the result, on line ``row``."""
-    pos = game.position
-    if game.result is not None:
-        result, termination = game.result
-        icons[row] = _FLAG
-        if result == "1/2-1/2":
-            return fit(w[_DRAW]) + " " + result
-        return fit(w[_WINS], w[_SIDE].split("|")[0 if result == "1-0" else 1])
-    side = w[_SIDE].split("|")[pos.turn]
-    if pos.is_check():
-        icons[row] = _CHECK
-        return fit_to(_BESIDE_ICON, w[_IN_CHECK], (side,))
-    icons[row] = _BLACK_TURN if pos.turn else _WHITE_TURN
-    return fit_to(_BESIDE_ICON, w[_TO_MOVE], (side,))
-
-
-def _squares(game, w, out, wrong_form):
-    """The squares the hands must fix, one a line: a piece missing, a piece to remove."""
-    v = game.tracker.view
-    switches = v.switches()
-    pos = game.position
-    diff = v.differences()
-    shown = 0
-    for sq in diff:
-        if shown == _MAX_SQUARE_LINES and len(diff) > _MAX_SQUARE_LINES:
-            out.append(fit(w[_MORE], len(diff) - shown))
-            return
-        name = square_name(sq)
-        if switches[sq]:
-            out.append(fit(w[wrong_form], name))
-        else:
-            piece = pos.piece_at(sq)
-            out.append(fit(w[_MISSING], name, piece_name(w, piece)) if piece else fit(w[_REMOVE], name))
-        shown += 1
-
-
-def _hands(game, w, out):
-    """What the hands must do now, in words."""
-    v = game.tracker.view
-    state = v.state()
-    if state == tr.OUT_OF_SYNC:
-        out.append(fit(w[_SYNC]))
-        _squares(game, w, out, _REMOVE)
-    elif state == tr.ERROR:
-        out.append(fit(w[_ERROR]))
-        _squares(game, w, out, _WRONG)
-    elif state == tr.PENDING:
-        chosen = v.choice()
-        if chosen >= 0:
-            out.append(fit(w[_TILE if chosen & DROP else _PROMOTE], piece_name(w, chosen >> 14)))
-    elif state == tr.IDLE and game.result is None:
-        drawn = game.position.drawn_tile()
-        if drawn:
-            out.append(fit(w[_PLACE_TILE], piece_name(w, drawn)))
-
-
-def compose(runner, now, lines, icons):
-    """Fill ``lines`` (a list of ROWS strings) and ``icons`` (ROWS bytes) with the game screen now."""
-    game = runner.app.game
-    lang = game.options.lang
-    w = words(lang)
-    for i in range(ROWS):
-        icons[i] = _NO_ICON
-    out = []
-    if runner.holder is not None:
-        out.append(fit(w[_DIAG]))
-    else:
-        out.append(_clock_line(runner, w, now))
-        out.append(_status(game, w, icons, 1))
-        if game.result is not None:
-            out.append(termination_name(w, game.result[1])[:COLS])
-        out.append(last_move_text(game.position, lang))
-        _hands(game, w, out)
-        extra = []
-        engine = getattr(runner, "engine", None)
-        if engine is not None and getattr(engine, "thinking", False):
-            extra.append((fit_to(_BESIDE_ICON, w[_THINKING_WORDS], (getattr(engine, "level", 0),)), _THINKING))
-        offer = getattr(game, "offer", -1)          # the colour offering a draw (game/offers.py), or -1
-        if offer >= 0 and game.result is None:
-            extra.append((fit_to(_BESIDE_ICON, w[_OFFER_WORDS], (w[_SIDE].split("|")[offer],)), _OFFER))
-        elif game.claimable and game.result is None:
-            extra.append((fit(w[_CLAIM]), _NO_ICON))
-        # The engine and the offer take the bottom lines, over whatever the hands' list left there.
-        start = ROWS - len(extra)
-        while len(out) < start:
-            out.append("")
-        del out[start:]
-        for text, icon in extra:
-            if icon:
-                icons[len(out)] = icon
-            out.append(text)
-    for i in range(ROWS):
-        text = out[i] if i < len(out) else ""
-        if icons[i] and len(text) > _BESIDE_ICON:
-            text = text[:_BESIDE_ICON]
-        lines[i] = text
-    return lines
 
 
 # -- the part ------------------------------------------------------------------------------------
@@ -301,14 +74,11 @@ class DisplayPart:
     def _event(self, event):
         self.stale = True
 
-    def scan(self, runner, now):
+    def _nothing(self, runner, now=0, frame=None):
         pass
 
-    def shown(self, runner, frame, now):
-        pass
-
-    def crash(self, runner):
-        pass
+    # Hooks the display has no use for: one function (RAM); no *args, which would allocate a tuple a scan.
+    scan = shown = crash = _nothing
 
     def tick(self, runner, now):
         """Compose and draw if something changed, at most every REFRESH_MS. Allocates nothing otherwise."""
@@ -354,7 +124,7 @@ class DisplayPart:
     def _close_menu(self):
         self.menu = None
         self.stale = True
-        drop(__name__ + ".menu")
+        drop("menu")
 
     # -- drawing ---------------------------------------------------------------------
 
@@ -367,7 +137,9 @@ class DisplayPart:
         if self.menu is not None and runner.holder is None:
             self.menu.compose(runner, lines, icons)
         else:
+            from .screen import compose
             compose(runner, now, lines, icons)
+            drop("screen")
         shown = self.lines
         changed = 0
         for i in range(ROWS):
@@ -380,11 +152,9 @@ class DisplayPart:
             self.draws += 1
 
 
-def drop(module):
-    """On the Pico, forget a module once used (RAM): the next use imports it again."""
+def drop(name):
+    """On the Pico, forget this package's module ``name`` once used (RAM): the next use imports it again."""
     if _DROP_AFTER_USE:
-        sys.modules.pop(module, None)
-        package, name = module.rsplit(".", 1)
-        parent = sys.modules.get(package)
-        if parent is not None and hasattr(parent, name):
-            delattr(parent, name)
+        sys.modules.pop(__name__ + "." + name, None)
+        if name in globals():
+            del globals()[name]

@@ -14,7 +14,8 @@ journal, reported by ``status``. A setting this firmware does not have
 
 from ..clock import elapsed
 from .. import const
-from . import fit, words, ROWS
+from . import ROWS
+from .screen import fit, word, words
 
 # The menu's lines of the language's words (__init__.py has the others).
 _MENU_TITLE = const(23)
@@ -54,7 +55,7 @@ _VALUES = ("on", "off", "none", "person", "host", "engine")     # the _MENU_VALU
 
 def value_text(value, w):
     """A setting's value as the menu shows it, in the screen's language."""
-    names = w[_MENU_VALUES].split("|")
+    names = word(w, _MENU_VALUES).split("|")
     if value is True or value is False:
         return names[0 if value else 1]
     if value is None:
@@ -125,8 +126,8 @@ class Menu:
     def compose(self, runner, lines, icons):
         """The menu's screen: a title, then one line an item, the chosen one marked '>'."""
         w = words(runner.app.game.options.lang)
-        labels = w[_MENU_ITEMS].split("|")
-        lines[0] = fit(w[_MENU_SURE if self.sure else _MENU_TITLE])
+        labels = word(w, _MENU_ITEMS).split("|")
+        lines[0] = fit(word(w, _MENU_SURE if self.sure else _MENU_TITLE))
         for i in range(ROWS - 1):
             icons[i + 1] = icons[0] = 0
             if i >= len(ITEMS):
