@@ -44,6 +44,7 @@ class FakeClocks:
 
     def __init__(self, white, black, running):
         self.on = True
+        self.since = 0               # when the running clock started (the journal marks its time from it)
         self.low = False             # the last 10 s (leds/frame.py pulses the king then)
         self.running = running
         self.white, self.black = white, black
