@@ -116,6 +116,18 @@ def loop_steady(runner, steps=2000):
     return neopixel.strips[-1].writes - writes
 
 
+def diagnostics_just_reported(runner, hw, settle):
+    """Diagnostics on and settled, just past a report: the report (once a second) builds a
+    message; in between, nothing may allocate."""
+    diagnostics.start(runner, hw.ticks_ms())
+    settle(1200)
+    diag = diagnostics.running(runner)
+    last = diag.reported
+    while diag.reported == last:
+        runner.run(1)
+    hw.serial.sent = []
+
+
 def loop_main():
     import hal
     import machine
@@ -163,14 +175,7 @@ def loop_main():
     assert tracker.state == 4, tracker.state
     assert loop_steady(runner) >= 30
     results.append("out of sync")
-    diagnostics.start(runner, hw.ticks_ms())
-    settle(1200)
-    # The report (once a second) builds a message; in between, nothing may allocate.
-    diag = diagnostics.running(runner)
-    last = diag.reported
-    while diag.reported == last:
-        runner.run(1)
-    hw.serial.sent = []
+    diagnostics_just_reported(runner, hw, settle)
     assert loop_steady(runner, 180) >= 4, "the walking LED moves"
     results.append("diagnostics, the walking LED")
     assert machine.watchdog.feeds > 5 * 2000 + 180
@@ -304,13 +309,7 @@ def display_main():
     assert part.lines[0] == "Menu  ok: change", part.lines
     locked(1000)
     results.append("the menu open")
-    diagnostics.start(runner, hw.ticks_ms())
-    settle(1200)
-    diag = diagnostics.running(runner)
-    last = diag.reported
-    while diag.reported == last:
-        runner.run(1)
-    hw.serial.sent = []
+    diagnostics_just_reported(runner, hw, settle)
     locked(180)
     assert part.lines[0] == "Diagnostics", part.lines
     results.append("diagnostics")
