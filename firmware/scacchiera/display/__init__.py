@@ -32,6 +32,9 @@ COLS = const(16)          # a line one of the SSD1306's 8 pages
 # -- the part ------------------------------------------------------------------------------------
 
 REFRESH_MS = 200          # at most 5 redraws a second: a line costs the I2C bus ~3 ms (docs/display.md)
+# No redraw until the board has been still this long: a redraw holds the loop ~34 ms on the Pico, and a
+# quick tap (a promotion's choice) made inside that hold would be missed.
+QUIET_MS = 250
 
 
 class DisplayPart:
@@ -81,7 +84,8 @@ class DisplayPart:
     scan = shown = crash = _nothing
 
     def tick(self, runner, now):
-        """Compose and draw if something changed, at most every REFRESH_MS. Allocates nothing otherwise."""
+        """Compose and draw if something changed, at most every REFRESH_MS and once the board is still
+        (QUIET_MS). Allocates nothing otherwise."""
         diag = runner.holder is not None
         if diag != self._diag:
             self._diag = diag
@@ -101,7 +105,8 @@ class DisplayPart:
         if thinking != self._thinking:
             self._thinking = thinking
             self.stale = True
-        if self.stale and elapsed(now, self._drawn_ms) >= REFRESH_MS:
+        if self.stale and elapsed(now, self._drawn_ms) >= REFRESH_MS and \
+                elapsed(now, runner.app.game.tracker.last_event_ms) >= QUIET_MS:
             self.redraw(runner, now)
 
     # -- the menu ---------------------------------------------------------------------
