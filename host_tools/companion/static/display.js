@@ -59,8 +59,7 @@
     canvas.dataset.lines = JSON.stringify(lines);   // for the page's tests
   }
 
-  window.addEventListener("companion-state", (ev) => {
-    const s = ev.detail;
+  function show(s) {
     const slot = document.getElementById("display-slot");
     if (!s.display) {
       if (slot) slot.hidden = true;
@@ -71,5 +70,9 @@
     if (key === shown) return;
     shown = key;
     draw(s.display, s.display_icons);
-  });
+  }
+
+  window.addEventListener("companion-state", (ev) => show(ev.detail));
+  // A state that came before this script ran (a loaded machine): nothing may change after it.
+  if (window.companionState) show(window.companionState);
 })();
