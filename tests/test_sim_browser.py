@@ -137,7 +137,7 @@ def test_scacchi_sprint_tiles_are_dragged_from_the_hand(page):
     assert page.locator("#hand-white .piece").count() == 2      # a pawn and the rook just drawn
     rook = page.locator("#hand-white .piece[data-piece='R']")
     page.locator("#board").scroll_into_view_if_needed()     # the Options box above may have scrolled it away
-    rook.scroll_into_view_if_needed()
+    page.locator("#hand-white").scroll_into_view_if_needed()    # the hand (its pieces are redrawn with each state)
     box = rook.bounding_box()
     page.mouse.move(box["x"] + 10, box["y"] + 10)
     page.mouse.down()
