@@ -26,6 +26,8 @@ on both. ``Hands.step`` raises ``ScriptError`` naming the line for a bad
 step, ``AssertionError`` for a failed expectation.
 """
 
+import sys
+
 from scacchiera.app import App
 from scacchiera.leds import frame as led_frame
 from scacchiera.report import STATE_NAMES
@@ -61,6 +63,37 @@ def script_setup(text):
         elif key == "seed" and value.strip().isdigit():
             setup["seed"] = int(value.strip())
     return setup
+
+
+def read_script(args):
+    """(text, (fen, profile, variant, seed)) of the hands script ``args.script``: its own set-up
+    lines, the command line's options winning (the simulator's and the emulated Pico's command
+    lines). OSError if it cannot be read."""
+    with open(args.script) as f:
+        text = f.read()
+    setup = script_setup(text)
+    return text, (args.fen or setup.get("fen"), args.profile, args.variant or setup.get("variant"),
+                  args.seed if args.seed is not None else setup.get("seed"))
+
+
+def play_lines(board, text, events, describe=None, errors=(ScriptError,)):
+    """Step ``board`` through the script's lines, printing what ``events()`` gained at each
+    (with ``describe``; nothing if None). 0, or 1 with the first failure said on stderr."""
+    for number, line in enumerate(text.split("\n"), 1):
+        seen = len(events())
+        try:
+            board.step(line, number)
+        except errors as e:
+            message = str(e) if str(e).startswith("line ") else "line %d: %s" % (number, e)
+            print("error: %s" % message, file=sys.stderr)
+            return 1
+        except AssertionError as e:
+            print("error: line %d: expectation failed: %s" % (number, e), file=sys.stderr)
+            return 1
+        if describe is not None:
+            for event in events()[seen:]:
+                print(describe(event))
+    return 0
 
 
 def hands_timed(text):

@@ -6,41 +6,26 @@ import json
 import sys
 
 from host_tools import _paths  # noqa: F401
-from host_tools.hands import ScriptError, script_setup
+from host_tools.hands import play_lines, read_script
 from host_tools.pico_emu.emulator import EmulatorError, missing
 
 
 def run_script(args):
     from host_tools.pico_emu.board import PicoHands
     try:
-        with open(args.script) as f:
-            text = f.read()
+        text, setup = read_script(args)
     except OSError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
-    setup = script_setup(text)
     try:
-        hands = PicoHands(args.fen or setup.get("fen"), args.profile, args.variant or setup.get("variant"),
-                          args.seed if args.seed is not None else setup.get("seed"),
-                          uf2=args.uf2, bootrom=args.bootrom, display=args.display)
+        hands = PicoHands(*setup, uf2=args.uf2, bootrom=args.bootrom, display=args.display)
     except (ValueError, EmulatorError) as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
     try:
-        for number, line in enumerate(text.split("\n"), 1):
-            seen = len(hands.events)
-            try:
-                hands.step(line, number)
-            except ScriptError as e:
-                message = str(e) if str(e).startswith("line ") else "line %d: %s" % (number, e)
-                print("error: %s" % message, file=sys.stderr)
-                return 1
-            except AssertionError as e:
-                print("error: line %d: expectation failed: %s" % (number, e), file=sys.stderr)
-                return 1
-            if not args.json:
-                for event in hands.events[seen:]:
-                    print(" ".join("%s=%s" % (k, v) for k, v in sorted(event.items())))
+        describe = None if args.json else (lambda ev: " ".join("%s=%s" % (k, v) for k, v in sorted(ev.items())))
+        if play_lines(hands, text, lambda: hands.events, describe):
+            return 1
         state = hands.snapshot(heap=args.heap)
         if args.display:
             from host_tools.pico_emu.panel import text_lines

@@ -5,40 +5,24 @@ import json
 import sys
 
 from host_tools import _paths  # noqa: F401
-from host_tools.hands import ScriptError, script_setup
+from host_tools.hands import ScriptError, play_lines, read_script
 from host_tools.sim.device import SimBoard, SimError
 from scacchiera.rules.variants import PROFILES, VARIANTS
 
 
 def run_script(args):
     try:
-        with open(args.script) as f:
-            text = f.read()
+        text, setup = read_script(args)
     except OSError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
-    setup = script_setup(text)       # the script's own set-up; the command line's wins
     try:
-        board = SimBoard(args.fen or setup.get("fen"), args.profile, args.variant or setup.get("variant"),
-                         args.seed if args.seed is not None else setup.get("seed"))
+        board = SimBoard(*setup)
     except ValueError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
-    lines = text.split("\n")
-    for number, line in enumerate(lines, 1):
-        try:
-            seen = len(board.sim_events)
-            board.step(line, number)
-        except (ScriptError, SimError) as e:
-            message = str(e) if str(e).startswith("line ") else "line %d: %s" % (number, e)
-            print("error: %s" % message, file=sys.stderr)
-            return 1
-        except AssertionError as e:
-            print("error: line %d: expectation failed: %s" % (number, e), file=sys.stderr)
-            return 1
-        if not args.json:
-            for event in board.sim_events[seen:]:
-                print(_describe(event))
+    if play_lines(board, text, lambda: board.sim_events, None if args.json else _describe, (ScriptError, SimError)):
+        return 1
     state = board.snapshot()
     if args.json:
         keys = ("fen", "moves", "san", "result", "termination", "in_sync", "leds", "display", "protocol")
