@@ -97,6 +97,12 @@ class BoundedH11(H11Protocol):
 
     def connection_made(self, transport):
         super().connection_made(transport)
+        # asyncio turns Nagle off only for sockets made with proto=IPPROTO_TCP, and a socket handed
+        # to uvicorn (bind()) has proto 0: without this a state pushed right after another waited
+        # for the page's delayed ACK, ~40 ms on Linux (switch -> page p90 76 ms; 39 ms with it).
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._arm()
 
     def _arm(self):
