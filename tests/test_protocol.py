@@ -14,6 +14,7 @@ from firmware_support import Board, rows_of
 import board_config
 import scacchiera
 from scacchiera import commands
+from scacchiera.rules.sprint import SprintPosition
 
 
 def snapshot(board):
@@ -239,6 +240,8 @@ def test_diag_from_the_protocol_pauses_the_game_and_reports():
 
 # -- every kind of bad line: one error, nothing changed --------------------------------
 
+SPRINT_START = SprintPosition(seed=2).fen()
+
 BAD_LINES = [
     ('{"cmd": "shwo"}', "unknown_command"),
     ("fly to the moon", "unknown_command"),
@@ -262,6 +265,8 @@ BAD_LINES = [
     ("show e2e4e5", "refused"),
     ('{"cmd": "new", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}', "refused"),
     ('{"cmd": "new", "profile": "blitz"}', "refused"),
+    ('{"cmd": "new", "fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "seed": 3}', "refused"),
+    ('{"cmd": "new", "variant": "sprint", "fen": "%s", "seed": 3}' % SPRINT_START, "refused"),
     ("resign x", "bad_field"),
     ("promote k", "refused"),
     ('{"cmd": "set", "name": "hints", "value": "yes"}', "refused"),

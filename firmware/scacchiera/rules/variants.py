@@ -18,13 +18,18 @@ def is_sprint_text(fen):
 def new_position(fen=None, profile="fide", variant=None, seed=None):
     """A Position (chess) or a SprintPosition; ``variant`` None: read it from ``fen``.
 
-    ValueError for an unknown variant, a bad FEN or Sprint string, or a seed given for chess.
+    ValueError for an unknown variant, a bad FEN or Sprint string, a seed given for chess, or a
+    seed given with a Sprint position string (the string carries its own decks).
     """
     if variant is None:
         variant = SPRINT if is_sprint_text(fen) else CHESS
     if variant == SPRINT:
         from .sprint import SprintPosition
-        return SprintPosition(fen, profile, seed) if fen is None else SprintPosition(fen, profile)
+        if fen is None:
+            return SprintPosition(fen, profile, seed)
+        if seed is not None:
+            raise ValueError("a seed deals a new Sprint game; a position string already has its decks")
+        return SprintPosition(fen, profile)
     if variant != CHESS:
         raise ValueError("unknown variant: %r (use %s)" % (variant, " or ".join(VARIANTS)))
     if seed is not None:
