@@ -491,3 +491,17 @@ def test_a_position_set_up_in_check_shows_the_check(browser, board):
     said(page, "White is in check.")
     page.wait_for_selector("#mirror square.check", state="attached")
     assert board.state()["leds"].get("e1") == "check"
+
+
+def test_the_computers_levels_run_from_the_engines_own_bottom_to_its_top(browser, board):
+    """Elo in steps of 150 over the range the engine reports (Stockfish 16: 1320-3190), its top
+    included even off the step; Skill Level one by one."""
+    page = open_page(browser, board)
+    page.evaluate("""renderComputer({name: "Stockfish 16", engine: "stockfish", engines: ["stockfish"],
+        levels: {elo: [1320, 3190], skill: [0, 20], level: null}, elo: null, skill: null, level: null,
+        sides: [], message: null, hint: null})""")
+    values = page.eval_on_selector_all("#computer-level option", "os => os.map(o => o.value)")
+    elos = [int(v.split()[1]) for v in values if v.startswith("elo ")]
+    assert elos[0] == 1320 and elos[-1] == 3190 and elos[-2] == 3120 and len(elos) == 14
+    assert [v for v in values if v.startswith("skill ")] == ["skill %d" % k for k in range(21)]
+    assert values[0] == ""                                   # full strength

@@ -290,6 +290,7 @@ function renderComputer(c) {
       if (!c.levels[key]) continue;
       const [low, high] = c.levels[key];
       for (let k = low; k <= high; k += stride) choices.push([key + " " + k, words + k]);
+      if ((high - low) % stride) choices.push([key + " " + high, words + high]);   // its top, always offered
     }
     fillSelect(level, choices);
   }
