@@ -216,3 +216,22 @@ def test_sprint_says_which_tiles_the_rules_allow_where_one_waits_to_be_chosen(li
     assert model.state()["sprint"]["allowed"] == {"d3": "p"}          # no queen before turn 8
     model.feed(json.dumps({"ev": "leds", "frame": {"d3": "drop-pawn", "z9": "drop-pawn"}}))
     assert model.state()["sprint"]["allowed"] == {"d3": "p"}          # not a square: left out
+
+
+def test_the_boards_troubles_stay_until_the_game_moves_on(link):
+    """A crash is followed by the board's boot (and a Pico's USB port goes with it: the host
+    reconnects): the page still says it, until a move."""
+    model, sent = link
+    crash = {"ev": "crash", "error": "ZeroDivisionError('x')"}
+    model.feed(json.dumps(crash))
+    model.feed(json.dumps({"ev": "boot", "proto": 1, "firmware": "scacchiera 0.1.0", "cause": "reset"}))
+    model.feed(json.dumps({"ev": "resume", "fen": START, "ply": 0, "result": "*"}))
+    assert model.state()["trouble"] == crash
+    model.reset()                                  # the serial port came back
+    assert model.state()["trouble"] == crash
+    model.feed(json.dumps({"ev": "move", "uci": "e2e4"}))
+    assert model.state()["trouble"] is None
+    refused = {"ev": "offer_refused", "by": "w", "message": "one draw offer every 5 moves: the next after 3 more"}
+    model.feed(json.dumps(refused))
+    model.feed(json.dumps({"ev": "leds", "frame": {}}))
+    assert model.state()["trouble"] == refused

@@ -329,6 +329,19 @@ def test_the_boards_refusal_is_said_in_words(browser, board, size):
     assert page.locator("#error").text_content() == ""
 
 
+def test_a_crash_of_the_board_is_said_after_its_restart(browser, scripted):
+    page = open_page(browser, scripted)
+    scripted.feed({"ev": "crash", "error": "ZeroDivisionError('x')"})
+    scripted.feed({"ev": "boot", "proto": 1, "firmware": "scripted", "cause": "reset"})
+    scripted.answer()                                   # the companion shakes hands again
+    text = said(page, "The board's program failed (ZeroDivisionError('x')) and restarted")
+    assert "White to move." in text
+    scripted.feed({"ev": "move", "uci": "e2e4"})
+    scripted.answer(status_reply(["e2e4"]))
+    said(page, "Black to move.")
+    assert "failed" not in page.locator("#explain").text_content()
+
+
 def test_the_log_follows_its_newest_line_unless_scrolled_up(browser, board):
     page = open_page(browser, board)
     log = page.locator("#protocol")

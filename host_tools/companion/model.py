@@ -26,6 +26,8 @@ EVENT_COUNT = 50
 _REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync", "in_sync", "error",
             "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds", "offer",
             "engine_move")
+# The board's own troubles, said on the page until the game moves on (a crash is followed by a boot).
+_TROUBLE = ("crash", "storage_error", "storage_repaired", "offer_refused")
 _OWN = "c"                # the prefix of the ids of the companion's own requests
 _TRACKED = "h"            # the prefix of the ids of the commands sent for the person whose answer matters
 REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again
@@ -79,6 +81,9 @@ class BoardModel:
         self.events = []
         self._next_id = 0
         self.session = 0          # counts the resets: a new connection, a restarted simulator
+        # The board's latest trouble (a crash, its storage, a draw offer refused) until the game moves
+        # on: kept across a reset, since a crash restarts the board (and a Pico's USB port with it).
+        self.trouble = None
         self.reset()
 
     def reset(self):
@@ -228,6 +233,9 @@ class BoardModel:
                 del self.events[0]
             if kind in ("move", "takeback", "new_game"):
                 self.refusal = None            # the game moved on: an old refusal is no longer news
+                self.trouble = None
+            elif kind in _TROUBLE:
+                self.trouble = ev
         if kind == "clock":
             self.clock = dict(self.clock or {}, **{k: ev.get(k) for k in ("white", "black", "running")})
             self.clock_events += 1
@@ -362,6 +370,7 @@ class BoardModel:
                 "offer": s.get("offer"),
                 "refusal": self.refusal,   # the board's newest refusal of a line sent for the person
                 "refusals": self.refusals,
+                "trouble": self.trouble,   # the board's latest crash, storage trouble or refused offer
                 "options": s.get("options") or {},
                 "option_specs": (self.hello or {}).get("option_specs") or {},
                 "leds": dict(self.frame),

@@ -112,7 +112,7 @@ export function explain(s) {
   }
   const refused = refusalNote(s.refusal);
   if (refused) { say(refused); out.refused = refused; }
-  const note = boardNote((s.events || [])[(s.events || []).length - 1]);
+  const note = boardNote(s.trouble);
   if (note) say(note);
   let notes = out.lines.length;     // the board's notes: the state's own words still follow
   const toEmpty = lit("to-empty"), toFill = lit("to-fill");
@@ -237,7 +237,7 @@ export function explain(s) {
 
 function fullmove(fen) { return Number((fen || "").split(" ")[5]) || 1; }
 
-// The board's own troubles, when they are the latest thing it said (docs/protocol.md's events).
+// The board's own troubles (docs/protocol.md's events), until the game moves on: state.trouble.
 function boardNote(ev) {
   if (!ev) return "";
   if (ev.ev === "storage_error") return "The board could not write its memory (" + ev.message + "): the game goes on, and it tries again every 5 s.";
