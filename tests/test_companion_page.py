@@ -131,6 +131,10 @@ def test_a_piece_on_a_wrong_square_is_said_with_its_squares(browser, board, size
     page.wait_for_selector("#mirror square.mark-empty")
     page.wait_for_selector("#mirror square.mark-fill")
     assert page.locator("#explain.act").count() == 1
+    # The words are in sight without scrolling, under the physical board on a phone.
+    words = page.locator("#explain").bounding_box()
+    assert words["y"] + words["height"] <= page.evaluate("innerHeight"), words
+    assert words["y"] >= page.locator("#board").bounding_box()["y"]
     shot(page, "error-" + size)
     hands(board, ("lift", "e5"), ("place", "e2"))
     said(page, "White to move.")
