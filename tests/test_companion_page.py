@@ -508,6 +508,9 @@ def test_a_position_set_up_in_check_shows_the_check(browser, board):
     said(page, "White is in check.")
     page.wait_for_selector("#mirror square.check", state="attached")
     assert board.state()["leds"].get("e1") == "check"
+    # The set-up position's pieces in their colours: the white king, the black king and queen.
+    pieces = page.eval_on_selector_all("#mirror piece:not(.fading)", "ps => ps.map(p => p.className).sort()")
+    assert pieces == ["black king", "black queen", "white king"]
 
 
 def test_the_computers_levels_run_from_the_engines_own_bottom_to_its_top(browser, board):
