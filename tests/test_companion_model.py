@@ -158,3 +158,80 @@ def test_suggestions_and_the_boards_request_for_one(link):
     assert model.log[-1] == '> {"cmd":"suggest","uci":"g1f3","id":"%s"}' % sent[-1]["id"]
     model.feed(json.dumps({"re": "suggest", "ok": True, "id": sent[-1]["id"]}))
     assert replies == [{"re": "suggest", "ok": True, "id": sent[-1]["id"]}]
+
+
+def test_the_boards_refusals_of_the_persons_lines_are_kept_for_the_page(link):
+    """A refused command sent for the person (an option's value, a typed line) is the page's news
+    until the next line or move; refusals of the companion's own requests, and of commands whose
+    sender reads the answer (a suggest the board does not know: show follows), are not."""
+    model, sent = link
+    model.connected()
+    for r in sent[:5]:
+        answer(model, r)
+    assert model.state()["refusal"] is None
+    model.user_line('{"cmd":"set","name":"clock","value":"abc"}')
+    model.feed(json.dumps({"re": "set", "ok": False, "error": "refused", "message": "clock must be off or M+S"}))
+    s = model.state()
+    assert s["refusal"] == {"re": "set", "error": "refused", "message": "clock must be off or M+S"}
+    assert s["refusals"] == 1
+    model.user_line("status")                     # the next line: the old refusal is no longer news
+    assert model.state()["refusal"] is None
+    model.user_line("fly")
+    model.feed(json.dumps({"re": None, "ok": False, "error": "unknown_command", "message": "unknown command"}))
+    assert model.state()["refusal"]["re"] is None and model.state()["refusals"] == 2
+    model.feed(json.dumps({"ev": "move", "uci": "e2e4"}))
+    assert model.state()["refusal"] is None
+    # The companion's own request refused: not the person's news.
+    model.feed(json.dumps({"re": "status", "ok": False, "id": sent[-1]["id"], "error": "internal"}))
+    # A tracked command refused: its sender handles it.
+    replies = []
+    model.command({"cmd": "suggest", "uci": "g1f3"}, replies.append)
+    model.feed(json.dumps({"re": "suggest", "ok": False, "id": sent[-1]["id"], "error": "unknown_command"}))
+    assert replies and model.state()["refusal"] is None and model.state()["refusals"] == 2
+
+
+@pytest.mark.parametrize("seed, placed, drawn, refused", [
+    (5, "P@d3", "q", "q"),          # a queen before turn 8: the rules refused it, the board took a pawn
+    (8, "P@d3", "n", ""),           # a knight was allowed on d3: the pawn was the player's tap
+])
+def test_sprint_says_which_placements_the_rules_refused(link, seed, placed, drawn, refused):
+    model, sent = link
+    model.connected()
+    for r in sent[:4]:
+        answer(model, r)
+    answer(model, sent[4], **status([placed], turn="b"))
+    answer(model, sent[-1], pgn='[Variant "Scacchi Sprint"]\n[Seed "%d"]\n\n*\n' % seed)   # moves: status's
+    s = model.state()
+    assert s["sprint"]["drawn_before"] == [drawn] and s["sprint"]["refused"] == [refused]
+
+
+def test_sprint_says_which_tiles_the_rules_allow_where_one_waits_to_be_chosen(link):
+    model, sent = link
+    model.connected()
+    for r in sent[:4]:
+        answer(model, r)
+    answer(model, sent[4], **status())
+    answer(model, sent[-1], pgn='[Variant "Scacchi Sprint"]\n[Seed "5"]\n\n*\n')   # White holds Q and P
+    model.feed(json.dumps({"ev": "leds", "frame": {"d3": "drop-pawn", "d1": "drop-target"}}))
+    assert model.state()["sprint"]["allowed"] == {"d3": "p"}          # no queen before turn 8
+    model.feed(json.dumps({"ev": "leds", "frame": {"d3": "drop-pawn", "z9": "drop-pawn"}}))
+    assert model.state()["sprint"]["allowed"] == {"d3": "p"}          # not a square: left out
+
+
+def test_the_boards_troubles_stay_until_the_game_moves_on(link):
+    """A crash is followed by the board's boot (and a Pico's USB port goes with it: the host
+    reconnects): the page still says it, until a move."""
+    model, sent = link
+    crash = {"ev": "crash", "error": "ZeroDivisionError('x')"}
+    model.feed(json.dumps(crash))
+    model.feed(json.dumps({"ev": "boot", "proto": 1, "firmware": "scacchiera 0.1.0", "cause": "reset"}))
+    model.feed(json.dumps({"ev": "resume", "fen": START, "ply": 0, "result": "*"}))
+    assert model.state()["trouble"] == crash
+    model.reset()                                  # the serial port came back
+    assert model.state()["trouble"] == crash
+    model.feed(json.dumps({"ev": "move", "uci": "e2e4"}))
+    assert model.state()["trouble"] is None
+    refused = {"ev": "offer_refused", "by": "w", "message": "one draw offer every 5 moves: the next after 3 more"}
+    model.feed(json.dumps(refused))
+    model.feed(json.dumps({"ev": "leds", "frame": {}}))
+    assert model.state()["trouble"] == refused

@@ -131,6 +131,10 @@ def test_a_piece_on_a_wrong_square_is_said_with_its_squares(browser, board, size
     page.wait_for_selector("#mirror square.mark-empty")
     page.wait_for_selector("#mirror square.mark-fill")
     assert page.locator("#explain.act").count() == 1
+    # The words are in sight without scrolling, under the physical board on a phone.
+    words = page.locator("#explain").bounding_box()
+    assert words["y"] + words["height"] <= page.evaluate("innerHeight"), words
+    assert words["y"] >= page.locator("#board").bounding_box()["y"]
     shot(page, "error-" + size)
     hands(board, ("lift", "e5"), ("place", "e2"))
     said(page, "White to move.")
@@ -183,6 +187,12 @@ def test_the_move_the_board_asks_for_is_an_arrow(browser, board):
     # chessground draws the arrow as an SVG line with an arrow head.
     page.wait_for_function("document.querySelectorAll('#mirror svg line[marker-end]').length === 1", polling=50)
     shot(page, "show-desktop")
+    # Another move than the one asked for: not taken, and the words say what the board waits for.
+    hands(board, ("lift", "e2"), ("wait", 100), ("place", "e4"), ("wait", 600))
+    text = said(page, "The board takes only the move it asks for: g1 to f3")
+    assert "put the white pawn back on e2" in text and board.state()["moves"] == []
+    hands(board, ("lift", "e4"), ("wait", 100), ("place", "e2"), ("wait", 400))
+    said(page, "The board asks for the white knight from g1 to f3")
     hands(board, ("lift", "g1"), ("wait", 100), ("place", "f3"))
     moves_are(page, ["Nf3"])
     page.wait_for_function("document.querySelectorAll('#mirror svg line[marker-end]').length === 0", polling=50)
@@ -209,6 +219,22 @@ def test_a_sprint_tile_the_rules_refuse_is_explained(browser, board):
     text = said(page, "The tile just drawn is a queen")
     assert "a queen may not be placed before turn 8 (this is turn 1)" in text
     assert "took a pawn" in text
+    assert "Black's tile just drawn" in text
+
+
+def test_a_sprint_tile_chosen_by_a_tap_is_no_refusal(browser, board):
+    """The knight just drawn is allowed on d3; the player taps the placed tile to make it a pawn:
+    the words say the choice, never that the rules refused the knight."""
+    board.act("new", {"variant": "sprint", "seed": 8})   # White's tile just drawn: a knight; the hand N, P
+    page = open_page(browser, board)
+    hands(board, ("place", "d3", "N"), ("wait", 300))
+    said(page, "the tile placed on d3 counts as a knight")
+    hands(board, ("lift", "d3"), ("wait", 100), ("place", "d3"), ("wait", 300))   # a tap: the next tile
+    text = said(page, "the tile placed on d3 counts as a pawn")
+    assert "just drawn is a knight, but" not in text
+    moves_are(page, ["P@d3"])
+    text = said(page, "Black to move.")
+    assert "but" not in text and "took a pawn" not in text
 
 
 def test_the_move_list_shows_earlier_positions(browser, board):
@@ -278,7 +304,65 @@ def test_pgn_headers_names_and_settings_kept(browser, board):
     page.wait_for_selector("#conn:text('connected')")
     assert page.locator("#white-name").input_value() == "Anna Rossi"
     assert page.locator("#lang").input_value() == "it"
+    # A new game restarts the simulated board with its default letters: the page gives it the saved ones.
+    page.locator("summary", has_text="Options").click()
+    page.locator("#reset").click()
+    page.wait_for_function("window.companionState.moves.length === 0 && window.companionState.options.lang === 'it'",
+                           polling=50, timeout=8000)
+    hands(board, ("lift", "g1"), ("place", "f3"), ("wait", 400))
+    moves_are(page, ["Cf3"])
+    assert page.locator("#lang").input_value() == "it" and board.state()["options"]["lang"] == "it"
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_boards_refusal_is_said_in_words(browser, board, size):
+    """A value the board refuses (the clock option typed wrong in Options): its reason beside the
+    mirror and in the red message area, not only as a JSON line in the log."""
+    page = open_page(browser, board, size)
+    page.locator("summary", has_text="Options").click()
+    page.fill("#clock", "abc")
+    page.press("#clock", "Enter")
+    text = said(page, "The board refused “set”: clock must be off or M+S")
+    assert "White to move." in text
+    page.wait_for_function("document.getElementById('error').textContent.includes('clock must be off or M+S')",
+                           polling=50)
+    shot(page, "refusal-" + size)
+    hands(board, ("lift", "e2"), ("place", "e4"))      # the game moves on: the refusal is old news
+    page.wait_for_function("!document.getElementById('explain').textContent.includes('refused')", polling=50)
+    assert page.locator("#error").text_content() == ""
+
+
+def test_a_crash_of_the_board_is_said_after_its_restart(browser, scripted):
+    page = open_page(browser, scripted)
+    scripted.feed({"ev": "crash", "error": "ZeroDivisionError('x')"})
+    scripted.feed({"ev": "boot", "proto": 1, "firmware": "scripted", "cause": "reset"})
+    scripted.answer()                                   # the companion shakes hands again
+    text = said(page, "The board's program failed (ZeroDivisionError('x')) and restarted")
+    assert "White to move." in text
+    scripted.feed({"ev": "move", "uci": "e2e4"})
+    scripted.answer(status_reply(["e2e4"]))
+    said(page, "Black to move.")
+    assert "failed" not in page.locator("#explain").text_content()
+
+
+def test_the_log_follows_its_newest_line_unless_scrolled_up(browser, board):
+    page = open_page(browser, board)
+    log = page.locator("#protocol")
+    at_end = "l => l.scrollTop + l.clientHeight >= l.scrollHeight - 4"
+    for i in range(30):
+        board.act("send", {"line": "status"})
+    page.wait_for_function("document.getElementById('protocol').textContent.split('> status').length > 30", polling=50)
+    assert log.evaluate("l => l.scrollHeight > l.clientHeight * 2")       # it overflows
+    assert log.evaluate(at_end)
+    log.evaluate("l => { l.scrollTop = 0; }")                          # the person reads older lines
+    board.act("send", {"line": "hello"})
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('> hello')", polling=50)
+    assert log.evaluate("l => l.scrollTop") == 0                       # not pulled away from them
+    log.evaluate("l => { l.scrollTop = l.scrollHeight; }")
+    board.act("send", {"line": "leds"})
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('> leds')", polling=50)
+    assert log.evaluate(at_end)
 
 
 def board_pgn(board):
@@ -415,3 +499,29 @@ def test_the_ladder_table_in_a_panel(browser, tmp_path, monkeypatch):
         page.select_option("#ladder-month", "this")              # this month: everyone from 1000
         page.wait_for_function("document.querySelector('#ladder tbody tr td:nth-child(2)').textContent === 'Anna'")
         assert not page.errors
+
+
+def test_a_position_set_up_in_check_shows_the_check(browser, board):
+    """No move has given the check (a FEN set up so): the mirror marks the king from the board's LED."""
+    board.act("new", {"fen": "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1"})
+    page = open_page(browser, board)
+    said(page, "White is in check.")
+    page.wait_for_selector("#mirror square.check", state="attached")
+    assert board.state()["leds"].get("e1") == "check"
+    # The set-up position's pieces in their colours: the white king, the black king and queen.
+    pieces = page.eval_on_selector_all("#mirror piece:not(.fading)", "ps => ps.map(p => p.className).sort()")
+    assert pieces == ["black king", "black queen", "white king"]
+
+
+def test_the_computers_levels_run_from_the_engines_own_bottom_to_its_top(browser, board):
+    """Elo in steps of 150 over the range the engine reports (Stockfish 16: 1320-3190), its top
+    included even off the step; Skill Level one by one."""
+    page = open_page(browser, board)
+    page.evaluate("""renderComputer({name: "Stockfish 16", engine: "stockfish", engines: ["stockfish"],
+        levels: {elo: [1320, 3190], skill: [0, 20], level: null}, elo: null, skill: null, level: null,
+        sides: [], message: null, hint: null})""")
+    values = page.eval_on_selector_all("#computer-level option", "os => os.map(o => o.value)")
+    elos = [int(v.split()[1]) for v in values if v.startswith("elo ")]
+    assert elos[0] == 1320 and elos[-1] == 3190 and elos[-2] == 3120 and len(elos) == 14
+    assert [v for v in values if v.startswith("skill ")] == ["skill %d" % k for k in range(21)]
+    assert values[0] == ""                                   # full strength

@@ -17,7 +17,7 @@ from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without the line end)
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
-from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square
+from scacchiera.rules.squares import PIECE_SYMBOLS, is_drop, parse_square, to_square
 from scacchiera.rules.variants import CHESS, VARIANTS, new_position, variant_of
 
 LOG_LINES = 200
@@ -26,6 +26,8 @@ EVENT_COUNT = 50
 _REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync", "in_sync", "error",
             "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds", "offer",
             "engine_move")
+# The board's own troubles, said on the page until the game moves on (a crash is followed by a boot).
+_TROUBLE = ("crash", "storage_error", "storage_repaired", "offer_refused")
 _OWN = "c"                # the prefix of the ids of the companion's own requests
 _TRACKED = "h"            # the prefix of the ids of the commands sent for the person whose answer matters
 REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again
@@ -79,6 +81,9 @@ class BoardModel:
         self.events = []
         self._next_id = 0
         self.session = 0          # counts the resets: a new connection, a restarted simulator
+        # The board's latest trouble (a crash, its storage, a draw offer refused) until the game moves
+        # on: kept across a reset, since a crash restarts the board (and a Pico's USB port with it).
+        self.trouble = None
         self.reset()
 
     def reset(self):
@@ -100,6 +105,8 @@ class BoardModel:
             self.suggestion = None     # (moves, UCI): the move lit as a suggestion in that position
             self.suggest_request = None   # the board's newest suggest event asking the host for a move
             self._again = set()    # commands to ask again once their reply comes
+            self.refusal = None    # the board's newest refusal of a line sent for the person (the page says it)
+            self.refusals = 0      # refusals seen (the page shows each new one once)
             self._changed()
 
     def connected(self):
@@ -146,6 +153,7 @@ class BoardModel:
         with self.lock:
             self._send(line)              # ActionError if the board is not there: nothing logged
             self._log("> " + line)
+            self.refusal = None           # a new line: the last refusal was about an older one
             self._changed()
 
     def command(self, fields, on_reply):
@@ -195,7 +203,10 @@ class BoardModel:
             if rid in self._waiting:
                 self._reply(self._waiting.pop(rid)[0], msg)
             if "re" in msg and rid in self._answers:
-                self._answers.pop(rid)(msg)
+                self._answers.pop(rid)(msg)     # its sender reads the answer (a refused suggest: show)
+            elif "re" in msg and not own and msg.get("ok") is False:
+                self.refusal = {"re": msg.get("re"), "error": msg.get("error"), "message": msg.get("message")}
+                self.refusals += 1
             if not own and msg.get("ev") not in ("leds", "occupancy"):
                 self._log("< " + text)
             if "ev" in msg:
@@ -220,6 +231,11 @@ class BoardModel:
             self.events.append(ev)
             if len(self.events) > EVENT_COUNT:
                 del self.events[0]
+            if kind in ("move", "takeback", "new_game"):
+                self.refusal = None            # the game moved on: an old refusal is no longer news
+                self.trouble = None
+            elif kind in _TROUBLE:
+                self.trouble = ev
         if kind == "clock":
             self.clock = dict(self.clock or {}, **{k: ev.get(k) for k in ("white", "black", "running")})
             self.clock_events += 1
@@ -301,7 +317,7 @@ class BoardModel:
         with self.lock:
             s = self.status or {}
             pos = self.replay
-            sans, sans_it, fens, drawn = [], [], [], []
+            sans, sans_it, fens, drawn, refused = [], [], [], [], []
             sprint = None
             if pos is not None:
                 replay = self._start_position()
@@ -309,14 +325,19 @@ class BoardModel:
                 for m in pos.move_stack:
                     tile = replay.drawn_tile() if variant_of(replay) != CHESS else 0
                     drawn.append(PIECE_SYMBOLS[tile] if tile else "")
+                    # A placement whose square the rules closed to the tile just drawn (the board took
+                    # another from the hand); not one the player chose by tapping.
+                    closed = tile and is_drop(m) and tile not in replay.drop_types_at(to_square(m))
+                    refused.append(PIECE_SYMBOLS[tile] if closed else "")
                     sans.append(replay.san(m, "en"))
                     sans_it.append(replay.san(m, "it"))
                     replay.push(m)
                     fens.append(replay.fen())
                 if variant_of(pos) != CHESS:
                     sprint = self._sprint(pos)
-                    sprint["drawn_before"] = drawn     # the tile just drawn before each ply (the page
-                                                       # says why a placement became another tile)
+                    sprint["drawn_before"] = drawn     # the tile just drawn before each ply
+                    sprint["refused"] = refused        # and whether the rules refused it there (the page says why)
+                    sprint["allowed"] = self._allowed(pos)
             fen = s.get("fen") or ""
             moves = tuple(s.get("moves") or ())
             suggestion = self.suggestion[1] if self.suggestion and self.suggestion[0] == moves else None
@@ -327,6 +348,7 @@ class BoardModel:
             return {
                 "ready": self.status is not None and self.start is not None,
                 "firmware": (self.hello or {}).get("firmware"),
+                "session": self.session,   # moves on with each new connection or restarted simulator
                 "variant": variant_of(pos) if pos is not None else CHESS,
                 "variants": list(VARIANTS),
                 "sprint": sprint,
@@ -346,6 +368,9 @@ class BoardModel:
                 "clock_events": self.clock_events,
                 "material": s.get("material"),
                 "offer": s.get("offer"),
+                "refusal": self.refusal,   # the board's newest refusal of a line sent for the person
+                "refusals": self.refusals,
+                "trouble": self.trouble,   # the board's latest crash, storage trouble or refused offer
                 "options": s.get("options") or {},
                 "option_specs": (self.hello or {}).get("option_specs") or {},
                 "leds": dict(self.frame),
@@ -376,6 +401,19 @@ class BoardModel:
                 elif not pieces[sq]:
                     pieces[sq] = "?"
         return pieces
+
+    def _allowed(self, pos):
+        """Scacchi Sprint: the tiles the rules allow on each square where a placement waits for its
+        tile to be chosen (drop-* LEDs): {"d3": "np"}, so the page says a refusal only when there was one."""
+        allowed = {}
+        for name, meaning in self.frame.items():
+            if meaning.startswith("drop-") and meaning != "drop-target":
+                try:
+                    types = pos.drop_types_at(parse_square(name))
+                except ValueError:            # not a square name: a board newer than these rules
+                    continue
+                allowed[name] = "".join(PIECE_SYMBOLS[t] for t in types)
+        return allowed
 
     @staticmethod
     def _sprint(pos):

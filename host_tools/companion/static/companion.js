@@ -32,7 +32,11 @@ function post(action, fields) {
 function answered(msg) {
   const resolve = waiting.get(msg.re);
   waiting.delete(msg.re);
-  $("error").textContent = msg.ok ? "" : msg.error;
+  const box = $("error");
+  if (!msg.ok || !box.dataset.board) {   // the board's refusal (page.js) stays until the board's state drops it
+    box.textContent = msg.ok ? "" : msg.error;
+    delete box.dataset.board;
+  }
   if (resolve) resolve(msg.ok);
 }
 
@@ -286,6 +290,7 @@ function renderComputer(c) {
       if (!c.levels[key]) continue;
       const [low, high] = c.levels[key];
       for (let k = low; k <= high; k += stride) choices.push([key + " " + k, words + k]);
+      if ((high - low) % stride) choices.push([key + " " + high, words + high]);   // its top, always offered
     }
     fillSelect(level, choices);
   }
@@ -398,7 +403,14 @@ $("hint").addEventListener("click", () => post("hint"));
 $("computer-level").addEventListener("change", sendComputer);
 $("send-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  post("send", { line: $("send").value }).then((ok) => { if (ok) $("send").value = ""; });
+  const line = $("send").value;
+  const bytes = new TextEncoder().encode(line).length;
+  if (bytes > 8000) {   // too big for one message to the server: said here (the server says it for the rest)
+    $("error").textContent = "a line is at most 512 bytes; this one has " + bytes;
+    delete $("error").dataset.board;
+    return;
+  }
+  post("send", { line }).then((ok) => { if (ok) $("send").value = ""; });
 });
 
 buildBoard();

@@ -110,8 +110,11 @@ export function explain(s) {
     say("Waiting for the board…");
     return out;
   }
-  const note = boardNote((s.events || [])[(s.events || []).length - 1]);
+  const refused = refusalNote(s.refusal);
+  if (refused) { say(refused); out.refused = refused; }
+  const note = boardNote(s.trouble);
   if (note) say(note);
+  let notes = out.lines.length;     // the board's notes: the state's own words still follow
   const toEmpty = lit("to-empty"), toFill = lit("to-fill");
   if (!s.in_sync || toEmpty.length || toFill.length) {
     out.kind = "act";
@@ -145,6 +148,10 @@ export function explain(s) {
       return out;
     }
     say("A piece stands where no move puts it" + (err.length ? ": on " + list(err) + " (blinking red)" : "") + ".");
+    if (s.show) {
+      const [a, b] = movedSquares(s.show);
+      say("The board takes only the move it asks for: " + (s.show.includes("@") ? "a placement on " + b : a + " to " + b) + ".");
+    }
     if (err.length === 1 && fix.length === 1) {
       say("Move it back: put " + placements(board, fix, true) + " (yellow).");
       out.arrows.push([err[0], fix[0]]);
@@ -170,7 +177,10 @@ export function explain(s) {
     say("Scacchi Sprint: the tile placed on " + sq + " counts as a " + chosen +
         ". Tap it (lift it and put it back) for the next tile it may be.");
     const drawn = s.sprint && s.sprint.drawn;
-    const refusal = drawn && NAMES[drawn] !== chosen ? refusalWords(drawn, chosen, sq, s.turn === "white", fullmove(s.fen)) : "";
+    const allowed = s.sprint && s.sprint.allowed && s.sprint.allowed[sq];
+    // Said only when the rules closed the square to the tile just drawn (not when a tap chose another).
+    const refusal = drawn && NAMES[drawn] !== chosen && allowed !== undefined && !allowed.includes(drawn) ?
+      refusalWords(drawn, chosen, sq, s.turn === "white", fullmove(s.fen)) : "";
     if (refusal) say(refusal);
     out.fill = drop;
     return out;
@@ -186,7 +196,7 @@ export function explain(s) {
     }
   }
   const placed = lastPlacement(s);
-  if (placed) say(placed);
+  if (placed) { say(placed); notes++; }
   const from = lit("show-from"), to = lit("show-to");
   if (s.show && (from.length || to.length)) {
     out.kind = "act";
@@ -216,9 +226,9 @@ export function explain(s) {
   }
   if (lit("check").length) say(title(s.turn) + " is in check.");
   if (lit("claim").length) say(title(s.turn) + " may claim a draw (the king pulses slowly).");
-  if (!out.lines.length) say(title(s.turn || "white") + " to move.");
+  if (out.lines.length === notes) say(title(s.turn || "white") + " to move.");
   if (s.sprint && s.sprint.drawn && s.state === "idle") {
-    say("Scacchi Sprint: the tile just drawn is a " + NAMES[s.sprint.drawn] +
+    say("Scacchi Sprint: " + title(s.turn) + "'s tile just drawn is a " + NAMES[s.sprint.drawn] +
         ". Move a piece, or put a tile from the hand on an empty square of your half" +
         (lit("drop-target").length ? " (teal squares: where the " + NAMES[s.sprint.drawn] + " may go)." : "."));
   }
@@ -227,23 +237,33 @@ export function explain(s) {
 
 function fullmove(fen) { return Number((fen || "").split(" ")[5]) || 1; }
 
-// The board's own troubles, when they are the latest thing it said (docs/protocol.md's events).
+// The board's own troubles (docs/protocol.md's events), until the game moves on: state.trouble.
 function boardNote(ev) {
   if (!ev) return "";
   if (ev.ev === "storage_error") return "The board could not write its memory (" + ev.message + "): the game goes on, and it tries again every 5 s.";
   if (ev.ev === "storage_repaired") return "The board found its saved game damaged (a power cut while it wrote?) and goes on from ply " + ev.ply + "; the damaged copy is kept as " + ev.kept + ".";
   if (ev.ev === "crash") return "The board's program failed (" + ev.error + ") and restarted; the saved game is restored.";
+  if (ev.ev === "offer_refused") return "No draw offer yet: " + ev.message + ".";
   return "";
 }
 
-// Scacchi Sprint: the last move placed a tile other than the one just drawn (the rules refused
-// the drawn one there, docs/sprint.md): say which and why.
+// The board refused a line sent for the person (a command, an option's value, a line typed in the
+// log's box): its reply's words. Also shown in the page's red message area.
+export function refusalNote(refusal) {
+  if (!refusal) return "";
+  const what = refusal.re ? "“" + refusal.re + "”" : "the line sent";
+  const why = refusal.message || String(refusal.error || "").replace(/_/g, " ");
+  return "The board refused " + what + ": " + why + (/[.!?]$/.test(why) ? "" : ".");
+}
+
+// Scacchi Sprint: the last move placed a tile other than the one just drawn because the rules
+// refused the drawn one there (docs/sprint.md; the model knows, from the rules): say which and why.
 function lastPlacement(s) {
   const n = (s.moves || []).length;
   const uci = n ? s.moves[n - 1] : "";
-  if (!s.sprint || !uci.includes("@") || !s.sprint.drawn_before) return "";
+  if (!s.sprint || !uci.includes("@") || !s.sprint.refused) return "";
   const placed = uci[0].toLowerCase() === "@" ? "p" : uci[0].toLowerCase();
-  const drawn = s.sprint.drawn_before[n - 1];
+  const drawn = s.sprint.refused[n - 1];     // the tile just drawn, when the rules refused it there
   if (!drawn || drawn === placed) return "";
   const before = (s.fens || [])[n - 1] || "";
   const white = before.split(" ")[1] !== "b";

@@ -5,7 +5,7 @@
 // settings kept in localStorage. companion.js (the physical board, the hands, the options)
 // hands each state over with the "companion-state" event.
 import { Chessground } from "/vendor/chessground.js";
-import { MEANINGS, explain, pgnWithHeaders, timeControl } from "/explain.js";
+import { MEANINGS, explain, pgnWithHeaders, refusalNote, timeControl } from "/explain.js";
 
 const $ = (id) => document.getElementById(id);
 const SETTINGS = "scacchiera.settings";
@@ -38,6 +38,41 @@ function restoreSpeed(s) {
   speedRestored = true;
   if (settings.speed !== undefined && String(s.speed) !== settings.speed && window.companionPost) {
     window.companionPost("clock", { speed: Number(settings.speed) });
+  }
+}
+
+// The move letters are the person's setting and the board's option `lang` (its events' SAN): a
+// board that comes with other letters (a restarted simulator, a new board, another page's choice)
+// is given the saved ones, once per connection; a change made on the board itself (its menu:
+// an `option` event) becomes the saved setting.
+let langSentFor = null;
+function keepLanguage(s) {
+  const now = s.options && s.options.lang;
+  const spec = s.option_specs && s.option_specs.lang;
+  if (!s.board || !s.board.connected || !now || !spec || !settings.lang) return;
+  const events = s.events || [];
+  const last = events[events.length - 1];
+  if (last && last.ev === "option" && last.name === "lang") {
+    if (last.value !== settings.lang) saveSetting("lang", last.value);
+    return;
+  }
+  if (now === settings.lang || !(spec.choices || []).includes(settings.lang)) return;
+  if (langSentFor === s.session || !window.companionPost) return;
+  langSentFor = s.session;
+  window.companionPost("option", { name: "lang", value: settings.lang });
+}
+
+// The board's refusal of a line sent for the person, in the red message area too (once each).
+let refusalShown = 0;
+function drawRefusal(s) {
+  const box = $("error");
+  if (s.refusal && s.refusals !== refusalShown) {
+    refusalShown = s.refusals;
+    box.textContent = refusalNote(s.refusal);
+    box.dataset.board = "1";
+  } else if (!s.refusal && box.dataset.board) {
+    box.textContent = "";
+    delete box.dataset.board;
   }
 }
 
@@ -90,7 +125,8 @@ function drawMirror(s, said) {
     fen: fen.split(" ")[0].replace(/\[.*\]/, ""),
     turnColor: turn,
     lastMove: lastMoveOf(s.moves[ply - 1]),
-    check: /[+#]$/.test(san) ? turn : false,
+    // The last move's SAN; the game as it stands: also the board's check LED (a position set up in check).
+    check: /[+#]$/.test(san) || (viewPly === null && !said.fen && Object.values(s.leds || {}).includes("check")) ? turn : false,
   });
   mirror.setAutoShapes(shapes);
   $("viewing").hidden = viewPly === null;
@@ -109,6 +145,7 @@ function drawSaid(s, said) {
   for (const line of said.lines) {
     const p = document.createElement("p");
     p.textContent = line;
+    if (line === said.refused) p.className = "refused";
     box.appendChild(p);
   }
 }
@@ -213,6 +250,8 @@ function draw() {
 function received(s) {
   state = s;
   restoreSpeed(s);
+  keepLanguage(s);
+  drawRefusal(s);
   draw();
 }
 window.addEventListener("companion-state", (ev) => received(ev.detail));
