@@ -561,3 +561,24 @@ def test_the_opponents_threefold_claim_ends_the_boards_game_as_a_repetition(boar
     s = finished(board)
     assert s["termination"] == "threefold_repetition" and s["result"] == "1/2-1/2"
     assert '[Result "1/2-1/2"]' in archived_online(board, fake, gid)
+
+
+def test_a_clock_of_seconds_is_whole_minutes_on_the_board_with_lichesss_times(board, fake):
+    logged_in(board)
+    fake.next_script = LONG
+    board.act("lichess", {"op": "ai", "level": 1, "minutes": 0.5, "increment": 5, "color": "white"})   # 30 s + 5
+    s = started(board)
+    s = step_until(board, lambda s: s["clock"] and s["clock"].get("white") == 30000, "Lichess's 30 s on the board")
+    assert s["options"]["clock"] == "1+5" and s["clock"]["black"] == 30000 and s["clock"]["running"] is None
+    board.act("lichess", {"op": "abort"})
+    step_until(board, lambda s: s["lichess"]["game"] is None, "the game aborted")
+
+
+def test_the_boards_time_control_for_lichesss_clocks():
+    from host_tools.companion.lichess import OnlineGame
+    g = OnlineGame("x", "white")
+    for clock, control in (({"initial": 15000, "increment": 0}, "1+0"), ({"initial": 600000, "increment": 5000}, "10+5"),
+                           ({"initial": 90000, "increment": 2000}, "2+2"), ({"initial": 0, "increment": 5000}, "1+5"),
+                           ({"initial": 10800000, "increment": 180000}, "180+60"), (None, "off")):
+        g.full = {"clock": clock}
+        assert g.control() == control, clock

@@ -795,10 +795,13 @@ class Lichess:
         if g.status in ("aborted", "noStart"):
             return self._finish(g)
         loser = {"white": "b", "black": "w"}.get(g.winner)
-        if g.status == "outoftime":           # the loser's flag, or a draw: the winner could not mate (FIDE 6.9)
+        status = g.status
+        if status in ("outoftime", "timeout") and self.board.model.knows("end") is False:
+            status = None                     # an older firmware: a resignation or a draw, the nearest it has
+        if status == "outoftime":             # the loser's flag, or a draw: the winner could not mate (FIDE 6.9)
             flagged = loser or ("w" if g.position().turn == chess.WHITE else "b")
             self._board({"cmd": "end", "how": "time", "side": flagged})
-        elif g.status == "timeout" and loser:     # the opponent left and the player claimed the win
+        elif status == "timeout" and loser:   # the player left and the opponent claimed the win
             self._board({"cmd": "end", "how": "abandon", "side": loser})
         elif loser:
             self._board({"cmd": "resign", "side": loser})
