@@ -2,23 +2,18 @@
 endings (``end``), a draw offer declined (``decline``), the game's PGN tags (``tag``) journalled into the
 archive, on the real firmware under CPython and MicroPython (tests/mpy/check_online_game.py)."""
 
-import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
-from firmware_support import FAKEHW, ROOT
+from firmware_support import run_on_the_pins
 from mpy_runner import run_micropython
 
 CHECKS = 10          # under MicroPython one more: no allocation with the host's clock running
 
 
 def test_an_online_games_commands_under_cpython(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FAKEHW, os.path.join(ROOT, "firmware")]))
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", "check_online_game.py"),
-                          str(tmp_path / "flash")], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    out = run_on_the_pins("check_online_game.py", tmp_path / "flash")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % CHECKS
 

@@ -11,11 +11,8 @@ Prints one "ok ..." line per step, then "N passed, 0 failed".
 
 import sys
 
-import hal
 import machine
-import main
-from fakehal import LoopSerial
-from player import Player
+from pinboard import PinBoard
 
 PERIOD_US = 5000
 START = list(range(16)) + list(range(48, 64))
@@ -30,15 +27,11 @@ def ok(name):
     print("ok   " + name)
 
 
-class Board:
-    def __init__(self):
-        self.serial = LoopSerial()
-        self.hw = hal.Hardware(clock=machine.clock, serial=self.serial, root=ROOT)
-        self.runner = main.build(self.hw, PERIOD_US)
-        self.hands = Player(machine.board, self.run, PERIOD_US)
+class Board(PinBoard):
+    """One powered board (pinboard.py), asked by a host."""
 
-    def run(self, steps):
-        main.serve(self.runner, steps)
+    def __init__(self):
+        super().__init__(ROOT, PERIOD_US)
 
     def ask(self, line):
         """One command's reply (the events before it are dropped)."""
@@ -167,13 +160,7 @@ def check():
 
     # The next game is the board's own: no tags, its clocks its own again.
     assert board.ask("new")["ok"]
-    for sq in range(64):                # the pieces set up again
-        if machine.board.closed[sq] and sq not in START:
-            machine.board.lift(sq)
-    for sq in START:
-        if not machine.board.closed[sq]:
-            machine.board.place(sq)
-    board.run(100)
+    board.set_up(START)
     assert board.ask("status")["in_sync"]
     pgn = board.ask("pgn")["pgn"]
     assert '[White "?"]' in pgn and '[Event "Scacchiera"]' in pgn, pgn
