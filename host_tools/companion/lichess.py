@@ -634,8 +634,8 @@ class Lichess:
         live = g.status in LIVE
         if len(on_board) > k:
             return self._board_ahead(g, s, on_board[k:], g.base + k, k == len(online) and live)
-        if len(on_board) < len(online) and (live or g.position().is_game_over()):
-            nxt = online[len(on_board)]       # (a mate or a stalemate: its last move is made on the board too)
+        if len(on_board) < len(online) and (live or _ended_by_last_move(g.position())):
+            nxt = online[len(on_board)]       # (a mate, a stalemate...: its last move is made on the board too)
             if board_over:
                 return self._resync(g, "the board's game ended before the online game's moves were made")
             if s.get("show") != nxt:
@@ -1004,6 +1004,12 @@ def _result(g):
     if g.status in LIVE or g.status in ("aborted", "noStart"):
         return "*"
     return {"white": "1-0", "black": "0-1"}.get(g.winner, "1/2-1/2")
+
+
+def _ended_by_last_move(board):
+    """Whether Lichess ended the game by itself with its last move (scalachess: mate, stalemate, and
+    Board.autoDraw: insufficient material, fivefold repetition, the fifty-move rule)."""
+    return board.is_game_over() or board.halfmove_clock >= 100
 
 
 def _ended_by_move(s):
