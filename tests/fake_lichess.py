@@ -16,7 +16,9 @@ description (the OpenAPI files of the lichess-org/api repository, doc/specs/tags
                                              (moves in UCI, wtime/btime/winc/binc in ms, status, winner, wdraw/bdraw);
                                              closed when the game ends
   POST /api/board/game/{id}/move/{move}      board/api-board-game-gameId-move-move.yaml: 400 {"error"} if refused
-  POST /api/board/game/{id}/draw/{accept}    board/api-board-game-gameId-draw-accept.yaml: yes offers or accepts, no declines
+  POST /api/board/game/{id}/draw/{accept}    board/api-board-game-gameId-draw-accept.yaml: yes offers or accepts, no declines;
+                                             as lila's Drawer.yes (lichess-org/lila, modules/round/src/main/Drawer.scala),
+                                             a yes in a position that stands for the third time draws at once
   POST /api/board/game/{id}/resign|abort
 
 Auth: ``Authorization: Bearer TOKEN``; an unknown token gets 401 {"error": "No such token"}, a token
@@ -25,6 +27,14 @@ answers the next matching requests with that status (429, 500, 401...); ``cut_st
 open stream mid-chunk (the client sees a broken connection); ``stall_streams()`` makes them go silent
 (no keep-alive: a computer asleep). The opponent plays the moves of ``game.script`` the instant it is
 its turn (the opponent moving instantly).
+
+The endings follow Lichess (scalachess): mate, stalemate, insufficient material, the fivefold
+repetition and the fifty-move rule (Board.autoDraw: halfmove clock >= 100) end the game by themselves;
+a threefold repetition is a draw only when claimed (draw/yes). The tests drive the rest: a flag
+(``time_out``: status outoftime, or a draw when the winner could not mate), the opponent claiming the
+win after the player left (``opponent_claims_victory``: status timeout), the opponent declining or
+accepting the player's offer, the clocks changing by themselves (``clock_to``: as after the opponent
+gave time, which Lichess sends as a gameState).
 """
 
 import asyncio
@@ -193,6 +203,58 @@ class FakeLichess:
             g.status, g.winner = "resign", g.color_of(self.user)
         self._publish(g)
 
+    def opponent_declines_draw(self, game_id):
+        """The opponent says no to the player's offer (their draw/no): the offer goes from the state."""
+        with self.lock:
+            g = self.games[game_id]
+            g.wdraw = g.bdraw = False
+        self._publish(g)
+
+    def opponent_accepts_draw_offer(self, game_id):
+        """The opponent says yes to the player's standing offer."""
+        with self.lock:
+            g = self.games[game_id]
+            assert g.wdraw or g.bdraw, "no offer to accept"
+            g.status, g.winner = "draw", None
+        self._publish(g)
+
+    def opponent_claims_draw(self, game_id):
+        """The opponent's draw/yes with the position standing for the third time: drawn (Drawer.yes)."""
+        with self.lock:
+            g = self.games[game_id]
+            assert g.board.is_repetition(3), "no threefold repetition to claim"
+            g.status, g.winner = "draw", None
+        self._publish(g)
+
+    def clock_to(self, game_id, wtime, btime):
+        """Both clocks now hold these ms (the running one counts on from here)."""
+        with self.lock:
+            g = self.games[game_id]
+            g.wtime, g.btime = wtime, btime
+            g.last_move_at = time.monotonic()
+        self._publish(g)
+
+    def time_out(self, game_id):
+        """The flag of the side to move falls: it loses, or draws if the other side cannot mate."""
+        with self.lock:
+            g = self.games[game_id]
+            loser = g.board.turn
+            if loser == chess.WHITE:
+                g.wtime = 0
+            else:
+                g.btime = 0
+            g.status = "outoftime"
+            g.winner = None if g.board.has_insufficient_material(not loser) else ("black" if loser else "white")
+        self._publish(g)
+
+    def opponent_claims_victory(self, game_id):
+        """The player left the game and the opponent claimed the win (status timeout)."""
+        with self.lock:
+            g = self.games[game_id]
+            g.status = "timeout"
+            g.winner = "black" if g.color_of(self.user) == "white" else "white"
+        self._publish(g)
+
     def moves(self, game_id):
         with self.lock:
             return [m.uci() for m in self.games[game_id].board.move_stack]
@@ -223,6 +285,8 @@ class FakeLichess:
         g.board.push(move)
         g.wdraw = g.bdraw = False
         outcome = g.board.outcome()                 # the automatic endings (Lichess ends these itself)
+        if outcome is None and g.board.halfmove_clock >= 100:
+            outcome = chess.Outcome(chess.Termination.FIFTY_MOVES, None)
         if outcome is not None:
             g.status = {chess.Termination.CHECKMATE: "mate", chess.Termination.STALEMATE: "stalemate"}.get(
                 outcome.termination, "draw")
@@ -442,7 +506,7 @@ class FakeLichess:
                 me = g.color_of(self.user)
                 theirs = g.bdraw if me == "white" else g.wdraw
                 if request.path_params["accept"] == "yes":
-                    if theirs or self.opponent_accepts_draw or g.board.can_claim_draw():
+                    if g.board.is_repetition(3) or theirs or self.opponent_accepts_draw:
                         g.status, g.winner = "draw", None
                     elif me == "white":
                         g.wdraw = True

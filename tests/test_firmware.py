@@ -16,12 +16,11 @@ import re
 import random
 import select
 import shutil
-import subprocess
 import sys
 
 import pytest
 
-from firmware_support import Board, FAKEHW, ROOT, Reset, MemFS, PERIOD_US
+from firmware_support import Board, FAKEHW, ROOT, Reset, MemFS, PERIOD_US, run_on_the_pins
 from mpy_runner import run_micropython
 from host_tools import deploy
 from host_tools.fakehw.matrix import ReedMatrix
@@ -36,9 +35,7 @@ GAME_CHECKS = 12
 # -- the real firmware on the pins --------------------------------------------------------------
 
 def test_main_and_hal_play_a_game_through_pin_levels_under_cpython(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FAKEHW, os.path.join(ROOT, "firmware")]))
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", "check_firmware_game.py"),
-                          str(tmp_path / "flash")], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    out = run_on_the_pins("check_firmware_game.py", tmp_path / "flash")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % GAME_CHECKS
 

@@ -392,3 +392,193 @@ def test_a_new_game_started_on_the_board_mid_game_goes_back_to_the_online_positi
     board.act("lichess", {"op": "resign"})
     s = finished(board)
     assert s["options"]["takeback"] is True           # the player's own setting, not the resync's
+
+
+# -- the board's clocks, its archive, its draw offers (docs/lichess.md) --------------------------------
+
+def board_archive(board):
+    """The board's own archive (its journal's copy of each finished game): [PGN], oldest first."""
+    with board.sim.lock:
+        archive = board.sim.runner.journal.archive()
+        return [archive.read(number) for number, _ in archive.games()]
+
+
+def archived_online(board, fake, gid):
+    """The board's archived PGN of the online game ``gid`` (its Site tag names it) once it has a result."""
+    site = '[Site "%s/%s"]' % (fake.url, gid)
+    found = []
+
+    def done(s):
+        found[:] = [p for p in board_archive(board) if site in p and '[Result "*"]' not in p]
+        return found
+    step_until(board, done, "the online game in the board's archive")
+    return found[-1]
+
+
+def assert_tags(pgn, result, white="Player", black="Lichess AI level 1", control="600+5"):
+    for tag in ('[White "%s"]' % white, '[Black "%s"]' % black, '[Result "%s"]' % result,
+                '[TimeControl "%s"]' % control, '[Event "Lichess '):
+        assert tag in pgn, (tag, pgn)
+
+
+def board_clock(board):
+    """The board's status.clock (the firmware's own, asked now) and its display's lines."""
+    board.act("send", {"line": "status"})
+    with board.sim.lock:
+        clocks = board.sim.runner.app.game.clocks
+        now = board.sim.now
+        return ({"white": clocks.left_ms(True, now), "black": clocks.left_ms(False, now),
+                 "running": "-wb"[clocks.running], "host": clocks.host},
+                list(board.sim.hw.display.lines) if board.sim.hw.display is not None else None)
+
+
+def test_the_boards_clocks_and_display_follow_the_streams_times(board, fake):
+    s = against_the_ai(board, fake, "white", plies=4)
+    gid = board.lichess.game.id
+    assert s["options"]["clock"] == "10+5"                     # the game's control on the board
+    fake.clock_to(gid, 183000, 176000)                         # a gameState with these times: white to move
+    s = step_until(board, lambda s: s["clock"] and s["clock"]["black"] == 176000 and s["state"] == "idle",
+                   "Lichess's times on the board")
+    clock, _ = board_clock(board)
+    assert clock["host"] and clock["running"] == "w" and clock["black"] == 176000
+    assert 181000 < clock["white"] <= 183000, clock            # counting down since the gameState
+    assert board.model.status["clock"]["host"] is True
+    s = step_until(board, lambda s: any("B 2:56" in line for line in s["display"]), "the times on the display", 10)
+    line = [line for line in s["display"] if "B 2:56" in line][0]
+    assert line.split()[:2] in (["W", "3:03"], ["W", "3:02"], ["W", "3:01"]), s["display"]
+    # The player's move and the AI's instant reply: the board has Lichess's times after them.
+    play(board, fake, LONG, "white", plies=6)
+    game = fake.games[gid]
+    s = step_until(board, lambda s: s["clock"]["black"] == game.btime and s["in_sync"], "the times after the reply")
+    clock, lines = board_clock(board)
+    assert clock["running"] == "w" and clock["black"] == game.btime and game.wtime - 2000 < clock["white"] <= game.wtime
+    board.act("lichess", {"op": "resign"})
+    finished(board)
+
+
+def test_the_boards_flag_waits_for_lichess_which_ends_the_game_on_time(board, fake):
+    against_the_ai(board, fake, "white", plies=4)
+    gid = board.lichess.game.id
+    fake.clock_to(gid, 300, 590000)                            # white has 0.3 s
+    step_until(board, lambda s: s["clock"]["black"] == 590000, "the times on the board")
+    for _ in range(100):                                       # 1 s of the board's time: its flag falls
+        board.advance(10)
+    clock, lines = board_clock(board)
+    s = board.state()
+    assert clock["white"] == 0 and clock["running"] == "-" and s["result"] == "*", (clock, s["result"])
+    assert any(line.split()[:2] == ["W", "0:00"] for line in lines), lines
+    assert s["lichess"]["game"]["phase"] == "play"             # the online game goes on: Lichess decides
+    fake.time_out(gid)
+    s = finished(board)
+    assert s["result"] == "0-1" and s["termination"] == "time_forfeit"
+    assert s["lichess"]["last_game"]["status"] == "outoftime"
+    pgn = archived_online(board, fake, gid)
+    assert_tags(pgn, "0-1") and '[Termination "time forfeit"]' in pgn and "3. Bb5 0-1" in pgn.replace("\n", " ")
+    assert s["options"]["clock"] == "off" and s["options"]["profile"] == "fide"    # the player's own again
+
+
+def test_the_board_archives_the_online_game_with_lichess_names_and_result(board, fake):
+    s = logged_in(board)
+    fake.next_script = SCHOLAR
+    board.act("lichess", {"op": "ai", "level": 3, "minutes": 5, "increment": 3, "color": "white"})
+    started(board)
+    play(board, fake, SCHOLAR, "white")
+    s = finished(board)
+    gid = s["lichess"]["last_game"]["id"]
+    pgn = archived_online(board, fake, gid)
+    assert_tags(pgn, "1-0", black="Lichess AI level 3", control="300+3")
+    assert '[Site "%s/%s"]' % (fake.url, gid) in pgn and "4. Qxf7# 1-0" in pgn and "Termination" not in pgn
+    board.act("send", {"line": "pgn"})                 # the game on the board: the same names
+    step_until(board, lambda s: '"re": "pgn"' in s["protocol"][-1] or '"re":"pgn"' in s["protocol"][-1], "pgn")
+    assert '[White \\"Player\\"]' in board.state()["protocol"][-1]
+
+
+@pytest.mark.parametrize("how", ["resign", "draw", "abandon"])
+def test_the_boards_archived_result_is_lichesss(board, fake, how):
+    against_the_ai(board, fake, "black", plies=5)
+    gid = board.lichess.game.id
+    if how == "resign":
+        board.act("send", {"line": "resign"})           # the board's resignation (triple tap on the king)
+        result, termination, status = "1-0", "resignation", "resign"
+    elif how == "draw":
+        fake.opponent_offers_draw(gid)
+        step_until(board, lambda s: s["offer"] == "w", "the AI's offer on the board")
+        board.act("send", {"line": "draw"})             # the board's draw gesture (both kings off)
+        result, termination, status = "1/2-1/2", "agreement", "draw"
+    else:
+        fake.opponent_claims_victory(gid)               # the player left; the opponent claimed the win
+        result, termination, status = "1-0", "abandoned", "timeout"
+    s = finished(board)
+    assert (s["result"], s["termination"]) == (result, termination)
+    assert fake.games[gid].status == status and s["lichess"]["last_game"]["status"] == status
+    pgn = archived_online(board, fake, gid)
+    assert_tags(pgn, result, white="Lichess AI level 1", black="Player")
+    assert ('[Termination "abandoned"]' in pgn) == (how == "abandon")
+
+
+def double_tap(board, square):
+    """Two taps on a piece (lifted and put back twice): the board's gesture."""
+    for _ in range(2):
+        board.act("lift", {"square": square})
+        board.advance(100)
+        board.act("place", {"square": square})
+        board.advance(100)
+
+
+@pytest.mark.parametrize("answer", ["accepts", "declines"])
+def test_a_draw_offered_on_the_board_goes_to_lichess_and_the_answer_comes_back(board, fake, answer):
+    against_the_ai(board, fake, "white", plies=6)
+    gid = board.lichess.game.id
+    fake.games[gid].script = LONG[:7]                   # the AI thinks over its reply to my next move
+    play(board, fake, LONG, "white", plies=7)
+    s = step_until(board, lambda s: len(s["moves"]) == 7 and s["state"] == "idle", "my 4th move made")
+    double_tap(board, "e1")                             # two taps on my king on the opponent's turn: an offer
+    step_until(board, lambda s: fake.games[gid].wdraw, "my offer at Lichess")
+    assert board.state()["offer"] == "w" and board.state()["leds"].get("e1") == "offer"
+    if answer == "accepts":
+        fake.opponent_accepts_draw_offer(gid)
+        s = finished(board)
+        assert s["result"] == "1/2-1/2" and s["termination"] == "agreement"
+        assert_tags(archived_online(board, fake, gid), "1/2-1/2")
+        return
+    fake.opponent_declines_draw(gid)
+    s = step_until(board, lambda s: s["offer"] is None and s["lichess"]["game"]["offer"] is None,
+                   "the offer off the board")
+    assert s["leds"].get("e1") != "offer" and s["result"] == "*"
+    fake.games[gid].script = list(LONG)
+    fake._opponent_plays(fake.games[gid])
+    play(board, fake, LONG, "white", plies=10)          # the game goes on
+    board.act("lichess", {"op": "resign"})
+    finished(board)
+
+
+def test_the_opponents_threefold_claim_ends_the_boards_game_as_a_repetition(board, fake):
+    repeat = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8".split()
+    against_the_ai(board, fake, "white", repeat, plies=len(repeat))
+    gid = board.lichess.game.id
+    step_until(board, lambda s: s["in_sync"] and s["state"] == "idle", "the knights home again")
+    fake.opponent_claims_draw(gid)
+    s = finished(board)
+    assert s["termination"] == "threefold_repetition" and s["result"] == "1/2-1/2"
+    assert '[Result "1/2-1/2"]' in archived_online(board, fake, gid)
+
+
+def test_a_clock_of_seconds_is_whole_minutes_on_the_board_with_lichesss_times(board, fake):
+    logged_in(board)
+    fake.next_script = LONG
+    board.act("lichess", {"op": "ai", "level": 1, "minutes": 0.5, "increment": 5, "color": "white"})   # 30 s + 5
+    s = started(board)
+    s = step_until(board, lambda s: s["clock"] and s["clock"].get("white") == 30000, "Lichess's 30 s on the board")
+    assert s["options"]["clock"] == "1+5" and s["clock"]["black"] == 30000 and s["clock"]["running"] is None
+    board.act("lichess", {"op": "abort"})
+    step_until(board, lambda s: s["lichess"]["game"] is None, "the game aborted")
+
+
+def test_the_boards_time_control_for_lichesss_clocks():
+    from host_tools.companion.lichess import OnlineGame
+    g = OnlineGame("x", "white")
+    for clock, control in (({"initial": 15000, "increment": 0}, "1+0"), ({"initial": 600000, "increment": 5000}, "10+5"),
+                           ({"initial": 90000, "increment": 2000}, "2+2"), ({"initial": 0, "increment": 5000}, "1+5"),
+                           ({"initial": 10800000, "increment": 180000}, "180+60"), (None, "off")):
+        g.full = {"clock": clock}
+        assert g.control() == control, clock

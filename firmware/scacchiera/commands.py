@@ -22,10 +22,12 @@ COMMANDS = {
     "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "", "resign": "side:s",
     "promote": "piece:s!", "set": "name:s! value:v!*", "suggest": "uci:s", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
+    "clock": "white:i! black:i! run:s", "end": "how:s! side:s!", "decline": "", "tag": "name:s! value:s*",
 }
 # Commands that change the game: refused while diagnostics run, and (but
 # new, unshow and undo) once the game is over.
-_GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote", "suggest")
+_GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote", "suggest", "clock", "end",
+         "decline")
 _ANY_TIME = ("new", "unshow", "undo")
 _WORDS = {"true": True, "on": True, "false": False, "off": False}
 
@@ -187,8 +189,11 @@ def _clock(game):
         return None
     now = game.now
     running = clocks.running
-    return {"control": clocks.control, "white": clocks.left_ms(True, now), "black": clocks.left_ms(False, now),
-            "running": "wb"[running - 1] if running else None}
+    clock = {"control": clocks.control, "white": clocks.left_ms(True, now), "black": clocks.left_ms(False, now),
+             "running": "wb"[running - 1] if running else None}
+    if getattr(clocks, "host", False):      # an online game: the host's clock decides
+        clock["host"] = True
+    return clock
 
 
 def _material(pos):
@@ -260,6 +265,56 @@ def _suggest(p, runner, game, a):
     from .opponent import suggest
     suggest(runner, a.get("uci"))
     return {"uci": a["uci"]} if "uci" in a else {"thinking": True}
+
+
+def _set_clocks(p, runner, game, a):
+    clocks = game.clocks
+    if not clocks.on:
+        raise ProtocolError("invalid_state", "no time control (send: set clock M+S)")
+    white, black, run = a["white"], a["black"], a.get("run")
+    if not (0 <= white < 1000000000 and 0 <= black < 1000000000):
+        raise ProtocolError("bad_field", "white and black are ms left, 0 to 999999999")
+    if run is not None and run not in ("-", "w", "b"):
+        raise ProtocolError("bad_field", "run is w, b or - (no clock runs)")
+    clocks.follow(white, black, clocks.running if run is None else ("-", "w", "b").index(run), game.now)
+    clocks.report(game, game.now)
+    return _clock(game)
+
+
+def _end(p, runner, game, a):
+    how, side = a["how"], a["side"]
+    if how not in ("time", "abandon") or side not in ("w", "b"):
+        raise ProtocolError("bad_field", "end time w|b (that flag fell) or end abandon w|b (that side left)")
+    pos = game.position
+    if how == "time":
+        from .rules.material import flag_fall
+        flag_fall(pos, 0 if side == "w" else 1)
+    else:
+        pos.declare("0-1" if side == "w" else "1-0", "abandoned")
+    game.end_declared(game.now)
+    return _result(game)
+
+
+def _decline(p, runner, game, a):
+    if game.offer < 0:
+        raise ProtocolError("invalid_state", "no draw offer to decline")
+    game.offer = -1
+    game.redraw = True
+    return {}
+
+
+def _tag(p, runner, game, a):
+    name, value = a["name"], a.get("value", "")
+    tags = runner.journal.tags or {}
+    if not 0 < len(name) <= 20 or not name[0].isalpha() or name in ("Result", "SetUp", "FEN") or \
+            [c for c in name if not (c.isalpha() or c.isdigit() or c == "_")]:
+        raise ProtocolError("bad_field", "a tag's name: up to 20 letters, digits, _ (not Result, SetUp, FEN)")
+    if len(value) > 80 or "|" in value:
+        raise ProtocolError("bad_field", "a tag's value: up to 80 characters, no |")
+    if value and name not in tags and len(tags) >= 12:
+        raise ProtocolError("refused", "12 tags at most")
+    runner.journal.tag(name, value)
+    return {"name": name, "value": value}
 
 
 def _games(p, runner, game, a):
@@ -334,4 +389,5 @@ def option_specs():
 _RUN = {"hello": _hello, "status": _status, "new": _new, "show": _show, "unshow": _unshow,
         "undo": _undo, "claim": _claim, "offer": _offer, "draw": _draw, "resign": _resign,
         "promote": _promote, "set": _set, "suggest": _suggest, "games": _games, "pgn": _pgn, "diag": _diag,
-        "watch": _watch, "leds": _leds, "occupancy": _occupancy}
+        "watch": _watch, "leds": _leds, "occupancy": _occupancy, "clock": _set_clocks, "end": _end,
+        "decline": _decline, "tag": _tag}

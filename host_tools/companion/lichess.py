@@ -57,6 +57,7 @@ BLITZ_FROM, RAPID_FROM = 180, 480
 # seeks are Rapid or Classical; direct challenges and the AI may also be Blitz. Clock 0-180 min, increment 0-180 s.
 MAX_MINUTES, MAX_INCREMENT = 180, 180
 AI_LEVELS = (1, 8)
+SAVED_OPTIONS = ("takeback", "suggest", "clock", "profile")   # the board's, set for the game and restored after
 MAX_UNDO = 3                # more moves than this to take back: a new game from the online position instead
 END_GRACE = 5.0             # seconds Lichess has to end its game after the board ended its own (draw claims)
 REPLY_SECONDS = 3.0         # a board command unanswered this long is taken as lost
@@ -158,6 +159,9 @@ class OnlineGame:
         self.need_full = False            # a refused move waits for the whole state to be read again
         self.offer_told = None            # the ply at which the opponent's offer went to the board
         self.my_offer_sent = None
+        self.my_offer_seen = None         # the ply at which Lichess showed the player's offer
+        self.clock_version = 0            # counts the stream's clock updates
+        self.clock_sent = None            # (board game, clock_version) last set on the board's clocks
         self.end_sent_at = None
         self.message = None
         self.recorded = None              # where the PGN went
@@ -186,11 +190,33 @@ class OnlineGame:
         self.status = st.get("status", self.status)
         self.winner = st.get("winner")
         self.offer = "white" if st.get("wdraw") else "black" if st.get("bdraw") else None
+        if self.offer == self.color:
+            self.my_offer_seen = len(moves)
         running = None
         if self.status in LIVE and len(moves) >= 2:
             running = "white" if position.turn == chess.WHITE else "black"
         self.clock = {"white": _ms(st.get("wtime")), "black": _ms(st.get("btime")), "running": running}
         self.clock_at = time.monotonic()
+        self.clock_version += 1
+
+    def clock_now(self):
+        """(white ms, black ms, running "w"/"b"/"-") now: the stream's times, the running one counted down."""
+        c = self.clock
+        if c["white"] is None or c["black"] is None:
+            return None
+        spent = int((time.monotonic() - self.clock_at) * 1000)
+        white = max(0, c["white"] - spent) if c["running"] == "white" else c["white"]
+        black = max(0, c["black"] - spent) if c["running"] == "black" else c["black"]
+        return white, black, (c["running"] or "-")[0]
+
+    def control(self):
+        """The game's clock as the board's time control "M+S" (its whole minutes: Lichess's 15 s, 30 s...
+        count as 1; the exact times come with ``clock``), or "off" for a game without a clock."""
+        clock = (self.full or {}).get("clock")
+        if not clock:
+            return "off"
+        minutes = min(180, max(1, -(-int(clock.get("initial", 0)) // 60000)))
+        return "%d+%d" % (minutes, min(60, int(clock.get("increment", 0)) // 1000))
 
     def position(self, plies=None):
         board = self.initial.copy(stack=False)
@@ -597,6 +623,8 @@ class Lichess:
             return self._setup(g, s)
         if s.get("game") != g.board_game:
             return self._resync(g, "the board started another game: it goes back to the online game")
+        if g.status in LIVE and s.get("result", "*") == "*" and self._sync_clocks(g, s):
+            return
         online = g.moves[g.base:]
         on_board = list(s.get("moves") or ())
         k = 0
@@ -606,8 +634,8 @@ class Lichess:
         live = g.status in LIVE
         if len(on_board) > k:
             return self._board_ahead(g, s, on_board[k:], g.base + k, k == len(online) and live)
-        if len(on_board) < len(online) and (live or g.position().is_game_over()):
-            nxt = online[len(on_board)]       # (a mate or a stalemate: its last move is made on the board too)
+        if len(on_board) < len(online) and (live or _ended_by_last_move(g.position())):
+            nxt = online[len(on_board)]       # (a mate, a stalemate...: its last move is made on the board too)
             if board_over:
                 return self._resync(g, "the board's game ended before the online game's moves were made")
             if s.get("show") != nxt:
@@ -626,6 +654,11 @@ class Lichess:
             if s.get("offer") == mine and g.my_offer_sent != len(g.moves):
                 g.my_offer_sent = len(g.moves)
                 self._online("offering a draw", "draw", True)
+                return
+            # An offer Lichess had at this ply and has no more (declined, or withdrawn): off the board too.
+            told = g.my_offer_seen if s.get("offer") == mine else g.offer_told
+            if s.get("offer") and g.offer is None and told == len(g.moves):
+                return self._board({"cmd": "decline"})
             return
         if not live and not board_over:
             return self._end_on_board(g, s)
@@ -633,25 +666,46 @@ class Lichess:
             return self._end_online(g, s)
         self._finish(g)
 
+    def _sync_clocks(self, g, s):
+        """Lichess's times on the board's clocks (``clock W B RUN``) after each update of the stream,
+        and whenever the board's clocks are not the host's (a power cut, a time control set on the board).
+        True if a command went."""
+        clock = s.get("clock")
+        times = g.clock_now()
+        if clock is None or times is None or self.board.model.knows("clock") is False:
+            return False
+        if clock.get("host") and g.clock_sent == (g.board_game, g.clock_version):
+            return False
+        g.clock_sent = (g.board_game, g.clock_version)
+        self._board({"cmd": "clock", "white": times[0], "black": times[1], "run": times[2]})
+        return True
+
     def _setup(self, g, s):
         """A new game on the board for the online one: takebacks and hints off, the position set."""
         if g.before_game is None:
             options = s.get("options") or {}
             if g.saved_options is None:       # the player's own settings, once (not a resync's)
-                g.saved_options = dict((name, options[name]) for name in ("takeback", "suggest") if name in options)
-            for name in g.saved_options:
+                g.saved_options = dict((name, options[name]) for name in SAVED_OPTIONS if name in options)
+            for name in ("takeback", "suggest"):
                 if options.get(name):
                     self.board.command({"cmd": "set", "name": name, "value": False})
             g.before_game = s.get("game")
             position = g.position(g.base)
-            cmd = {"cmd": "new", "variant": "chess"}
+            cmd = {"cmd": "new", "variant": "chess", "profile": "fide"}     # Lichess's rules are FIDE's
             if position.fen() != chess.STARTING_FEN:
                 cmd["fen"] = position.fen()
             self._board(cmd)
             return
         # The reply to ``new`` is in, and the status asked after it: this is the board's game now
-        # (its number stays when the game it replaced had no move).
+        # (its number stays when the game it replaced had no move). Its time control, and its tags
+        # for the board's archive (the clocks' times follow: _sync_clocks).
         g.board_game = s.get("game")
+        if (s.get("options") or {}).get("clock") != g.control():
+            self.board.command({"cmd": "set", "name": "clock", "value": g.control()})
+        if self.board.model.knows("tag") is not False:      # an older firmware: its archive has no names
+            for name, value in self.tags(g).items():
+                if name not in ("Result", "Termination"):
+                    self.board.command({"cmd": "tag", "name": name, "value": value})
         g.phase = "play"
         self._changed()
 
@@ -740,8 +794,19 @@ class Lichess:
         """Lichess's game ended (resignation, time, agreed draw, abort): the board's too."""
         if g.status in ("aborted", "noStart"):
             return self._finish(g)
-        if g.winner in ("white", "black"):
-            self._board({"cmd": "resign", "side": "b" if g.winner == "white" else "w"})
+        loser = {"white": "b", "black": "w"}.get(g.winner)
+        status = g.status
+        if status in ("outoftime", "timeout") and self.board.model.knows("end") is False:
+            status = None                     # an older firmware: a resignation or a draw, the nearest it has
+        if status == "outoftime":             # the loser's flag, or a draw: the winner could not mate (FIDE 6.9)
+            flagged = loser or ("w" if g.position().turn == chess.WHITE else "b")
+            self._board({"cmd": "end", "how": "time", "side": flagged})
+        elif status == "timeout" and loser:   # the player left and the opponent claimed the win
+            self._board({"cmd": "end", "how": "abandon", "side": loser})
+        elif loser:
+            self._board({"cmd": "resign", "side": loser})
+        elif s.get("claimable"):              # Lichess drew at 50 moves, or on a repetition claimed
+            self._board({"cmd": "claim"})
         else:
             self._board({"cmd": "draw"})
 
@@ -749,7 +814,7 @@ class Lichess:
         """Both games over: the options back as they were, the PGN saved, the ladder told."""
         g.phase = "done"
         for name, value in (g.saved_options or {}).items():
-            if value:
+            if value:                         # (takeback, suggest: only a True was turned off)
                 self.board.command({"cmd": "set", "name": name, "value": value})
         try:
             g.recorded = self._save_pgn(g)
@@ -762,17 +827,26 @@ class Lichess:
 
     # -- the archive and the ladder --------------------------------------------------------------
 
-    def pgn(self, g):
-        game = chess.pgn.Game()
+    def tags(self, g):
+        """The game's PGN tags as Lichess's own PGN has them (the file saved here, and the board's archive)."""
         full = g.full or {}
         white, black = full.get("white") or {}, full.get("black") or {}
-        game.headers["Event"] = "Lichess %s game" % (full.get("speed") or "")
-        game.headers["Site"] = "%s/%s" % (self.base_url.rstrip("/"), g.id)
-        game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
-        game.headers["White"] = _player_name(white)
-        game.headers["Black"] = _player_name(black)
-        game.headers["Result"] = _result(g)
-        game.headers["Termination"] = _TERMINATIONS.get(g.status, g.status)
+        tags = {"Event": ("Lichess %s game" % (full.get("speed") or "")).replace("  ", " "),
+                "Site": "%s/%s" % (self.base_url.rstrip("/"), g.id),
+                "Date": datetime.date.today().strftime("%Y.%m.%d"),
+                "White": _player_name(white), "Black": _player_name(black)}
+        for side, player in (("White", white), ("Black", black)):
+            if player.get("rating"):
+                tags[side + "Elo"] = str(player["rating"])
+        clock = full.get("clock")
+        tags["TimeControl"] = "%d+%d" % (clock["initial"] // 1000, clock["increment"] // 1000) if clock else "-"
+        tags["Result"] = _result(g)
+        tags["Termination"] = _TERMINATIONS.get(g.status, g.status)
+        return tags
+
+    def pgn(self, g):
+        game = chess.pgn.Game()
+        game.headers.update(self.tags(g))
         if g.initial.fen() != chess.STARTING_FEN:
             game.setup(g.initial)
         node = game
@@ -930,6 +1004,12 @@ def _result(g):
     if g.status in LIVE or g.status in ("aborted", "noStart"):
         return "*"
     return {"white": "1-0", "black": "0-1"}.get(g.winner, "1/2-1/2")
+
+
+def _ended_by_last_move(board):
+    """Whether Lichess ended the game by itself with its last move (scalachess: mate, stalemate, and
+    Board.autoDraw: insufficient material, fivefold repetition, the fifty-move rule)."""
+    return board.is_game_over() or board.halfmove_clock >= 100
 
 
 def _ended_by_move(s):

@@ -212,7 +212,8 @@ class BoardModel:
             if "ev" in msg:
                 self._event(msg)
             elif not own and msg.get("ok") and msg.get("re") in ("new", "undo", "set", "show", "unshow", "claim",
-                                                                 "draw", "resign", "promote", "offer", "diag"):
+                                                                 "draw", "resign", "promote", "offer", "diag",
+                                                                 "clock", "end", "decline", "tag"):
                 self._request("status")        # the person's command changed the game
             self._changed()
 

@@ -15,12 +15,9 @@ Prints one "ok ..." line per step, then "N passed, 0 failed".
 import sys
 
 import board_config as cfg
-import hal
 import machine
-import main
 import neopixel
-from fakehal import LoopSerial
-from player import Player
+from pinboard import PinBoard
 from scacchiera import diagnostics
 from scacchiera.leds import frame as f
 from scacchiera.leds.palette import Palette, BLINK_MS
@@ -43,23 +40,13 @@ def square(name):
     return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
 
 
-class Board:
-    """One powered board: the HAL on the fake pins, the serial link, the loop."""
+class Board(PinBoard):
+    """One powered board (pinboard.py), and its LED strip's colours."""
 
     def __init__(self):
-        self.serial = LoopSerial()
-        self.hw = hal.Hardware(clock=machine.clock, serial=self.serial, root=ROOT)
-        self.runner = main.build(self.hw, PERIOD_US)
-        self.hands = Player(machine.board, self.run, PERIOD_US)
+        super().__init__(ROOT, PERIOD_US)
         self.palette = Palette(bytes(cfg.square_to_led(sq) for sq in range(64)), cfg.LED_COLOR_ORDER,
                                cfg.LED_MAX_LEVEL)
-
-    def run(self, steps):
-        main.serve(self.runner, steps)
-
-    def lines(self, kind=None):
-        lines = self.serial.take()
-        return lines if kind is None else [l for l in lines if l.get("ev") == kind or l.get("re") == kind]
 
     def pixel(self, name):
         """The bytes the strip shows under a square."""
@@ -154,13 +141,7 @@ def main_check():
     ok("the finished game is archived as PGN: games and pgn fetch it")
 
     # Set the pieces up again: a new game starts by itself.
-    for sq in range(64):
-        if machine.board.closed[sq] and sq not in START:
-            machine.board.lift(sq)
-    for sq in START:
-        if not machine.board.closed[sq]:
-            machine.board.place(sq)
-    board.run(100)
+    board.set_up(START)
     assert [l["ev"] for l in board.lines() if "ev" in l][:1] == ["new_game"]
     board.hands.play_uci(game, "d2d4")
     board.hands.play_uci(game, "d7d5")

@@ -9,6 +9,11 @@ Nothing is allocated while a clock runs (tests/mpy/check_scan_no_alloc.py).
 Times are in ms. A clock's time left is ``white``/``black`` when it is
 stopped; the running one's is that minus the time since ``since``. docs/rules.md
 says when the clocks start, stop and get their bonus.
+
+An online game's clocks are the server's: the host sets both times after
+each of its updates (``follow``, the protocol's ``clock``), and from then on
+until a new game a clock that reaches 0 here stops at 0 without ending the
+game (``host``): the server says when a flag fell (the protocol's ``end``).
 """
 
 from array import array
@@ -54,6 +59,7 @@ class Clocks:
         self.since = 0                  # when the running clock started
         self.paused = STOPPED           # the clock a power cut stopped, to run again once the board is in step
         self.low = False                # the running clock is in its last LOW_MS
+        self.host = False               # the host's clock decides (follow): no flag falls here
         self._after = array("i")        # the mover's ms left after each ply (_UNKNOWN: not timed)
         self._n = 0                     # plies in _after
         # Before the last move, for an amendment: its mover's ms, which clock ran and since when.
@@ -64,7 +70,7 @@ class Clocks:
         """A new game: both players have the whole time, nothing runs until the first move."""
         self.white = self.black = self.base
         self.running = self.paused = STOPPED
-        self.low = False
+        self.low = self.host = False
         self._n = 0
 
     # -- reading ------------------------------------------------------------------------
@@ -105,6 +111,10 @@ class Clocks:
         low = self.low
         fallen = self.fallen(now)
         if fallen != STOPPED:
+            if self.host:              # at 0 until the host's clock says more (or ends the game)
+                self.stop(now)
+                self.report(game, now)
+                return
             t = game.tracker
             if t.state == tr.PENDING and t.pending_kind != tr.TAKEBACK \
                     and self.left_ms(fallen == WHITE_RUNS, t.matched_ms) > 0:
@@ -123,6 +133,9 @@ class Clocks:
         bonus, and the other one starts from ``at``."""
         left = self.white if white else self.black
         self._undo_left, self._undo_running, self._undo_since = left, self.running, self.since
+        if self.host and self.running != (WHITE_RUNS if white else BLACK_RUNS):
+            self._record(ply, left)    # the host's clock moved on before the hands did: it has the times
+            return
         if self.running == (WHITE_RUNS if white else BLACK_RUNS):
             spent = elapsed(at, self.since)
             if spent > 0:
@@ -170,6 +183,16 @@ class Clocks:
         if ply <= 0:
             return self.base
         return self._after[ply - 1] if ply <= self._n else _UNKNOWN
+
+    def follow(self, white, black, running, now):
+        """The host's times (an online game's server): ``white`` and ``black`` ms left, ``running``
+        (STOPPED, WHITE_RUNS or BLACK_RUNS) from ``now``. Until a new game, a flag that falls here
+        stops at 0 and waits for the host to end the game."""
+        self.white, self.black = white, black
+        self.running, self.since = running, now
+        self.paused = STOPPED
+        self.low = False
+        self.host = True
 
     def stop(self, now):
         """The game ended: the running clock keeps the time it has now."""

@@ -11,6 +11,7 @@
     M e2e4                a move
     M e2e4 297000         ...with a clock on: the mover's ms left after it (bonus included)
     T 291000              the running clock's ms left (the side to move's), every MARK_MS of its run
+    P White alice         a PGN tag the host gave the game (``tag``); ``P White`` removes it
     A e1g1                the last move, replaced by this one (the tracker amended it)
     U                     the last move taken back
     X resign w            how a game the rules did not end was ended:
@@ -107,10 +108,12 @@ def _declaration(result, termination, turn):
         return "X resign " + ("b" if result == "1-0" else "w")
     if termination == "agreement":
         return "X draw"
+    # The loser (a host's ``end`` may come before the board has the last move), else the side to move.
+    loser = "w" if result == "0-1" else "b" if result == "1-0" else "wb"[turn]
     if termination == "time_forfeit":
-        return "X time " + "wb"[turn]        # the running clock is the side to move's
+        return "X time " + loser
     if termination == "abandoned":
-        return "X abandon " + "wb"[turn]     # the side to move left
+        return "X abandon " + loser
     return "X claim"
 
 
@@ -136,6 +139,7 @@ class Journal:
         self.position = None          # the Position the journal describes
         self.game_id = 0
         self.options = {}             # option name -> value, as the journal says
+        self.tags = None              # the game's PGN tags from the host ({name: value}), or None
         self.times = None             # at boot: the clock time of each ply, as the journal says
         self.size = -1                # bytes in current.log (-1: none yet)
         self.dirty = False            # something waits for flush()
@@ -200,8 +204,11 @@ class Journal:
                 return True
         return False
 
-    def pgn(self, pos, game_id=None):
-        return pos.pgn({"Event": "Scacchiera", "Round": str(self.game_id if game_id is None else game_id)})
+    def pgn(self, pos, game_id=None, tags=-1):
+        """``pos``'s PGN, with the host's tags (``tags``: those of an archived game; else this game's)."""
+        given = {"Event": "Scacchiera", "Round": str(self.game_id if game_id is None else game_id)}
+        given.update((self.tags if tags == -1 else tags) or ())
+        return pos.pgn(given)
 
     # -- what happens in the game ------------------------------------------------------
 
@@ -233,6 +240,7 @@ class Journal:
             self.position = self.game.position
             if self._number_used():
                 self.game_id = self._next_id()
+            self.tags = None
             self._records = []
             self._rewrite = True
         elif kind == "resume":
@@ -247,13 +255,26 @@ class Journal:
         self._records.append("O %s %s" % (name, json.dumps(value)))
         self.dirty = True
 
+    def tag(self, name, value):
+        """A PGN tag for this game (``value`` "": none); a game archived already is archived again."""
+        tags = dict(self.tags or ())           # a new dict: the archives queued keep theirs
+        tags.pop(name, None)
+        if value:
+            tags[name] = value
+        self.tags = tags or None
+        self._records.append("P %s %s" % (name, value))
+        self.dirty = True
+        if self.game.result is not None:
+            self._changes += 1
+            self._queue_archive(self.game_id, self.game.position, True)
+
     def _queue_archive(self, game_id, pos, live):
         """Archive ``pos`` at the next flush (live: the game on the board, once it is over)."""
         version = (game_id, self._changes)
         for entry in self._archives:
             if entry[4] == version:
                 return
-        self._archives.append([game_id, pos, live, 0, version])
+        self._archives.append([game_id, pos, live, 0, version, self.tags])
         self.dirty = True
 
     # -- writing ----------------------------------------------------------------------
@@ -309,6 +330,11 @@ class Journal:
             for _ in range(START_COPIES):
                 f.write(data)
             size += START_COPIES * len(data)
+            tags = self.tags or ()
+            for name in tags:
+                data = encode("P %s %s" % (name, tags[name]))
+                f.write(data)
+                size += len(data)
             clocks = game.clocks
             ply = 0
             for m in pos.move_stack:
@@ -336,7 +362,7 @@ class Journal:
         ok = True
         keep = []
         for entry in self._archives:
-            game_id, pos, is_live, tries, version = entry
+            game_id, pos, is_live, tries, version, tags = entry
             if is_live != live:
                 keep.append(entry)
                 continue
@@ -345,7 +371,7 @@ class Journal:
             if self._archived == version:
                 continue       # this very game is archived already (a game over, then a new game)
             try:
-                self.archive().save(game_id, self.pgn(pos, game_id))
+                self.archive().save(game_id, self.pgn(pos, game_id, tags))
                 self._archived = version
             except OSError as e:
                 self._failed(e)

@@ -108,13 +108,14 @@ def declare(pos, what):
         raise ValueError("unknown declaration")
 
 
-def replay(records, times=None):
+def replay(records, times=None, tags=None):
     """(game number, Position or None, options, records used): the journal's game, record by record.
 
     Stops at the first record that does not apply (so a journal written by a
     future version, or a bug, loses its tail rather than the game). ``times``,
     a list, gets each ply's clock time (-1: none; game/clocks.py), then the
-    side to move's time left if a ``T`` record follows the last move.
+    side to move's time left if a ``T`` record follows the last move; ``tags``, a dict,
+    the game's PGN tags.
     """
     if times is None:
         times = []
@@ -134,6 +135,8 @@ def replay(records, times=None):
                     break
                 pos = new_position(fen, profile)
                 game_id = int(number)
+                if tags is not None:
+                    tags.clear()
             elif kind == "G":                      # earlier firmware: G then N
                 game_id = int(arg)
             elif kind == "N":
@@ -174,6 +177,12 @@ def replay(records, times=None):
                 times.append(int(arg))
             elif kind == "X":
                 declare(pos, arg)
+            elif kind == "P":
+                name, _, value = arg.partition(" ")
+                if tags is not None:
+                    tags.pop(name, None)
+                    if value:
+                        tags[name] = value
             else:
                 break
         except ValueError:
@@ -241,7 +250,9 @@ def load(journal):
             fs.remove(TEMP)              # cut before the rename: the old journal stands
     records, clean, size = read_records(fs)
     journal.times = []
-    game_id, pos, options, used = replay(records, journal.times)
+    tags = {}
+    game_id, pos, options, used = replay(records, journal.times, tags)
+    journal.tags = tags or None
     journal.size = size
     journal.game_id = game_id
     journal.options = options

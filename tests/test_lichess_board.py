@@ -1,0 +1,40 @@
+"""The board's side of an online game (docs/lichess.md, docs/protocol.md): the host's clocks (``clock``), its
+endings (``end``), a draw offer declined (``decline``), the game's PGN tags (``tag``) journalled into the
+archive, on the real firmware under CPython and MicroPython (tests/mpy/check_online_game.py)."""
+
+import re
+import shutil
+
+import pytest
+
+from firmware_support import run_on_the_pins
+from mpy_runner import run_micropython
+
+CHECKS = 10          # under MicroPython one more: no allocation with the host's clock running
+
+
+def test_an_online_games_commands_under_cpython(tmp_path):
+    out = run_on_the_pins("check_online_game.py", tmp_path / "flash")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % CHECKS
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_an_online_games_commands_under_micropython():
+    out = run_micropython("tests/mpy/check_online_game.py", "/tmp/flash", paths=("host_tools/fakehw", "firmware"),
+                          data=())
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % (CHECKS + 1)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_an_online_games_eight_tags_cost_under_600_bytes_of_heap():
+    """The tags stay in RAM for the game (the journal's copy, for the archive): the eight the companion
+    gives a Lichess game, against the same firmware without them (tests/mpy/tags_heap.py)."""
+    used = {}
+    for mode in ("-", "tags"):
+        out = run_micropython("tests/mpy/tags_heap.py", mode, paths=("host_tools/fakehw", "firmware", "tests/mpy"),
+                              data=())
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+        used[mode] = int(re.search(r"heap_after (\d+) bytes", out.stdout).group(1))
+    assert 0 < used["tags"] - used["-"] <= 600, used
