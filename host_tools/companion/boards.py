@@ -12,6 +12,7 @@ import threading
 import time
 
 from host_tools.companion.model import BoardModel, MAX_LINE
+from host_tools.companion.players import Players
 from host_tools.sim.device import SimBoard, SimError
 from scacchiera.rules.variants import PROFILES, VARIANTS, SPRINT
 
@@ -66,6 +67,15 @@ def _protocol_action(board, action, fields):
             raise
         except ValueError as e:
             raise ActionError(str(e))
+    elif action == "players":
+        try:
+            board.players.set(fields)
+        except ValueError as e:
+            raise ActionError(str(e))
+        try:
+            board.model.keep()             # the game on the board gets them now
+        except ActionError:
+            pass                           # not connected: sent when the board answers again
     elif action == "new":
         cmd = {"cmd": "new"}
         for key in ("fen", "profile", "variant"):
@@ -92,6 +102,8 @@ class Board:
         self.model = BoardModel(self._write)
         self.computer = None            # engine.Computer, when there is an engine
         self.lichess = None             # lichess.Lichess: online games through the Board API
+        self.players = Players()        # the Players panel's names, site and rated: the game's PGN tags
+        self.model.host_wants = self._host_wants
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
@@ -128,12 +140,23 @@ class Board:
     def notify(self):
         self.on_change()
 
+    def _host_wants(self, status, headers):
+        """What the Players panel wants of the board's game (players.py): never during a Lichess
+        game (lichess.py gives its own tags), nor to a firmware without ``tag``."""
+        if self.lichess is not None and self.lichess.playing():
+            return []
+        cmds = self.players.commands(status, headers)
+        if self.model.knows("tag") is False:
+            cmds = [c for c in cmds if c["cmd"] != "tag"]
+        return cmds
+
     def state(self):
         state = self.model.state()
         state["board"] = {"kind": self.kind, "hands": self.hands, "connected": self.connected(),
                           "problem": self.problem()}
         state["computer"] = self.computer.describe() if self.computer is not None else None
         state["lichess"] = self.lichess.describe() if self.lichess is not None else None
+        state["players"] = self.players.given
         return state
 
     def connected(self):

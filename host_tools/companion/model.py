@@ -20,6 +20,8 @@ from scacchiera.leds.palette import DEFAULT as PALETTE
 from scacchiera.rules.squares import PIECE_SYMBOLS, is_drop, parse_square, to_square
 from scacchiera.rules.variants import CHESS, VARIANTS, new_position, variant_of
 
+from host_tools.companion.players import parse_headers
+
 LOG_LINES = 200
 EVENT_COUNT = 50
 # Events after which the game's state is asked for again.
@@ -84,6 +86,9 @@ class BoardModel:
         # The board's latest trouble (a crash, its storage, a draw offer refused) until the game moves
         # on: kept across a reset, since a crash restarts the board (and a Pico's USB port with it).
         self.trouble = None
+        # The commands the host wants the board's game to have had (its PGN tags: players.py):
+        # function(status, headers) -> [command dicts], asked after each status and pgn.
+        self.host_wants = None
         self.reset()
 
     def reset(self):
@@ -96,6 +101,8 @@ class BoardModel:
             self.occupancy = None
             self.pgn = ""
             self.start = None      # (game number, start FEN, Sprint?, seed): from the game's PGN
+            self.headers = None    # the game's PGN tags, {name: value}
+            self._kept = {}        # (game, command, tag name) -> the last such command sent by host_wants
             self.pgn_key = None    # (game number, moves) of the last PGN asked for
             self.replay = None     # the game replayed with scacchiera's rules (None: not known yet)
             self._waiting = {}     # id -> (command, when sent), the companion's requests in flight
@@ -127,6 +134,10 @@ class BoardModel:
         if any(c == cmd for c, _ in self._waiting.values()):
             self._again.add(cmd)          # one at a time: ask again when the answer comes
             return
+        self._ask(cmd, fields)
+
+    def _ask(self, cmd, fields):
+        """Send one of the companion's own requests (its reply stays out of the log)."""
         self._next_id += 1
         rid = "%s%d" % (_OWN, self._next_id)
         self._waiting[rid] = (cmd, time.monotonic())
@@ -232,6 +243,9 @@ class BoardModel:
             self.events.append(ev)
             if len(self.events) > EVENT_COUNT:
                 del self.events[0]
+            if kind == "new_game":             # its number may be the old one's: its tags are not
+                self.pgn_key = self.headers = None
+                self._kept.clear()
             if kind in ("move", "takeback", "new_game"):
                 self.refusal = None            # the game moved on: an old refusal is no longer news
                 self.trouble = None
@@ -266,9 +280,14 @@ class BoardModel:
                 self.status = msg
                 self.clock = msg.get("clock")
                 self._follow_game()
+                self.keep()
             elif cmd == "pgn":
                 self.pgn = msg.get("pgn") or ""
                 self._start_from_pgn()
+                self.keep()
+            elif cmd in ("tag", "set"):
+                self.pgn_key = None            # the game's PGN changed: asked again after the status
+                self._request("status")
         if again:
             self._request(cmd)
 
@@ -282,13 +301,23 @@ class BoardModel:
             self.pgn_key = key
             self._request("pgn")
 
+    def keep(self):
+        """Send what ``host_wants`` asks of the board's current game, each command once (a refused
+        one is not sent again until the host wants something else): its tags, its suggest option."""
+        with self.lock:
+            s = self.status
+            if (self.host_wants is None or s is None or self.headers is None or self.start is None
+                    or self.start[0] != s.get("game")):
+                return                         # the PGN read is not this game's (yet)
+            for fields in self.host_wants(s, self.headers):
+                key = (s.get("game"), fields["cmd"], fields.get("name"))
+                if self._kept.get(key) != fields:
+                    self._kept[key] = fields
+                    self._ask(fields["cmd"], dict(fields))
+
     def _start_from_pgn(self):
         """The game's start, from its PGN's headers: a FEN, or Scacchi Sprint's seed, or the standard start."""
-        headers = {}
-        for line in self.pgn.split("\n"):
-            if line.startswith("[") and " \"" in line:
-                name, _, value = line[1:].partition(" ")
-                headers[name] = value.rstrip("]").strip('"')
+        self.headers = headers = parse_headers(self.pgn)
         seed = headers.get("Seed", "")
         sprint = headers.get("Variant") == "Scacchi Sprint" and "FEN" not in headers
         self.start = ((self.status or {}).get("game"), headers.get("FEN"), sprint,

@@ -305,35 +305,3 @@ function castlingWait(s, board) {
   }
   return null;
 }
-
-// The board's PGN with the headers only the host knows (the board has no clock and no names):
-// Site, Date, White, Black, TimeControl replaced; the moves and every other header as the board wrote them.
-export function pgnWithHeaders(pgn, given) {
-  if (!pgn) return "";
-  const [head, ...rest] = pgn.split("\n\n");
-  const lines = head.split("\n");
-  const done = new Set();
-  const out = lines.map((line) => {
-    const m = /^\[(\w+) "/.exec(line);
-    if (m && given[m[1]] !== undefined) {
-      done.add(m[1]);
-      return "[" + m[1] + ' "' + String(given[m[1]]).replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"]';
-    }
-    return line;
-  });
-  // Headers the board does not write go after the seven-tag roster (Event … Result).
-  const at = Math.max(0, out.findIndex((l) => l.startsWith("[Result ")) + 1) || out.length;
-  const extra = Object.keys(given).filter((k) => !done.has(k)).sort()
-    .map((k) => "[" + k + ' "' + String(given[k]).replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"]');
-  out.splice(at, 0, ...extra);
-  return [out.join("\n"), ...rest].join("\n\n");
-}
-
-// PGN's TimeControl: the board's clock option "M+S" as "seconds+increment" (5+3: "300+3"), else
-// its move_time_ms option: "-" (none) or "1/N" (one move in N s).
-export function timeControl(options) {
-  const clock = options && /^(\d+)\+(\d+)$/.exec(String(options.clock || ""));
-  if (clock) return Number(clock[1]) * 60 + "+" + Number(clock[2]);
-  const ms = options && options.move_time_ms;
-  return ms ? "1/" + Math.round(ms / 1000) : "-";
-}

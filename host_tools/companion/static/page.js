@@ -5,14 +5,14 @@
 // settings kept in localStorage. companion.js (the physical board, the hands, the options)
 // hands each state over with the "companion-state" event.
 import { Chessground } from "/vendor/chessground.js";
-import { MEANINGS, explain, pgnWithHeaders, refusalNote, timeControl } from "/explain.js";
+import { MEANINGS, explain, refusalNote } from "/explain.js";
 
 const $ = (id) => document.getElementById(id);
 const SETTINGS = "scacchiera.settings";
 let viewPly = null;        // null: the game as it stands; a number: the position after that many plies
 let state = null;
 
-// -- settings: language, player names, site, simulated speed (this browser only) --------------
+// -- settings: language, player names, site, rated, simulated speed (kept in this browser) --------
 
 function loadSettings() {
   try { return JSON.parse(localStorage.getItem(SETTINGS)) || {}; } catch (e) { return {}; }
@@ -25,9 +25,49 @@ function saveSetting(name, value) {
 
 if (settings.lang) $("lang").value = settings.lang;
 $("lang").addEventListener("change", () => { saveSetting("lang", $("lang").value); draw(); });
-for (const id of ["white-name", "black-name", "site"]) {
+// The Players panel goes to the companion, which gives the board's game its PGN tags (names, site,
+// date, time control; Event "Scacchiera rated" and no hints for a rated game): the board's archive
+// and this page's export are then the same text. The companion keeps one Players panel for all the
+// pages of a board: a page gives it the saved one if it has none, else shows the companion's.
+const PLAYER_FIELDS = { "white-name": "white", "black-name": "black", site: "site" };
+function playersNow() {
+  const p = { rated: $("rated").checked };
+  for (const [id, key] of Object.entries(PLAYER_FIELDS)) p[key] = $(id).value.trim();
+  return p;
+}
+let playersTimer = null;
+function sendPlayers(delay) {
+  clearTimeout(playersTimer);    // typing: the board's archive is written again only once it pauses
+  playersTimer = setTimeout(() => {
+    playersTimer = null;
+    if (window.companionPost) window.companionPost("players", playersNow());
+  }, delay);
+}
+for (const id of Object.keys(PLAYER_FIELDS)) {
   if (settings[id]) $(id).value = settings[id];
-  $(id).addEventListener("input", () => { saveSetting(id, $(id).value); drawPgn(); });
+  $(id).addEventListener("input", () => { saveSetting(id, $(id).value); drawPlayers(); sendPlayers(400); });
+}
+$("rated").checked = settings.rated === true;
+$("rated").addEventListener("change", () => { saveSetting("rated", $("rated").checked); sendPlayers(0); });
+
+let playersSentFor = null;
+function keepPlayers(s) {
+  if (!s.board || !s.board.connected) return;
+  if (!s.players) {              // even with no names: the game's Date and TimeControl
+    if (playersSentFor !== s.session) {
+      playersSentFor = s.session;
+      sendPlayers(0);
+    }
+    return;
+  }
+  if (playersTimer !== null) return;      // the page's newer choice is on its way
+  for (const [id, key] of Object.entries(PLAYER_FIELDS)) {
+    if ($(id).value.trim() !== s.players[key] && document.activeElement !== $(id)) {
+      $(id).value = s.players[key];
+      saveSetting(id, s.players[key]);
+    }
+  }
+  if ($("rated").checked !== s.players.rated) { $("rated").checked = s.players.rated; saveSetting("rated", s.players.rated); }
 }
 $("speed").addEventListener("change", () => saveSetting("speed", $("speed").value));
 
@@ -215,24 +255,16 @@ function drawLegend(s) {
   }
 }
 
-function hostDate() {
-  const d = new Date();
-  const two = (n) => String(n).padStart(2, "0");
-  return d.getFullYear() + "." + two(d.getMonth() + 1) + "." + two(d.getDate());
+function drawPlayers() {
+  $("players").textContent = ($("white-name").value.trim() || "White") + " – " + ($("black-name").value.trim() || "Black");
 }
 
+// The export is the board's own PGN, as its archive has it (the companion gave it the host's tags).
 function drawPgn() {
   if (!state) return;
-  const text = pgnWithHeaders(state.pgn, {
-    Site: $("site").value.trim() || "?",
-    Date: hostDate(),
-    White: $("white-name").value.trim() || "?",
-    Black: $("black-name").value.trim() || "?",
-    TimeControl: timeControl(state.options),
-  });
-  $("pgn").value = text;
-  $("pgn-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(text);
-  $("players").textContent = ($("white-name").value.trim() || "White") + " – " + ($("black-name").value.trim() || "Black");
+  $("pgn").value = state.pgn;
+  $("pgn-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(state.pgn);
+  drawPlayers();
 }
 
 function draw() {
@@ -251,6 +283,7 @@ function received(s) {
   state = s;
   restoreSpeed(s);
   keepLanguage(s);
+  keepPlayers(s);
   drawRefusal(s);
   draw();
 }
