@@ -261,12 +261,7 @@ def test_a_phone_plays_with_its_scaled_board_and_taps_the_move_list(browser, boa
     square = page.locator(".sq[data-square='e2']").bounding_box()
     assert square["width"] < 64                  # the board shrank to fit
     for fr, to in (("e2", "e4"), ("e7", "e5")):
-        a = page.locator(".sq[data-square='%s']" % fr).bounding_box()
-        b = page.locator(".sq[data-square='%s']" % to).bounding_box()
-        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=4)
-        page.mouse.up()
+        mouse_drag(page, fr, to)
         time.sleep(0.4)
     moves_are(page, ["e4", "e5"])
     page.locator("#moves .mv", has_text="e4").first.tap()
@@ -276,35 +271,58 @@ def test_a_phone_plays_with_its_scaled_board_and_taps_the_move_list(browser, boa
     context.close()
 
 
+def mouse_drag(page, fr, to):
+    """The mouse takes the piece on the simulated board's ``fr`` to ``to`` (the page's own hands)."""
+    page.locator("#board").scroll_into_view_if_needed()
+    a = page.locator(".sq[data-square='%s']" % fr).bounding_box()
+    b = page.locator(".sq[data-square='%s']" % to).bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=4)
+    page.mouse.up()
+
+
 def test_pgn_headers_names_and_settings_kept(browser, board):
+    """A game played through the page with its players named: the page's PGN export is, byte for
+    byte, the game as the board archived it, with the host's headers (names, site, date, time control)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = open_page(browser, board, context=context)
-    hands(board, ("lift", "e2"), ("place", "e4"), ("wait", 400))
-    moves_are(page, ["e4"])
+    page.locator("summary", has_text="Options").click()
+    page.fill("#clock", "5+3")
+    page.press("#clock", "Enter")
+    page.wait_for_function("window.companionState.options.clock === '5+3'", polling=50)
+    mouse_drag(page, "f2", "f3")
+    moves_are(page, ["f3"])
     page.locator("summary", has_text="Players and export").click()
     page.fill("#white-name", "Anna Rossi")
     page.fill("#black-name", "Bruno")
+    page.fill("#site", "Casa \"al mare\"")
     page.select_option("#lang", "it")
     page.wait_for_function("document.getElementById('pgn').value.includes('Anna Rossi')", polling=50)
+    for fr, to in (("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+        mouse_drag(page, fr, to)
+    moves_are(page, ["f3", "e5", "g4", "Dh4#"])
+    page.wait_for_function("document.getElementById('pgn').value.includes('[Result \"0-1\"]')", polling=50)
     text = page.locator("#pgn").input_value()
     headers = dict(line[1:-1].split(" ", 1) for line in text.split("\n\n")[0].split("\n"))
     assert headers["White"] == '"Anna Rossi"' and headers["Black"] == '"Bruno"'
-    assert headers["Event"] == '"Scacchiera"' and headers["Result"] == '"*"'
-    assert headers["TimeControl"] == '"-"'
-    assert headers["Date"] != '"????.??.??"' and len(headers["Date"]) == 12
-    # The same game as the board's archive writes it: its own PGN, with only the host's headers changed.
-    reply = board_pgn(board)
-    assert text.split("\n\n")[1] == reply.split("\n\n")[1]
-    ours = [line for line in text.split("\n") if line.startswith("[")]
-    theirs = [line for line in reply.split("\n") if line.startswith("[")]
-    host = ("Site", "Date", "White", "Black", "TimeControl")
-    assert [x for x in ours if x[1:].split(" ")[0] not in host] == [x for x in theirs if x[1:].split(" ")[0] not in host]
+    assert headers["Site"] == '"Casa \\"al mare\\""'
+    assert headers["Event"] == '"Scacchiera"' and headers["Result"] == '"0-1"'
+    assert headers["TimeControl"] == '"300+3"'
+    assert headers["Date"] == time.strftime('"%Y.%m.%d"')      # the host's day (the board has no clock)
+    assert text.split("\n\n")[1] == "1. f3 e5 2. g4 Qh4# 0-1\n"
+    # The board's archive has the very same text: its last archived game, asked on its serial line.
+    games = board_reply(board, {"cmd": "games"})["games"]
+    archived = board_reply(board, {"cmd": "pgn", "game": games[-1]["game"]})["pgn"]
+    assert archived == text
+    assert board_pgn(board) == text
     # Reloaded: the names and the language are still there.
     page.reload()
     page.wait_for_selector("#conn:text('connected')")
     assert page.locator("#white-name").input_value() == "Anna Rossi"
     assert page.locator("#lang").input_value() == "it"
-    # A new game restarts the simulated board with its default letters: the page gives it the saved ones.
+    # A new game restarts the simulated board with its default letters: the page gives it the saved
+    # ones, and the companion the names (the new game's tags).
     page.locator("summary", has_text="Options").click()
     page.locator("#reset").click()
     page.wait_for_function("window.companionState.moves.length === 0 && window.companionState.options.lang === 'it'",
@@ -312,7 +330,29 @@ def test_pgn_headers_names_and_settings_kept(browser, board):
     hands(board, ("lift", "g1"), ("place", "f3"), ("wait", 400))
     moves_are(page, ["Cf3"])
     assert page.locator("#lang").input_value() == "it" and board.state()["options"]["lang"] == "it"
+    page.wait_for_function("document.getElementById('pgn').value.includes('Anna Rossi')", polling=50)
+    assert page.locator("#pgn").input_value() == board_pgn(board)
     context.close()
+
+
+def test_a_rated_game_has_no_hints_and_says_so_in_its_pgn(browser, board):
+    """The Players panel's "rated (ladder)": the board's suggest option off (the hint button
+    disabled), its PGN's Event "Scacchiera rated" for the ladder's import; unticked, both back."""
+    page = open_page(browser, board)
+    assert board.state()["options"]["suggest"] is True and not page.locator("#hint").is_disabled()
+    page.locator("summary", has_text="Players and export").click()
+    page.check("#rated")
+    page.wait_for_function("window.companionState.options.suggest === false", polling=50)
+    page.wait_for_selector("#hint:disabled")
+    page.wait_for_function("document.getElementById('pgn').value.includes('[Event \"Scacchiera rated\"]')",
+                           polling=50)
+    assert board.state()["options"]["suggest"] is False
+    assert '[Event "Scacchiera rated"]' in board_pgn(board)
+    page.uncheck("#rated")
+    page.wait_for_function("window.companionState.options.suggest === true", polling=50)
+    page.wait_for_selector("#hint:enabled")
+    page.wait_for_function("document.getElementById('pgn').value.includes('[Event \"Scacchiera\"]')", polling=50)
+    assert '[Event "Scacchiera"]' in board_pgn(board)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -365,16 +405,22 @@ def test_the_log_follows_its_newest_line_unless_scrolled_up(browser, board):
     assert log.evaluate(at_end)
 
 
-def board_pgn(board):
-    """The board's own `pgn` reply, asked on its serial line as any host would."""
-    board.act("send", {"line": json.dumps({"cmd": "pgn", "id": "t1"})})
+def board_reply(board, cmd):
+    """The board's reply to ``cmd``, asked on its serial line as any host would."""
+    rid = "t%d" % time.monotonic_ns()
+    board.act("send", {"line": json.dumps(dict(cmd, id=rid))})
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         for line in board.state()["protocol"]:
-            if line.startswith("< ") and '"t1"' in line:
-                return json.loads(line[2:])["pgn"]
+            if line.startswith("< ") and '"%s"' % rid in line:
+                return json.loads(line[2:])
         time.sleep(0.05)
-    raise AssertionError("the board did not answer pgn")
+    raise AssertionError("the board did not answer %s" % cmd["cmd"])
+
+
+def board_pgn(board):
+    """The board's own `pgn` reply (the game on the board)."""
+    return board_reply(board, {"cmd": "pgn"})["pgn"]
 
 
 # -- touch, on a phone ----------------------------------------------------------------------------

@@ -211,6 +211,8 @@ class BoardModel:
                 return
             rid = msg.get("id")
             own = self._own(rid)
+            if msg.get("re") == "tag" and msg.get("ok"):
+                self.pgn_key = self.headers = None     # the game's tags changed: its PGN is asked again
             if rid in self._waiting:
                 self._reply(self._waiting.pop(rid)[0], msg)
             if "re" in msg and rid in self._answers:
@@ -286,8 +288,7 @@ class BoardModel:
                 self._start_from_pgn()
                 self.keep()
             elif cmd in ("tag", "set"):
-                self.pgn_key = None            # the game's PGN changed: asked again after the status
-                self._request("status")
+                self._request("status")        # and the PGN after it (a tag: feed forgot the old one)
         if again:
             self._request(cmd)
 
