@@ -343,14 +343,14 @@ def test_a_rated_game_has_no_hints_and_says_so_in_its_pgn(browser, board):
     page.locator("summary", has_text="Players and export").click()
     page.check("#rated")
     page.wait_for_function("window.companionState.options.suggest === false", polling=50)
-    page.wait_for_selector("#hint:disabled")
+    page.wait_for_function("document.getElementById('hint').disabled", polling=50)
     page.wait_for_function("document.getElementById('pgn').value.includes('[Event \"Scacchiera rated\"]')",
                            polling=50)
     assert board.state()["options"]["suggest"] is False
     assert '[Event "Scacchiera rated"]' in board_pgn(board)
     page.uncheck("#rated")
     page.wait_for_function("window.companionState.options.suggest === true", polling=50)
-    page.wait_for_selector("#hint:enabled")
+    page.wait_for_function("!document.getElementById('hint').disabled", polling=50)
     page.wait_for_function("document.getElementById('pgn').value.includes('[Event \"Scacchiera\"]')", polling=50)
     assert '[Event "Scacchiera"]' in board_pgn(board)
 
@@ -477,7 +477,7 @@ def test_a_phone_plays_by_touch(browser, board):
 
 @pytest.fixture
 def scripted():
-    yield from serving(ScriptedBoard())
+    yield from serving(ScriptedBoard(commands=("hello", "status", "show", "set", "tag")))
 
 
 def test_clocks_material_and_an_offer_are_shown_when_the_board_has_them(browser, scripted):
@@ -508,7 +508,12 @@ def test_clocks_material_and_an_offer_are_shown_when_the_board_has_them(browser,
     assert page.locator("#clock-white b").text_content() == "0:15"
     assert "(White +3)" in page.locator("#material").text_content()
     assert "White offers a draw" in page.locator("#offer").text_content()
-    assert 'TimeControl "300+3"' in page.locator("#pgn").input_value()
+    # The clock option as the PGN's TimeControl: given to the board, whose PGN the page exports.
+    deadline = time.monotonic() + 5
+    while {"cmd": "tag", "name": "TimeControl", "value": "300+3"} not in [
+            {k: v for k, v in r.items() if k != "id"} for r in scripted.sent if isinstance(r, dict)]:
+        assert time.monotonic() < deadline, "no tag TimeControl 300+3 sent: %s" % scripted.sent[-5:]
+        time.sleep(0.05)
     # A flag falls.
     scripted.feed({"ev": "clock", "white": 15000, "black": 0, "running": None})
     page.wait_for_selector("#clock-black.flag")
