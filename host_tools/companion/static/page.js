@@ -35,12 +35,15 @@ function playersNow() {
   for (const [id, key] of Object.entries(PLAYER_FIELDS)) p[key] = $(id).value.trim();
   return p;
 }
+const samePlayers = (a, b) => ["white", "black", "site", "rated"].every((k) => a[k] === b[k]);
 let playersTimer = null;
+let playersSent = null;          // what this page sent last, until a state has it (or 3 s passed)
 function sendPlayers(delay) {
   clearTimeout(playersTimer);    // typing: the board's archive is written again only once it pauses
   playersTimer = setTimeout(() => {
     playersTimer = null;
-    if (window.companionPost) window.companionPost("players", playersNow());
+    playersSent = { players: playersNow(), at: Date.now() };
+    if (window.companionPost) window.companionPost("players", playersSent.players);
   }, delay);
 }
 for (const id of Object.keys(PLAYER_FIELDS)) {
@@ -61,6 +64,8 @@ function keepPlayers(s) {
     return;
   }
   if (playersTimer !== null) return;      // the page's newer choice is on its way
+  if (playersSent && !samePlayers(s.players, playersSent.players) && Date.now() - playersSent.at < 3000) return;
+  playersSent = null;
   for (const [id, key] of Object.entries(PLAYER_FIELDS)) {
     if ($(id).value.trim() !== s.players[key] && document.activeElement !== $(id)) {
       $(id).value = s.players[key];
