@@ -2,7 +2,7 @@
 
     python -m host_tools.engine_match [--levels 6] [--elos 1350,1500] [--games 8]
                                       [--nodes N] [--sf-ms 100] [--stockfish PATH]
-    python -m host_tools.engine_match --ladder [--levels 1,2,3,4,5,6] [--games 64] [--anchor 1619]
+    python -m host_tools.engine_match --ladder [--levels 1,2,3,4,5,6] [--games 100] [--anchor 1543]
 
 Debian's ``stockfish`` (apt-get install stockfish; /usr/games/stockfish)
 plays with ``UCI_LimitStrength`` and ``UCI_Elo`` (1350 is its minimum in
