@@ -88,7 +88,7 @@ bench: deps
 # Strength (about 1.5 h on one core): the top levels against Debian's stockfish (UCI_Elo >= 1350,
 # its minimum), then every level against the next (--ladder), chained down from level 6's figure.
 ENGINE_MATCH ?= --levels 5,6 --elos 1350,1500,1700 --games 10
-ENGINE_LADDER ?= --games 100 --anchor 1543
+ENGINE_LADDER ?= --games 100 --anchor 1572
 engine-match: deps
 	$(PY) -m host_tools.engine_match $(ENGINE_MATCH)
 	$(PY) -m host_tools.engine_match --ladder $(ENGINE_LADDER)

@@ -2,7 +2,7 @@
 
     python -m host_tools.engine_match [--levels 6] [--elos 1350,1500] [--games 8]
                                       [--nodes N] [--sf-ms 100] [--stockfish PATH]
-    python -m host_tools.engine_match --ladder [--levels 1,2,3,4,5,6] [--games 100] [--anchor 1543]
+    python -m host_tools.engine_match --ladder [--levels 1,2,3,4,5,6] [--games 100] [--anchor 1572]
 
 Debian's ``stockfish`` (apt-get install stockfish; /usr/games/stockfish)
 plays with ``UCI_LimitStrength`` and ``UCI_Elo`` (1350 is its minimum in
@@ -255,14 +255,17 @@ def main(argv=None):
     ap.add_argument("--anchor", type=float, default=None,
                     help="--ladder: the top level's Elo on Stockfish's scale, to chain the others from")
     args = ap.parse_args(argv)
+
+    def out(line):
+        print(line, flush=True)    # as each game ends: a run cut short still leaves its figures
     if args.levels is None:
         args.levels = ",".join(str(lv) for lv in range(1, MAX_LEVEL + 1)) if args.ladder else str(MAX_LEVEL)
     if args.ladder:
         ladder([int(x) for x in args.levels.split(",")], args.games, args.anchor,
-               out=lambda line: print(line, flush=True), first=args.first_game)
+               out=out, first=args.first_game)
         return 0
     match([int(x) for x in args.levels.split(",")], [int(x) for x in args.elos.split(",")],
-          args.games, args.nodes, args.sf_ms, args.stockfish, first=args.first_game)
+          args.games, args.nodes, args.sf_ms, args.stockfish, out=out, first=args.first_game)
     return 0
 
 
