@@ -25,7 +25,7 @@ help:
 	@echo "make test-pico  the firmware on MicroPython for the Pico in an emulated RP2040 (UF2=path)"
 	@echo "make perft      every line of the perft suite at every depth"
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
-	@echo "make engine-match  the engine against Stockfish (UCI_Elo), Elo per level (long)"
+	@echo "make engine-match  the engine against Stockfish (UCI_Elo) and level against level: Elo per level (long)"
 	@echo "make firmware   build/firmware: the precompiled firmware (.mpy for the RP2040)"
 	@echo "make deploy     precompile firmware/ and copy it to a Pico (PORT=auto or e.g. /dev/ttyACM0)"
 	@echo "make repl       MicroPython's REPL on the Pico (Ctrl-] leaves)"
@@ -85,10 +85,13 @@ perft: deps
 bench: deps
 	$(PY) -m host_tools.bench
 
-# Strength: needs Debian's stockfish. ENGINE_MATCH="--levels 2,4,6 --elos 1350,1500 --games 20"
-ENGINE_MATCH ?= --levels 1,2,3,4,5,6 --elos 1350,1500 --games 10
+# Strength (about 1.5 h on one core): the top levels against Debian's stockfish (UCI_Elo >= 1350,
+# its minimum), then every level against the next (--ladder), chained down from level 6's figure.
+ENGINE_MATCH ?= --levels 5,6 --elos 1350,1500,1700 --games 10
+ENGINE_LADDER ?= --games 100 --anchor 1572
 engine-match: deps
 	$(PY) -m host_tools.engine_match $(ENGINE_MATCH)
+	$(PY) -m host_tools.engine_match --ladder $(ENGINE_LADDER)
 
 # -- the Pico (README: "Flashing the Pico") -------------------------------
 

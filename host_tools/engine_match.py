@@ -1,7 +1,8 @@
-"""The engine against Stockfish at limited strength: an Elo estimate with its 95 % interval per level.
+"""The engine against Stockfish at limited strength, and level against level: Elo with 95 % intervals.
 
     python -m host_tools.engine_match [--levels 6] [--elos 1350,1500] [--games 8]
                                       [--nodes N] [--sf-ms 100] [--stockfish PATH]
+    python -m host_tools.engine_match --ladder [--levels 1,2,3,4,5,6] [--games 100] [--anchor 1572]
 
 Debian's ``stockfish`` (apt-get install stockfish; /usr/games/stockfish)
 plays with ``UCI_LimitStrength`` and ``UCI_Elo`` (1350 is its minimum in
@@ -16,6 +17,15 @@ The Elo estimate is the maximum-likelihood rating against the opponents'
 UCI_Elo (logistic, draws half), its interval from the likelihood's
 curvature (+- 1.96 standard errors); with every game lost or won it is a
 bound, printed as such.
+
+``--ladder`` calibrates the levels against each other, which Stockfish cannot
+do below its minimum: each pair of adjacent levels plays ``--games`` games
+from the same openings, both colours, the seeds varied with the game (they
+vary the book choice and the noise). It prints each step's score for the
+stronger level, the Elo difference with its 95 % interval (from the games'
+own variance, draws included), and the levels on one scale, chained down
+from the top level's Stockfish estimate (``--anchor``); the chained
+intervals add the steps' variances.
 """
 
 import argparse
@@ -55,24 +65,28 @@ def find_stockfish(path=None):
 
 
 def play_game(engine, stockfish, opening, engine_white, nodes, sf_limit):
-    """One game; returns the engine's score (1, 0.5, 0) and the PGN-ish move list."""
+    """One game; returns the engine's score (1, 0.5, 0) and the final board."""
+    def stockfish_move(board, position):
+        return stockfish.play(board, sf_limit).move.uci()
+    return _play(lambda board, position: position.uci(engine.best_move(position, max_nodes=nodes)),
+                 stockfish_move, opening, engine_white)
+
+
+def _play(ours, theirs, opening, ours_white):
+    """A game between two move choosers ``f(board, position) -> uci``: ``ours``' score and the board."""
     board = chess.Board()
     position = Position()
     for text in opening.split():
         board.push_uci(text)
         position.push(position.parse_uci(text))
     while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
-        if (board.turn == chess.WHITE) == engine_white:
-            move = engine.best_move(position, max_nodes=nodes)
-            text = position.uci(move)
-        else:
-            text = stockfish.play(board, sf_limit).move.uci()
+        text = (ours if (board.turn == chess.WHITE) == ours_white else theirs)(board, position)
         board.push_uci(text)
         position.push(position.parse_uci(text))
     outcome = board.outcome(claim_draw=True)
     if outcome is None or outcome.winner is None:
         return 0.5, board
-    return (1.0 if outcome.winner == (chess.WHITE if engine_white else chess.BLACK) else 0.0), board
+    return (1.0 if outcome.winner == (chess.WHITE if ours_white else chess.BLACK) else 0.0), board
 
 
 def expected(r, opponent):
@@ -117,7 +131,84 @@ def format_estimate(est):
     return "Elo %.0f, 95 %% interval %.0f..%.0f" % (r, low, high)
 
 
-def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print):
+def elo_of_score(score):
+    return -400 * math.log10(1 / score - 1)
+
+
+def score_difference(scores):
+    """(elo, low, high, se_elo) of the first player's game scores: a difference with its 95 % interval.
+
+    The interval is the score's (mean +- 1.96 standard errors, from the games' own variance)
+    turned into Elo; a bound is None when it reaches 0 or 1. ``se_elo`` is the delta-method
+    standard error in Elo (None at a score of 0 or 1), for chaining steps.
+    """
+    n = len(scores)
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.25
+    se = math.sqrt(var / n)
+    low, high = mean - 1.96 * se, mean + 1.96 * se
+    elo = elo_of_score(mean) if 0 < mean < 1 else None
+    se_elo = se * 400 / (math.log(10) * mean * (1 - mean)) if elo is not None else None
+    return (elo, elo_of_score(low) if 0 < low < 1 else None, elo_of_score(high) if 0 < high < 1 else None,
+            se_elo)
+
+
+def format_difference(diff):
+    elo, low, high, _ = diff
+
+    def text(x, inf):
+        return inf if x is None else "%+.0f" % x
+    return "Elo %s, 95 %% interval %s..%s" % (text(elo, "?"), text(low, "-inf"), text(high, "+inf"))
+
+
+def ladder(levels, games, anchor=None, out=print, first=0):
+    """Adjacent levels against each other; returns {level: (elo, half-width)} chained from the top.
+
+    Games ``first`` .. ``first + games - 1``: in game g the stronger level plays white when g
+    is even, from opening g // 2; the stronger level's seed is g, the weaker's 1000 + g. A game
+    depends on nothing else, so a longer run replays a shorter one's games.
+    """
+    levels = sorted(levels)
+    steps = {}
+    for weak, strong in zip(levels, levels[1:]):
+        scores = []
+        plies = 0
+        for g in range(first, first + games):
+            opening = OPENINGS[(g // 2) % len(OPENINGS)]
+            a, b = Engine(strong, seed=g), Engine(weak, seed=1000 + g)
+            score, board = _play(lambda board, position: position.uci(a.best_move(position)),
+                                 lambda board, position: position.uci(b.best_move(position)),
+                                 opening, g % 2 == 0)
+            scores.append(score)
+            plies += board.ply()
+            out("level %d vs %d game %d (%s, %s): %s in %d plies"
+                % (strong, weak, g + 1, "white" if g % 2 == 0 else "black", opening,
+                   {1.0: "win", 0.5: "draw", 0.0: "loss"}[score], board.ply()))
+        diff = score_difference(scores)
+        steps[strong] = diff
+        out("step %d-%d: level %d scores %.1f / %d (%.3f; %d wins, %d draws, %d losses; "
+            "%.0f plies a game): %s"
+            % (weak, strong, strong, sum(scores), games, sum(scores) / games, scores.count(1.0),
+               scores.count(0.5), scores.count(0.0), plies / games, format_difference(diff)))
+    scale = {}
+    top = levels[-1]
+    elo, var = (anchor if anchor is not None else 0), 0.0
+    scale[top] = (elo, 0.0)
+    for weak, strong in reversed(list(zip(levels, levels[1:]))):
+        d, _, _, se = steps[strong]
+        if d is None:
+            out("step %d-%d has no finite difference: the scale stops at level %d" % (weak, strong, strong))
+            break
+        elo -= d
+        var += se * se
+        scale[weak] = (elo, 1.96 * math.sqrt(var))
+    out("scale (%s): %s" % ("anchored at level %d = %d" % (top, anchor) if anchor is not None
+                            else "relative to level %d" % top,
+                            ", ".join("L%d %.0f +- %.0f" % (lv, e, h) for lv, (e, h) in sorted(scale.items()))))
+    return scale
+
+
+def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print, first=0):
     path = find_stockfish(stockfish_path)
     if not path:
         raise SystemExit("stockfish not found: apt-get install stockfish (or --stockfish PATH)")
@@ -129,7 +220,7 @@ def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print):
             for elo in elos:
                 sf.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
                 points = 0
-                for g in range(games):
+                for g in range(first, first + games):
                     opening = OPENINGS[(g // 2) % len(OPENINGS)]
                     engine = Engine(level, seed=g)
                     score, board = play_game(engine, sf, opening, g % 2 == 0, nodes,
@@ -150,15 +241,31 @@ def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--levels", default=str(MAX_LEVEL), help="comma-separated engine levels")
+    ap.add_argument("--levels", default=None,
+                    help="comma-separated engine levels (default: %d; with --ladder, all)" % MAX_LEVEL)
     ap.add_argument("--elos", default="1350", help="comma-separated Stockfish UCI_Elo values")
     ap.add_argument("--games", type=int, default=4, help="games per level and Elo (even: both colours)")
     ap.add_argument("--nodes", type=int, default=None, help="our max_nodes per move (default: the level's)")
     ap.add_argument("--sf-ms", type=int, default=100, help="Stockfish's time per move (ms)")
     ap.add_argument("--stockfish", default=None)
+    ap.add_argument("--ladder", action="store_true",
+                    help="adjacent levels against each other (--games each pair), no Stockfish")
+    ap.add_argument("--first-game", type=int, default=0,
+                    help="number of the first game: its opening, colours and seeds (to extend an earlier run)")
+    ap.add_argument("--anchor", type=float, default=None,
+                    help="--ladder: the top level's Elo on Stockfish's scale, to chain the others from")
     args = ap.parse_args(argv)
+
+    def out(line):
+        print(line, flush=True)    # as each game ends: a run cut short still leaves its figures
+    if args.levels is None:
+        args.levels = ",".join(str(lv) for lv in range(1, MAX_LEVEL + 1)) if args.ladder else str(MAX_LEVEL)
+    if args.ladder:
+        ladder([int(x) for x in args.levels.split(",")], args.games, args.anchor,
+               out=out, first=args.first_game)
+        return 0
     match([int(x) for x in args.levels.split(",")], [int(x) for x in args.elos.split(",")],
-          args.games, args.nodes, args.sf_ms, args.stockfish)
+          args.games, args.nodes, args.sf_ms, args.stockfish, out=out, first=args.first_game)
     return 0
 
 

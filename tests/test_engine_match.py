@@ -1,10 +1,11 @@
-"""A short match against Stockfish at its lowest UCI_Elo (marker slow: `make test-long`)."""
+"""The match harness: Elo from results, the level ladder, and a short match against Stockfish.
+
+The match against Stockfish is marked slow (`make test-long`); long runs are `make engine-match`.
+"""
 
 import pytest
 
-from host_tools.engine_match import elo_estimate, find_stockfish, match
-
-pytestmark = pytest.mark.slow
+from host_tools.engine_match import elo_estimate, find_stockfish, ladder, match, score_difference
 
 
 def test_elo_estimate_from_results():
@@ -14,6 +15,32 @@ def test_elo_estimate_from_results():
     assert elo_estimate([(1400, 1.0)] * 4)[3].startswith("all games won")
 
 
+def test_score_difference_in_elo():
+    # 0.76 is +200 Elo; 76 wins and 24 losses: standard error sqrt(.76 * .24 / 99) = 0.0429
+    elo, low, high, se = score_difference([1.0] * 76 + [0.0] * 24)
+    assert abs(elo - 200) < 1
+    assert 65 < 200 - low < 80 and 85 < high - 200 < 100    # the logistic stretches the far side
+    assert abs(se - 0.0429 * 400 / (2.302585 * 0.76 * 0.24)) < 1
+    assert score_difference([0.5] * 10)[:2] == (0.0, 0.0)           # all drawn: no spread
+    elo, low, high, se = score_difference([1.0] * 9 + [0.5])
+    assert elo > 400 and low is not None and high is None and se is not None
+    assert score_difference([1.0] * 4) == (None, None, None, None)  # all won: no finite figure
+
+
+def test_a_short_ladder_replays_its_games():
+    lines = []
+    scale = ladder([2, 1], 2, anchor=1000, out=lines.append)
+    games = [line for line in lines if " game " in line]
+    assert [line.split(":")[0] for line in games] == [
+        "level 2 vs 1 game 1 (white, e2e4 e7e5 g1f3 b8c6)", "level 2 vs 1 game 2 (black, e2e4 e7e5 g1f3 b8c6)"]
+    assert lines[-2].startswith("step 1-2: level 2 scores ") and lines[-1].startswith("scale (anchored")
+    assert scale[2] == (1000, 0.0) and (1 not in scale or scale[1][1] > 0)
+    again = []
+    ladder([1, 2], 1, out=again.append, first=1)    # game 2 alone: the same game
+    assert again[0] == games[1]
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(find_stockfish() is None,
                     reason="needs Debian's stockfish (apt-get install stockfish; .ci/run installs it)")
 def test_a_short_match_against_stockfish():

@@ -39,13 +39,15 @@ except ImportError:  # CPython
 # RP2040: the board's loop searches one node after each scan, ~230 nodes/s
 # while it scans on at >= 200 scans/s (docs/engine.md), so level 6 answers in
 # about 10 s on the board, the others sooner.
+# Spaced about 200 Elo apart by games level against level (engine_match --ladder,
+# docs/engine.md "Strength"): the noise does most of it, the depth cap the rest.
 LEVELS = (
     None,
-    (1, 150, 100),
-    (2, 90, 300),
+    (1, 175, 100),
+    (2, 130, 300),
+    (2, 70, 400),
     (3, 50, 600),
-    (3, 30, 800),
-    (40, 10, 1800),
+    (40, 25, 1200),
     (40, 0, 2300),
 )
 MIN_LEVEL = 1
