@@ -43,7 +43,7 @@ except ImportError:  # CPython
 # docs/engine.md "Strength"): the noise does most of it, the depth cap the rest.
 LEVELS = (
     None,
-    (1, 175, 100),
+    (1, 200, 100),
     (2, 130, 300),
     (2, 70, 400),
     (3, 50, 600),
