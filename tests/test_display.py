@@ -105,7 +105,7 @@ class TestGameScreen:
         b = SimBoard("8/P6k/8/8/8/8/8/K7 w - - 0 1")
         b.lift("a7")
         b.place("a8")
-        b.wait(300)
+        b.wait(350)       # the board still 250 ms, the screen composed, then sent a line a tick (4 lines)
         assert b.app.game.tracker.state == 2, "settling the promotion"
         assert lines(b)[3] == "Promote: queen"
         b.send("promote n")
