@@ -32,9 +32,10 @@ COLS = const(16)          # a line one of the SSD1306's 8 pages
 # -- the part ------------------------------------------------------------------------------------
 
 REFRESH_MS = 200          # at most 5 compositions of the whole screen a second
-# No composition of the whole screen until the board has been still this long: on the Pico its slices
-# hold the loop up to ~20 ms each (an import from flash), and a quick tap (a promotion's choice) made
-# inside such a hold could be missed. The clock's line and the lines' sending are cheap: never held back.
+# No composition of the whole screen until the board has been still this long (unless the board's engine
+# thinks): on the Pico its slices hold the loop up to ~20 ms each (an import from flash), and a quick tap
+# (a promotion's choice) made inside such a hold could be missed. The clock's line and the lines' sending
+# are cheap: never held back.
 QUIET_MS = 250
 
 # Where a composition of the whole screen stands: a slice a tick (``DisplayPart._compose_slice``).
@@ -127,10 +128,14 @@ class DisplayPart:
         if thinking != self._thinking:
             self._thinking = thinking
             self.stale = True
+            if thinking:                   # at once, not REFRESH_MS after the move that started it
+                self._drawn_ms = now - REFRESH_MS
         if self.unsent:
             self._send_one()
         elif (self.stale or self._phase != _IDLE) and elapsed(now, self._drawn_ms) >= REFRESH_MS:
-            if elapsed(now, runner.app.game.tracker.last_event_ms) >= QUIET_MS:
+            # While the board's engine thinks the hands wait (the tracker holds): no tap to miss, and its
+            # level must show while it searches (level 1 searches ~0.15 s, less than QUIET_MS).
+            if thinking or elapsed(now, runner.app.game.tracker.last_event_ms) >= QUIET_MS:
                 self._compose_slice(runner, now)
             elif self._phase != _IDLE:
                 self._give_up()             # the board moved: the slices start again once it is still

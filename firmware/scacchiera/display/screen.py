@@ -56,6 +56,7 @@ _OFFER_WORDS = const(18)
 _CLAIM = const(19)
 _DIAG = const(20)
 _PIECES = const(21)
+_PLAY = const(27)         # the move the LEDs show the hands: the board's engine's, or the host's
 # 23 to 26: the menu's (menu.py)
 _BESIDE_ICON = const(14)  # a line with an icon: the icon's cell, and a space before it
 
@@ -93,7 +94,7 @@ def words(lang):
 
 
 def word(w, i):
-    """Line ``i`` of a language's WORDS: one string made, not a list of all 27 each redraw (RAM)."""
+    """Line ``i`` of a language's WORDS: one string made, not a list of all 28 each redraw (RAM)."""
     start = 0
     for _ in range(i):
         start = w.find("\n", start) + 1
@@ -191,6 +192,8 @@ def compose(runner, now, lines, icons, w=None):
         if engine is not None and getattr(engine, "thinking", False):
             level = getattr(engine, "level", 0)
             extra.append((fit_to(_BESIDE_ICON, word(w, _THINKING_WORDS), (level,)), _THINKING))
+        elif game.tracker.required >= 0 and game.result is None:
+            extra.append((fit(word(w, _PLAY), game.position.san(game.tracker.required, lang)), _NO_ICON))
         offer = getattr(game, "offer", -1)          # the colour offering a draw (game/offers.py), or -1
         if offer >= 0 and game.result is None:
             side = word(w, _SIDE).split("|")[offer]
