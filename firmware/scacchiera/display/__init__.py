@@ -134,12 +134,11 @@ class DisplayPart:
             self._send_one()
         elif (self.stale or self._phase != _IDLE) and elapsed(now, self._drawn_ms) >= REFRESH_MS:
             # While the board's engine thinks the hands wait (the tracker holds): no tap to miss, and its
-            # level must show while it searches (level 1 searches ~0.15 s, less than QUIET_MS).
-            if thinking or elapsed(now, runner.app.game.tracker.last_event_ms) >= QUIET_MS:
+            # level must show while it searches (level 1 searches ~0.15 s, less than QUIET_MS). Once the
+            # screen is imported the rest goes on (slices of ~12 and ~5 ms: no tap is that short).
+            if self._phase != _IDLE or thinking or \
+                    elapsed(now, runner.app.game.tracker.last_event_ms) >= QUIET_MS:
                 self._compose_slice(runner, now)
-            elif self._phase != _IDLE:
-                self._give_up()             # the board moved: the slices start again once it is still
-                self.stale = True
             elif self._clock:
                 self._clock_slice(runner, now)
         elif self._clock:
@@ -208,7 +207,7 @@ class DisplayPart:
             self.draws += 1
 
     def _give_up(self):
-        """Drop what a composition in slices holds (the board moved, or it is done)."""
+        """Drop what a composition in slices holds, once it is done."""
         self._phase = _IDLE
         self._words = None
         drop("screen")
