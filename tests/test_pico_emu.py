@@ -269,6 +269,7 @@ def test_a_300_ply_game(firmware):
     from hands_fuzz import GameHands
     from host_tools.pico_emu.bench import long_game
     from host_tools.pico_emu.board import PicoHands
+    from host_tools.pico_emu.panel import text_lines
     moves = long_game(300)
     hands = PicoHands(firmware=firmware, display=True)     # the worst case: the optional display on
     try:
