@@ -295,7 +295,8 @@ def test_a_300_ply_game(firmware):
     for move in moves[:-1]:
         before_last.push(move)
     last = "%d%s %s" % (before_last.fullmove_number, "." if before_last.turn else "...", before_last.san(moves[-1]))
-    assert hands.emu.panel.on and panel[1].startswith(("White", "Black")[final.turn == chess.BLACK] + " to move"), panel
+    side = ("White", "Black")[final.turn == chess.BLACK]
+    assert hands.emu.panel.on and panel[1].startswith(side + (" in check" if final.is_check() else " to move")), panel
     assert panel[2] == last, panel
     # Issue 11's goal, and issue 17's: the budget still met with the display on.
     assert state["heap_free"] >= HEAP_FREE_GOAL, state["heap_free"]
