@@ -105,7 +105,7 @@ class TestGameScreen:
         b = SimBoard("8/P6k/8/8/8/8/8/K7 w - - 0 1")
         b.lift("a7")
         b.place("a8")
-        b.wait(300)
+        b.wait(350)       # the board still 250 ms, the screen composed, then sent a line a tick (4 lines)
         assert b.app.game.tracker.state == 2, "settling the promotion"
         assert lines(b)[3] == "Promote: queen"
         b.send("promote n")
@@ -274,8 +274,8 @@ class TestMenu:
 class TestLanguages:
     def test_every_language_has_every_line_and_the_same_choices(self):
         en, it = screen.words("en").split("\n"), screen.words("it").split("\n")
-        assert [screen.word(screen.words("it"), i) for i in range(27)] == it
-        assert len(en) == len(it) == 27
+        assert [screen.word(screen.words("it"), i) for i in range(28)] == it
+        assert len(en) == len(it) == 28
         for i in (0, 21, 25, 26):          # the sides, the pieces, the menu's items and values
             assert len(en[i].split("|")) == len(it[i].split("|")), en[i]
         keys = [pair.split("=")[0] for pair in en[22].split("|")]
@@ -293,3 +293,74 @@ def test_bench_figures_of_a_redraw():
     line_bits = (2 + 9 * 8) + (2 + 9 * 130)
     assert int(figures["display_bus_one_line_us"]) == line_bits * 1000000 // 400000 == 3115
     assert int(figures["display_bus_full_screen_us"]) == 8 * line_bits * 1000000 // 400000 == 24920
+
+
+class TestRealClocksAndEngine:
+    """The screen fed by the firmware's own clocks (game/clocks.py) and engine (opponent.py), not fakes."""
+
+    def test_both_clocks_count_down_and_the_running_side(self):
+        b = SimBoard()
+        b.send("set clock 3+2")
+        b.wait(400)
+        assert lines(b)[:2] == ["W 3:00    B 3:00", "White to move"], "nothing runs before the first move"
+        play(b, "e2e4")
+        clocks = b.app.game.clocks
+        assert clocks.running == 2, "Black's clock runs"
+        started = clocks.since                      # when Black's clock started: the move's commit
+        assert lines(b)[:3] == ["W 3:02    B 3:00", "Black to move", "1. e4"], "White's 2 s bonus"
+        pages = b.hw.display.pages
+        for second in range(1, 6):
+            b.wait(started + second * 1000 + 30 - b.hw.ticks_ms())     # 30 ms past Black's second
+            assert lines(b)[0] == "W 3:02    B 2:%02d" % (60 - second), second
+            assert lines(b)[1] == "Black to move"
+        assert b.hw.display.pages - pages == 5, "a ticking clock sends one line (one panel page) a second"
+        play(b, "e7e5")
+        assert clocks.running == 1
+        started = clocks.since
+        black = clocks.left_ms(False, b.hw.ticks_ms())
+        assert lines(b)[1:3] == ["White to move", "1... e5"]
+        for second in (1, 2, 3):
+            b.wait(started + second * 1000 + 30 - b.hw.ticks_ms())
+            assert lines(b)[0] == "W %s    B %s" % (screen.clock_text(182000 - second * 1000), screen.clock_text(black))
+        assert clocks.left_ms(False, b.hw.ticks_ms()) == black, "Black's clock stopped"
+
+    def test_the_flag_falls_on_the_screen(self):
+        b = SimBoard()
+        b.send("set clock 1+0")
+        b.wait(400)
+        play(b, "e2e4")
+        b.wait(59000)
+        assert lines(b)[0] == "W 1:00    B 0:01"
+        b.wait(2000)
+        assert b.app.game.result == ("1-0", "time_forfeit")
+        assert lines(b)[:3] == ["W 1:00    B 0:00", "White wins", "time forfeit"]
+        assert icons(b)[1] == "flag"
+
+    def test_the_engine_thinks_at_its_level_then_its_move_is_shown_and_played(self):
+        midgame = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"   # out of its book
+        b = SimBoard(midgame)
+        b.send("set opponent engine 1")
+        b.wait(400)
+        assert lines(b)[:2] == ["vs engine 1", "White to move"]
+        play(b, "b1c3", wait=0)
+        thinking_seen = False
+        engine = b.runner.engine
+        for _ in range(300):                        # at most 3 s: level 1 searches 100 nodes, one a scan
+            b.wait(10)
+            if engine.thinking and lines(b)[7] == "Engine 1: ..." and icons(b)[7] == "thinking":
+                thinking_seen = True
+            if b.app.game.tracker.required >= 0 and lines(b)[7].startswith("Play"):
+                break
+        assert thinking_seen, "the screen said the engine thinks, and at which level, while it searched"
+        assert not engine.thinking
+        required = b.app.game.tracker.required
+        san = b.app.game.position.san(required)
+        assert lines(b)[7] == "Play: " + san and icons(b)[7] == ""
+        uci = b.app.game.position.uci(required)
+        assert [ev["uci"] for ev in b.events if ev.get("kind") == "engine_move"] == [uci]
+        play(b, uci)                                 # the hands make the engine's move
+        assert lines(b)[1:3] == ["White to move", "5... " + san]
+        assert lines(b)[7] == ""
+        b.send("set lang it")
+        b.wait(300)
+        assert lines(b)[0] == "contro motore 1"

@@ -269,6 +269,7 @@ def test_a_300_ply_game(firmware):
     from hands_fuzz import GameHands
     from host_tools.pico_emu.bench import long_game
     from host_tools.pico_emu.board import PicoHands
+    from host_tools.pico_emu.panel import text_lines
     moves = long_game(300)
     hands = PicoHands(firmware=firmware, display=True)     # the worst case: the optional display on
     try:
@@ -277,6 +278,7 @@ def test_a_300_ply_game(firmware):
         for move in moves:
             player.play(move)
         hands.wait(800)
+        panel = text_lines(hands.emu.panel)        # before the snapshot's REPL builds a second firmware
         state = hands.snapshot(heap=True)
     finally:
         hands.emu.close()
@@ -287,6 +289,14 @@ def test_a_300_ply_game(firmware):
     assert state["fen"] == final.fen()
     print("300 plies, the display on: heap free %d B after a collection, %d scans/s"
           % (state["heap_free"], state["scan_rate"]))
-    assert hands.emu.panel.on and hands.emu.panel.transfers > 300, "the display drew the game"
+    # The display drew the game to its end: the panel (read back from what the firmware sent on I2C1)
+    # shows the side to move and the last move, numbered, in python-chess's SAN.
+    before_last = chess.Board()
+    for move in moves[:-1]:
+        before_last.push(move)
+    last = "%d%s %s" % (before_last.fullmove_number, "." if before_last.turn else "...", before_last.san(moves[-1]))
+    side = ("White", "Black")[final.turn == chess.BLACK]
+    assert hands.emu.panel.on and panel[1].startswith(side + (" in check" if final.is_check() else " to move")), panel
+    assert panel[2] == last, panel
     # Issue 11's goal, and issue 17's: the budget still met with the display on.
     assert state["heap_free"] >= HEAP_FREE_GOAL, state["heap_free"]

@@ -290,6 +290,13 @@ def display_main():
     locked()
     assert part.draws == draws, "a steady screen is not redrawn"
     results.append("idle")
+    machine.board.lift(12)              # e2e4: the screen shows the move, then stays
+    settle(300)
+    machine.board.place(28)
+    settle(1500)
+    assert part.lines[2] == "1. e4", part.lines
+    locked()
+    results.append("after a move")
     machine.board.lift(12)
     settle()
     locked()

@@ -13,7 +13,8 @@
 //   reason kept; a power cut stops it, and `boot` powers it on again;
 // - optionally (init's `oled`: {bus, address}) an SSD1306 on that I2C bus: it acknowledges its
 //   address and keeps each transfer's bytes for host_tools/pico_emu, which decodes them
-//   (host_tools/fakehw/ssd1306_model.py). The bus timing is not modelled: a byte completes at once.
+//   (host_tools/fakehw/ssd1306_model.py). The bus takes its time: SCL periods from the I2C block's
+//   programmed counts (attachOled).
 // Time is emulated and deterministic: instructions at 125 MHz, WFI/WFE skips to the next alarm.
 
 import fs from 'node:fs';
@@ -159,27 +160,38 @@ class Board {
     this.powerOn(watchdog);
   }
 
-  /** The optional SSD1306: acknowledges writes to its address, keeps the bytes of each transfer. */
+  /** The optional SSD1306: acknowledges writes to its address, keeps the bytes of each transfer.
+
+  The bus takes its time: each step completes after the SCL periods it lasts on a real bus, the
+  period read from the I2C block's own counts (IC_FS_SCL_HCNT + IC_FS_SCL_LCNT, clk_sys cycles, as
+  pico-sdk's i2c_set_baudrate programs them: 313 cycles, 2.5 us, at 400 kHz): START and STOP one
+  period each, the address and each byte nine (8 bits and the ACK). Not modelled: rise and fall
+  times, clock stretching (an SSD1306 does not stretch), the block's own gaps between bytes.
+  */
   attachOled(mcu) {
     const oled = this.cfg.oled;
     if (!oled) return; // rp2040js' own handlers: every address unanswered
     const i2c = mcu.i2c[oled.bus];
     let bytes = null; // the transfer under way to the panel, or null
-    i2c.onStart = () => i2c.completeStart();
+    const after = (periods, done) => {
+      const alarm = mcu.clock.createAlarm(done);
+      alarm.schedule(periods * (i2c.sclHighPeriod + i2c.sclLowPeriod) * CYCLE_NS);
+    };
+    i2c.onStart = () => after(1, () => i2c.completeStart());
     i2c.onConnect = (address, mode) => {
       const ack = address === oled.address && mode === 0; // I2CMode.Write: a driver only writes to it
       bytes = ack ? [] : null;
-      i2c.completeConnect(ack);
+      after(9, () => i2c.completeConnect(ack));
     };
     i2c.onWriteByte = (value) => {
       if (bytes) bytes.push(value);
-      i2c.completeWrite(bytes !== null);
+      after(9, () => i2c.completeWrite(bytes !== null));
     };
-    i2c.onReadByte = () => i2c.completeRead(0xff);
+    i2c.onReadByte = () => after(9, () => i2c.completeRead(0xff));
     i2c.onStop = () => {
       if (bytes && bytes.length) this.i2c.push(Buffer.from(bytes).toString('hex'));
       bytes = null;
-      i2c.completeStop();
+      after(1, () => i2c.completeStop());
     };
   }
 

@@ -27,4 +27,5 @@ checkmate=checkmate|stalemate=stalemate|insufficient_material=no mating force|fi
 Menu  ok: change|Menu
 ok again: new|ok: new game?
 New game|Clock|Vs|Hints|Aid|Light|Lang
-on|off|n/a|person|computer|engine"""
+on|off|n/a|person|computer|engine
+Play: %s|Play %s"""

@@ -26,4 +26,5 @@ checkmate=scacco matto|stalemate=stallo|insufficient_material=materiale insuff.|
 Menu  ok: cambia|Menu
 ok: nuova?|ok: nuova
 Nuova partita|Tempo|Vs|Aiuti|Luci|Luce|Lingua
-si|no|n/d|persona|computer|motore"""
+si|no|n/d|persona|computer|motore
+Gioca: %s|Gioca %s"""

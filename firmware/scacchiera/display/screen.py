@@ -11,7 +11,7 @@ flash a redraw (docs/display.md has the figures).
 from .. import const
 from ..tracking import tracker as tr
 from ..rules.squares import DROP
-from . import COLS, ROWS, drop
+from . import COLS, ROWS, drop, clock_line, clock_text  # noqa: F401  (clock_text: the screen's API)
 
 # -- the screen --------------------------------------------------------------------------------
 #
@@ -56,6 +56,7 @@ _OFFER_WORDS = const(18)
 _CLAIM = const(19)
 _DIAG = const(20)
 _PIECES = const(21)
+_PLAY = const(27)         # the move the LEDs show the hands: the board's engine's, or the host's
 # 23 to 26: the menu's (menu.py)
 _BESIDE_ICON = const(14)  # a line with an icon: the icon's cell, and a space before it
 
@@ -93,7 +94,7 @@ def words(lang):
 
 
 def word(w, i):
-    """Line ``i`` of a language's WORDS: one string made, not a list of all 27 each redraw (RAM)."""
+    """Line ``i`` of a language's WORDS: one string made, not a list of all 28 each redraw (RAM)."""
     start = 0
     for _ in range(i):
         start = w.find("\n", start) + 1
@@ -103,14 +104,6 @@ def word(w, i):
 
 def piece_name(w, piece_type):
     return word(w, _PIECES).split("|")[piece_type & 7]
-
-
-def clock_text(ms):
-    """Time left as the clock shows it: M:SS, H:MM:SS past an hour, 0:00 at the flag."""
-    s = (ms + 999) // 1000 if ms > 0 else 0
-    if s >= 3600:
-        return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
-    return "%d:%02d" % (s // 60, s % 60)
 
 
 def last_move_text(pos, lang):
@@ -129,9 +122,7 @@ def last_move_text(pos, lang):
 def _clock_line(runner, w, now):
     clocks = getattr(runner.app.game, "clocks", None)
     if clocks is not None and getattr(clocks, "on", False):
-        white = "W " + clock_text(clocks.left_ms(True, now))
-        black = "B " + clock_text(clocks.left_ms(False, now))
-        return white + " " * max(1, COLS - len(white) - len(black)) + black
+        return clock_line(clocks, now)
     opponent = getattr(runner.app.game.options, "opponent", None) or getattr(runner, "opponent", "")
     if isinstance(opponent, str) and opponent.startswith("engine"):
         return fit(word(w, _ENGINE), int(opponent[6:] or 0))
@@ -175,11 +166,13 @@ def _hands(game, w, out):
             out.append(fit(word(w, _PLACE_TILE), piece_name(w, drawn)))
 
 
-def compose(runner, now, lines, icons):
-    """Fill ``lines`` (a list of ROWS strings) and ``icons`` (ROWS bytes) with the game screen now."""
+def compose(runner, now, lines, icons, w=None):
+    """Fill ``lines`` (a list of ROWS strings) and ``icons`` (ROWS bytes) with the game screen now
+    (``w``: the language's words, if already read)."""
     game = runner.app.game
     lang = game.options.lang
-    w = words(lang)
+    if w is None:
+        w = words(lang)
     for i in range(ROWS):
         icons[i] = _NO_ICON
     out = []
@@ -199,6 +192,8 @@ def compose(runner, now, lines, icons):
         if engine is not None and getattr(engine, "thinking", False):
             level = getattr(engine, "level", 0)
             extra.append((fit_to(_BESIDE_ICON, word(w, _THINKING_WORDS), (level,)), _THINKING))
+        elif game.tracker.required >= 0 and game.result is None:
+            extra.append((fit(word(w, _PLAY), game.position.san(game.tracker.required, lang)), _NO_ICON))
         offer = getattr(game, "offer", -1)          # the colour offering a draw (game/offers.py), or -1
         if offer >= 0 and game.result is None:
             side = word(w, _SIDE).split("|")[offer]
