@@ -188,6 +188,27 @@ class TestRedraws:
         play(b, "e2e4")
         assert b.hw.display.pages - pages == 2, "the turn and the last move: two of the panel's pages"
 
+    def test_a_host_that_only_reads_makes_no_redraw(self):
+        """A host polling status (the companion does after each event) must not make the display compose
+        its whole screen again: on the RP2040 that is ~37 ms of slices and ~7 KB of garbage each time."""
+        b = SimBoard()
+        b.wait(500)
+        part = b.runner.display
+        composed = []
+        compose = part._compose_slice
+
+        def counting(runner, now):
+            composed.append(now)
+            compose(runner, now)
+        part._compose_slice = counting
+        for line in ("hello", "status", "games", "pgn", "leds", "occupancy", "status"):
+            b.send(line)
+            b.wait(300)
+        assert composed == [], "reads made the display compose again"
+        b.send("set lang it")
+        b.wait(600)
+        assert composed, "a setting that changes the screen is composed"
+
 
 class TestMenu:
     def test_open_step_close(self):

@@ -29,6 +29,9 @@ COMMANDS = {
 _GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote", "suggest", "clock", "end",
          "decline")
 _ANY_TIME = ("new", "unshow", "undo")
+# Commands that only read: they leave the LED frame and the display's screen as they are (a host
+# polling `status` would otherwise make the display compose its whole screen again each time).
+_READS = ("hello", "status", "games", "pgn", "leds", "occupancy")
 _WORDS = {"true": True, "on": True, "false": False, "off": False}
 
 
@@ -142,7 +145,8 @@ def handle(proto, line):
     reply["ok"] = True
     if rid is not None:
         reply["id"] = rid
-    runner.app.dirty = True
+    if cmd not in _READS:
+        runner.app.dirty = True
     proto.send(reply, True)
 
 
