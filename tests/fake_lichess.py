@@ -458,17 +458,21 @@ class FakeLichess:
                                  "challenge": c})
             return JSONResponse({"ok": True})
 
-        def game_of(request):
+        def game_of(request, started=False):
+            """The user's game named in the path (``started``: and still being played), else None."""
             g = self.games.get(request.path_params["gid"])
-            if g is None or g.color_of(self.user) is None:
+            if g is None or g.color_of(self.user) is None or started and g.status != "started":
                 return None
             return g
+
+        def no_game():
+            return JSONResponse({"error": "No such game"}, status_code=404)
 
         async def game_stream(request):
             with self.lock:
                 g = game_of(request)
                 if g is None:
-                    return JSONResponse({"error": "No such game"}, status_code=404)
+                    return no_game()
                 listener = _Listener()
                 if g.status == "started":
                     g.listeners.append(listener)
@@ -481,7 +485,7 @@ class FakeLichess:
             with self.lock:
                 g = game_of(request)
                 if g is None:
-                    return JSONResponse({"error": "No such game"}, status_code=404)
+                    return no_game()
                 uci = request.path_params["move"]
                 me = g.color_of(self.user)
                 if g.status != "started" or (g.board.turn == chess.WHITE) != (me == "white"):
@@ -500,9 +504,9 @@ class FakeLichess:
 
         async def draw(request):
             with self.lock:
-                g = game_of(request)
-                if g is None or g.status != "started":
-                    return JSONResponse({"error": "No such game"}, status_code=404)
+                g = game_of(request, started=True)
+                if g is None:
+                    return no_game()
                 me = g.color_of(self.user)
                 theirs = g.bdraw if me == "white" else g.wdraw
                 if request.path_params["accept"] == "yes":
@@ -519,9 +523,9 @@ class FakeLichess:
 
         async def resign(request):
             with self.lock:
-                g = game_of(request)
-                if g is None or g.status != "started":
-                    return JSONResponse({"error": "No such game"}, status_code=404)
+                g = game_of(request, started=True)
+                if g is None:
+                    return no_game()
                 g.status = "resign"
                 g.winner = "black" if g.color_of(self.user) == "white" else "white"
             self._publish(g)

@@ -195,7 +195,7 @@ def _clock(game):
     running = clocks.running
     clock = {"control": clocks.control, "white": clocks.left_ms(True, now), "black": clocks.left_ms(False, now),
              "running": "wb"[running - 1] if running else None}
-    if getattr(clocks, "host", False):      # an online game: the host's clock decides
+    if clocks.host:                         # an online game: the host's clock decides
         clock["host"] = True
     return clock
 
@@ -311,7 +311,7 @@ def _tag(p, runner, game, a):
     name, value = a["name"], a.get("value", "")
     tags = runner.journal.tags or {}
     if not 0 < len(name) <= 20 or not name[0].isalpha() or name in ("Result", "SetUp", "FEN") or \
-            [c for c in name if not (c.isalpha() or c.isdigit() or c == "_")]:
+            not all(c.isalpha() or c.isdigit() or c == "_" for c in name):
         raise ProtocolError("bad_field", "a tag's name: up to 20 letters, digits, _ (not Result, SetUp, FEN)")
     if len(value) > 80 or "|" in value:
         raise ProtocolError("bad_field", "a tag's value: up to 80 characters, no |")

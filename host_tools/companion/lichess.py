@@ -48,6 +48,7 @@ import requests
 
 from host_tools.companion import lichess_token
 from host_tools.companion.lichess_token import TokenError
+from host_tools.companion.players import host_date
 
 API = "https://lichess.org"
 LIVE = ("created", "started")
@@ -703,9 +704,8 @@ class Lichess:
         if (s.get("options") or {}).get("clock") != g.control():
             self.board.command({"cmd": "set", "name": "clock", "value": g.control()})
         if self.board.model.knows("tag") is not False:      # an older firmware: its archive has no names
-            for name, value in self.tags(g).items():
-                if name not in ("Result", "Termination"):
-                    self.board.command({"cmd": "tag", "name": name, "value": value})
+            for name, value in self.tags(g).items():    # the result: the board's own ending
+                self.board.command({"cmd": "tag", "name": name, "value": value})
         g.phase = "play"
         self._changed()
 
@@ -828,25 +828,26 @@ class Lichess:
     # -- the archive and the ladder --------------------------------------------------------------
 
     def tags(self, g):
-        """The game's PGN tags as Lichess's own PGN has them (the file saved here, and the board's archive)."""
+        """The game's PGN tags as Lichess's own PGN has them, but for Result and Termination (the file saved
+        here adds Lichess's; the board's archive has its own ending's)."""
         full = g.full or {}
         white, black = full.get("white") or {}, full.get("black") or {}
         tags = {"Event": ("Lichess %s game" % (full.get("speed") or "")).replace("  ", " "),
                 "Site": "%s/%s" % (self.base_url.rstrip("/"), g.id),
-                "Date": datetime.date.today().strftime("%Y.%m.%d"),
+                "Date": host_date(),
                 "White": _player_name(white), "Black": _player_name(black)}
         for side, player in (("White", white), ("Black", black)):
             if player.get("rating"):
                 tags[side + "Elo"] = str(player["rating"])
         clock = full.get("clock")
         tags["TimeControl"] = "%d+%d" % (clock["initial"] // 1000, clock["increment"] // 1000) if clock else "-"
-        tags["Result"] = _result(g)
-        tags["Termination"] = _TERMINATIONS.get(g.status, g.status)
         return tags
 
     def pgn(self, g):
         game = chess.pgn.Game()
         game.headers.update(self.tags(g))
+        game.headers["Result"] = _result(g)
+        game.headers["Termination"] = _TERMINATIONS.get(g.status, g.status)
         if g.initial.fen() != chess.STARTING_FEN:
             game.setup(g.initial)
         node = game

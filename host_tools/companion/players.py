@@ -57,7 +57,8 @@ def host_date(now=None):
 
 
 def parse_headers(pgn):
-    """The tag pairs of a PGN text, values unescaped: {"White": "Anna", ...}."""
+    """The tag pairs of a PGN text, values unescaped: {"White": "Anna", ...}. (python-chess's
+    ``read_headers`` keeps a value's ``\\"`` escaped, so a Site with quotes would never match.)"""
     headers = {}
     for line in pgn.split("\n"):
         if not (line.startswith("[") and line.endswith('"]') and ' "' in line):
@@ -72,12 +73,11 @@ def wanted_tags(players, options, headers, today):
     the tag removed). The Date is kept once the game has one: the day the companion first saw
     the game, normally the day it started."""
     date = headers.get("Date", UNKNOWN["Date"])
-    tags = {"White": players["white"] or None, "Black": players["black"] or None,
+    return {"White": players["white"] or None, "Black": players["black"] or None,
             "Site": players["site"] or None,
             "Date": date if date != UNKNOWN["Date"] else today,
             "TimeControl": time_control(options),
             "Event": RATED_EVENT if players["rated"] else None}
-    return tags
 
 
 def tags_to_send(players, status, headers, today):
