@@ -148,6 +148,40 @@ def test_the_engine_plays_white_and_stops_a_search_the_hands_made_stale():
     assert any(l.get("ev") == "engine_move" for l in lines)
 
 
+def test_a_search_that_allocates_under_the_heap_lock_starts_again_unlocked_with_the_same_move():
+    """On MicroPython the slices run with the heap locked (opponent._slice): a search that allocated
+    there would raise MemoryError mid-node. The part starts the same search again without the lock,
+    so the board still answers, with the move the same budget gives."""
+    expected = wait_for_engine(_engine_plays_white())
+    moves = [l["uci"] for l in expected if l.get("ev") == "engine_move"]
+    board = _engine_plays_white()
+    part = board.runner.engine
+    engine = part.engine
+    real_step = engine.step
+    calls = []
+
+    def step_that_fails_once(budget):
+        calls.append(budget)
+        if len(calls) == 3:                     # mid-search, as an allocation under the lock would
+            raise MemoryError("memory allocation failed, heap is locked")
+        return real_step(budget)
+
+    engine.step = step_that_fails_once
+    lines = wait_for_engine(board)
+    assert not part.locked, "the rest of the search runs unlocked"
+    assert [l["uci"] for l in lines if l.get("ev") == "engine_move"] == moves
+    assert not any(l.get("ev") == "crash" for l in lines)
+
+
+def _engine_plays_white():
+    board = board_at(MIDGAME)
+    ask(board, "set engine_side w")
+    ask(board, "set opponent engine 2")
+    board.run(2)
+    assert board.runner.engine.thinking and board.runner.engine.locked
+    return board
+
+
 def test_person_again_drops_the_engine_and_the_hands_play_both_sides():
     board = board_at(MIDGAME)
     ask(board, "set opponent engine 3")

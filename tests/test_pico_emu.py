@@ -93,6 +93,11 @@ def test_boot_from_the_deployed_files(board):
     assert st["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
     assert st["in_sync"] and st["state"] == "idle"
     assert 0 < st["scan_rate"] <= 400
+    board.emu.profile(True)             # where the chip's time goes: code in flash (XIP) or in SRAM
+    board.wait(50)
+    total, top = board.emu.profile(False)
+    assert total > 100000 and top and top[0][1] <= total
+    assert all(0x10000000 <= a < 0x10200000 or 0x20000000 <= a < 0x20042000 for a, _ in top), top
     files = board.emu.flash_files()
     assert "/main.py" in files and "/scacchiera/runner.mpy" in files and "/hal.mpy" in files
     assert any(path.startswith("/games/") for path in files), sorted(files)
@@ -250,6 +255,45 @@ def test_the_watchdog_resets_a_hung_loop(board):
     assert st["moves"] in (["e2e4"], ["e2e4", "e7e5"]), st
     if st["moves"] == ["e2e4"]:
         assert st["state"] == "sync"
+
+
+def test_the_engine_plays_on_a_booted_board(firmware):
+    """The board's engine chosen on a board that booted and played: it loads amid the boot's garbage
+    (without a collection first, its transposition table found no block and the board reset), thinks,
+    and the hands play its move."""
+    import chess
+    from host_tools.pico_emu.board import PicoHands
+    from host_tools.pico_emu.engine_bench import MIDGAME
+    hands = PicoHands(fen=MIDGAME, firmware=firmware)
+    try:
+        hands.query({"cmd": "set", "name": "engine_side", "value": "w"})
+        hands.query({"cmd": "set", "name": "opponent", "value": "engine 1"})
+        for _ in range(100):
+            moved = [ev["uci"] for ev in hands.events if ev.get("ev") == "engine_move"]
+            if moved or hands.crashes():
+                break
+            hands.wait(100)
+        hands.check_no_crash()
+        assert [ev["level"] for ev in hands.events if ev.get("ev") == "thinking"] == [1]
+        assert len(moved) == 1, hands.protocol[-10:]
+        move = chess.Move.from_uci(moved[0])
+        board = chess.Board(MIDGAME)
+        assert move in board.legal_moves
+        name = chess.square_name
+        steps = ["lift %s" % name(move.to_square)] if board.is_capture(move) else []
+        steps += ["lift %s" % name(move.from_square), "place %s" % name(move.to_square)]
+        if board.is_castling(move):
+            rook = {chess.G1: ("h1", "f1"), chess.C1: ("a1", "d1")}[move.to_square]
+            steps += ["lift %s" % rook[0], "place %s" % rook[1]]
+        for step in steps:
+            hands.step(step)
+            hands.wait(150)
+        hands.wait(500)
+        st = hands.status()
+        hands.check_no_crash()
+    finally:
+        hands.emu.close()
+    assert st["moves"] == [moved[0]] and st["in_sync"] and st["turn"] == "b", st
 
 
 # -- make test-long ------------------------------------------------------------------------

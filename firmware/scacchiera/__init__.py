@@ -23,6 +23,23 @@ except ImportError:  # CPython: const() is only a hint for the MicroPython compi
         return value
 
 
+# A call whose frame (arguments, locals, stack) is over 11 words gets it from the heap at every
+# call on MicroPython (py/objfun.c, VM_MAX_STATE_ON_STACK), freed at the return; the allocator
+# looks for room from the first free block up, so on a heap the boot and the engine's load left
+# in small pieces each such call walked the allocation table: 56 % of the RP2040's time while the
+# engine thought (docs/firmware.md, "Frames on the heap"). With the heap locked the frame goes
+# on the C stack instead. The loop locks it only around calls that allocate nothing by contract
+# (tests/mpy/check_scan_no_alloc.py): a real allocation there would raise MemoryError.
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:  # CPython: no heap to lock
+    def heap_lock():
+        pass
+
+    def heap_unlock():
+        pass
+
+
 def forget(module):
     """Drop a module used only now and then (a reader) on MicroPython, so the collector frees its
     code until the next use; CPython keeps it, like any module."""

@@ -19,6 +19,8 @@ Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
 ``runner.engine`` is this part while an engine plays, else None.
 """
 
+from . import heap_lock, heap_unlock
+
 # Nodes searched after each scan: one. A node costs the RP2040 ~2.5 ms on average (5.9 ms at
 # most), and the loop keeps ~230 scans/s while the engine thinks (goal >= 200). Going on to more
 # nodes while a slice has taken under 1.2 ms gained nothing there (docs/engine.md).
@@ -40,6 +42,7 @@ class Opponent:
         self.move = -1            # the move chosen for that position, shown until played
         self.move_ply = -1
         self.move_key = 0
+        self.locked = True        # the search slices run with the heap locked (_slice)
 
     def configure(self, opponent, side):
         """``opponent``: the option's value ("engine N", "host" or "person")."""
@@ -74,7 +77,19 @@ class Opponent:
         pass
 
     def scan(self, runner, now):
-        if self.purpose and self.engine.step(SLICE_NODES):
+        if not self.purpose:
+            return
+        try:
+            done = _slice(self.engine, self.locked)
+        except MemoryError:
+            if not self.locked:
+                raise
+            # The search allocated (none is known to: tests/mpy/check_scan_no_alloc.py): the same
+            # search again from its start, the heap unlocked (the same budget, the same move).
+            self.locked = False
+            self._start(runner.app.game, self.purpose)
+            return
+        if done:
             self._done(runner.app.game)
 
     def tick(self, runner, now):
@@ -114,8 +129,7 @@ class Opponent:
 
     def _start(self, game, purpose):
         if self.engine is None:
-            from .engine import Engine, MAX_LEVEL
-            self.engine = Engine(self.level or MAX_LEVEL)
+            self.engine = _new_engine(self.level)
         pos = game.position
         self.engine.start(pos)           # the level's own node budget (deterministic)
         self.purpose = purpose
@@ -146,6 +160,34 @@ class Opponent:
             game.emit("engine_move", uci=pos.uci(move))
         elif game.options.suggest and game.result is None:
             light(game, move)
+
+
+def _slice(engine, locked):
+    """A slice of the search; ``locked``: with the heap locked, so that the search's calls keep
+    their frames on the stack (scacchiera/__init__.py; on a booted RP2040's heap a node cost
+    twice as much without)."""
+    if not locked:
+        return engine.step(SLICE_NODES)
+    heap_lock()
+    try:
+        return engine.step(SLICE_NODES)
+    finally:
+        heap_unlock()
+
+
+def _new_engine(level):
+    """The engine, loaded into a heap collected first and collected again after. Loaded amid the
+    garbage a booted board gathers, its modules split the free space so that its 10 KB
+    transposition table found no block: a MemoryError that reset the board. Left with the
+    import's garbage, the loop's calls found room for their frames only far up the heap
+    (scacchiera/__init__.py): 106 scans/s while it thought, 244 with the second collection
+    (docs/firmware.md, "Frames on the heap")."""
+    import gc
+    gc.collect()
+    from .engine import Engine, MAX_LEVEL
+    engine = Engine(level or MAX_LEVEL)
+    gc.collect()
+    return engine
 
 
 def attach(runner):

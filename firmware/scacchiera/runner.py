@@ -30,7 +30,7 @@ host_tools/fakehw for tests and the simulator)::
     display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
 """
 
-from . import VERSION, FIRMWARE, options
+from . import VERSION, FIRMWARE, options, heap_lock, heap_unlock
 from .app import App
 from .clock import elapsed
 from . import const
@@ -122,7 +122,11 @@ class Runner:
         hw = self.hw
         now = hw.ticks_ms()
         rows = self.rows
-        hw.read_rows(rows)
+        heap_lock()                    # its frame on the stack (scacchiera/__init__.py)
+        try:
+            hw.read_rows(rows)
+        finally:
+            heap_unlock()
         if self.holder is None:
             self.app.scan(rows, now)
         self.scans = (self.scans + 1) & _MASK

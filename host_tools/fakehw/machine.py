@@ -26,6 +26,11 @@ Plain Python that also runs on MicroPython.
 import simclock
 from matrix import ReedMatrix
 
+try:
+    from micropython import heap_lock, heap_unlock
+except ImportError:  # CPython
+    heap_lock = heap_unlock = None
+
 PWRON_RESET = 1
 WDT_RESET = 3
 FORCED_RESET = -2         # not MicroPython's: reboot() after machine.reset() (the watchdog forced)
@@ -82,6 +87,21 @@ def reboot(reason=WDT_RESET):
 
 
 def _word():
+    if board.revision == _memo_rev:
+        by_low = _memo.get(_high)
+        if by_low is not None:
+            word = by_low.get(_low)
+            if word is not None:
+                return word
+    depth = _unlock()
+    try:
+        return _solve()
+    finally:
+        _relock(depth)
+
+
+def _solve():
+    """The GPIO_IN word for the pins driven now, solved on the board and cached."""
     global _memo_rev
     if board.revision != _memo_rev:
         _memo.clear()
@@ -89,18 +109,34 @@ def _word():
     by_low = _memo.get(_high)
     if by_low is None:
         by_low = _memo[_high] = {}
-    word = by_low.get(_low)
-    if word is None:
-        for pin in range(_NUM_GPIOS):
-            bit = 1 << pin
-            if _low & bit:
-                board.drive(pin, 0)
-            elif _high & bit:
-                board.drive(pin, 1)
-            else:
-                board.release(pin)
-        word = by_low[_low] = board.gpio_in()
+    for pin in range(_NUM_GPIOS):
+        bit = 1 << pin
+        if _low & bit:
+            board.drive(pin, 0)
+        elif _high & bit:
+            board.drive(pin, 1)
+        else:
+            board.release(pin)
+    word = by_low[_low] = board.gpio_in()
     return word
+
+
+def _unlock():
+    """Unlock the heap whatever its depth (the firmware locks it around reading the switches:
+    scacchiera/__init__.py); returns that depth for _relock. Solving the pads is this fake board's
+    physics, not the firmware's work: the Pico's pads need no memory."""
+    if heap_unlock is None:
+        return 0
+    depth = heap_unlock() + 1
+    heap_lock()
+    for _ in range(depth):
+        heap_unlock()
+    return depth
+
+
+def _relock(depth):
+    for _ in range(depth):
+        heap_lock()
 
 
 class Pin:

@@ -40,7 +40,9 @@ def scan_rate(hands, ms=QUIET_MS):
     """``status``'s scan_rate after ``ms`` of quiet: its last full 1 s window holds no earlier query
     (answering ``status`` costs the loop tens of ms) and, 3 s after boot, not the boot's own work."""
     hands.wait(max(ms, BOOT_QUIET_MS - hands.emu.device_ms))
-    return hands.status()["scan_rate"]
+    rate = hands.status()["scan_rate"]
+    hands.check_no_crash()
+    return rate
 
 
 # The firmware as main.py builds it, timed in the raw REPL with time.ticks_us: quiet steps,

@@ -81,6 +81,17 @@ class PicoHands(Hands):
             self.protocol.append(line if isinstance(line, str) else json.dumps(line, sort_keys=True))
         self._seen = len(lines)
 
+    def crashes(self):
+        """The board's ``crash`` events and its boots after the first: a figure taken across one
+        measured a board starting again, not its loop (a bench raises, ``check_no_crash``)."""
+        boots = [ev for ev in self.events if ev.get("ev") == "boot"]
+        return [ev for ev in self.events if ev.get("ev") == "crash"] + boots[1:]
+
+    def check_no_crash(self):
+        crashes = self.crashes()
+        if crashes:
+            raise EmulatorError("the board crashed or reset: %s" % crashes)
+
     def wait_for_boot(self):
         """Run until the firmware says ``boot`` (and its LEDs are drawn)."""
         start = len(self.emu.lines())

@@ -170,6 +170,7 @@ def display_costs():
                  (("g1", ("f3", "h3")), ("b1", ("a3", "c3")), ("d2", ("d3", "d4")), ("c2", ("c3", "c4")),
                   ("f1", ("e2", "d3")))]
         figures["LIFTS"] = [t for t in lifts if t is not None]
+        hands.check_no_crash()
         figures["CLOCKLINES"] = text_lines(hands.emu.panel)
     finally:
         hands.emu.close()

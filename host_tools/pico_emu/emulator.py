@@ -199,6 +199,13 @@ class Emulator:
         """Flash work so far: sector erases, page programs, and the time the chip was busy with them."""
         return self._call(op="stats")["flash"]
 
+    def profile(self, on=True, top=40):
+        """Count the instructions the chip executes per 32-byte block of code (``on``); stop and return
+        ``(total, [(address, count)])``, the ``top`` busiest blocks first (``on=False``). The firmware
+        has no symbols: docs/emulator.md says how an address was named (gc_alloc's table walk)."""
+        reply = self._call(op="profile", on=on, top=top)
+        return None if on else (reply["total"], [tuple(item) for item in reply["top"]])
+
     # -- what comes back ---------------------------------------------------------------------
 
     def lines(self):

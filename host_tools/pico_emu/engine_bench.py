@@ -106,6 +106,7 @@ def on_the_board(level=6):
             if moved:
                 break
             hands.wait(50)
+        hands.check_no_crash()
         return {"scan_rate": rate if thinking else None, "lift_ms": lift,
                 "move_ms": hands.emu.t_ms - start if moved else None, "uci": moved[0]["uci"] if moved else None}
     finally:

@@ -31,6 +31,7 @@ const WS2812_RESET_NS = 50_000; // a low gap this long starts a new frame
 const TIMERAWL = 0x28;
 const POLL_WINDOW_NS = 400;
 const POLL_STEP_NS = 2000;
+const PROFILE_SHIFT = 5; // the profile counts instructions per 32-byte block of code
 const BKPT_ERASE = 0xe1;
 const BKPT_PROGRAM = 0xe2;
 
@@ -359,7 +360,12 @@ class Board {
         clock.tick(Math.max(1, Math.min(dt, end - clock.nanos)));
         continue;
       }
+      const prof = this.profile;
       for (let i = 0; i < 4096 && !core.waiting && !this.resetPending && clock.nanos < end; i++) {
+        if (prof) {
+          const k = core.PC >>> PROFILE_SHIFT;
+          prof.set(k, (prof.get(k) || 0) + 1);
+        }
         clock.tick(core.executeInstruction() * CYCLE_NS);
       }
       if (this.pendingRead && this.serialIn.length) this.feedUsb();
@@ -428,6 +434,21 @@ function handle(cmd) {
       return board.reply({
         image: Buffer.from(board.flash.subarray(cmd.offset, cmd.offset + cmd.length)).toString('base64'),
       });
+    case 'profile':
+      // Instructions executed per 32-byte block of code, while on: where the chip's time goes
+      // (docs/emulator.md). {on: true} starts afresh; {on: false} stops and returns the busiest.
+      if (cmd.on) {
+        board.profile = new Map();
+        return board.reply();
+      }
+      {
+        const counts = board.profile || new Map();
+        board.profile = null;
+        const total = [...counts.values()].reduce((a, b) => a + b, 0);
+        const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, cmd.top || 40)
+          .map(([k, n]) => [(k << PROFILE_SHIFT) >>> 0, n]);
+        return board.reply({ total, top });
+      }
     case 'stats':
       {
       const wd = board.chip && board.chip.peripherals[0x40058];

@@ -18,6 +18,7 @@ The scan path allocates nothing: state is three 8-byte rows and one table of
 64 timestamps.
 """
 
+from .. import heap_lock, heap_unlock
 from ..clock import elapsed
 
 DEFAULT_DELAY_MS = 30
@@ -52,6 +53,17 @@ class Debouncer:
         a piece lifted and another put down within one debounce window are a
         lift, then a placement, whatever the order of their squares.
         """
+        heap_lock()                    # _poll's frame on the stack (scacchiera/__init__.py)
+        try:
+            waiting = self._poll(rows, now)
+        finally:
+            heap_unlock()
+        if not waiting:
+            return 0
+        return self._settle(0, now) + self._settle(1, now)
+
+    def _poll(self, rows, now):
+        """Note each square's raw change; is any square's raw state not the stable one?"""
         stable = self.stable
         raw = self.raw
         since = self.since
@@ -70,9 +82,7 @@ class Debouncer:
                     f += 1
             if new != stable[r]:
                 waiting = True
-        if not waiting:
-            return 0
-        return self._settle(0, now) + self._settle(1, now)
+        return waiting
 
     def _settle(self, present, now):
         """Report the departures (``present`` 0) or arrivals (1) that have held for ``delay_ms``."""
