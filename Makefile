@@ -88,6 +88,8 @@ bench: deps
 # Strength (about 1.5 h on one core): the top levels against Debian's stockfish (UCI_Elo >= 1350,
 # its minimum), then every level against the next (--ladder), chained down from level 6's figure.
 ENGINE_MATCH ?= --levels 5,6 --elos 1350,1500,1700 --games 10
+# The anchor is level 6's figure against Stockfish measured on 2026-11-22 (docs/engine.md, "Strength"):
+# after a change to LEVELS, run ENGINE_MATCH first and put its level-6 Elo here.
 ENGINE_LADDER ?= --games 100 --anchor 1572
 engine-match: deps
 	$(PY) -m host_tools.engine_match $(ENGINE_MATCH)

@@ -161,6 +161,23 @@ def format_difference(diff):
     return "Elo %s, 95 %% interval %s..%s" % (text(elo, "?"), text(low, "-inf"), text(high, "+inf"))
 
 
+def _series(first, games, play, label, out):
+    """Games ``first`` .. ``first + games - 1``: game g from opening g // 2, the engine under test
+    (the stronger level) white when g is even; ``play(g, opening, white)`` -> (score, board).
+    Says each game; returns the scores and the plies played."""
+    scores = []
+    plies = 0
+    for g in range(first, first + games):
+        opening = OPENINGS[(g // 2) % len(OPENINGS)]
+        white = g % 2 == 0
+        score, board = play(g, opening, white)
+        scores.append(score)
+        plies += board.ply()
+        out("%s game %d (%s, %s): %s in %d plies" % (label, g + 1, "white" if white else "black", opening,
+                                                   {1.0: "win", 0.5: "draw", 0.0: "loss"}[score], board.ply()))
+    return scores, plies
+
+
 def ladder(levels, games, anchor=None, out=print, first=0):
     """Adjacent levels against each other; returns {level: (elo, half-width)} chained from the top.
 
@@ -171,19 +188,11 @@ def ladder(levels, games, anchor=None, out=print, first=0):
     levels = sorted(levels)
     steps = {}
     for weak, strong in zip(levels, levels[1:]):
-        scores = []
-        plies = 0
-        for g in range(first, first + games):
-            opening = OPENINGS[(g // 2) % len(OPENINGS)]
+        def play(g, opening, white):
             a, b = Engine(strong, seed=g), Engine(weak, seed=1000 + g)
-            score, board = _play(lambda board, position: position.uci(a.best_move(position)),
-                                 lambda board, position: position.uci(b.best_move(position)),
-                                 opening, g % 2 == 0)
-            scores.append(score)
-            plies += board.ply()
-            out("level %d vs %d game %d (%s, %s): %s in %d plies"
-                % (strong, weak, g + 1, "white" if g % 2 == 0 else "black", opening,
-                   {1.0: "win", 0.5: "draw", 0.0: "loss"}[score], board.ply()))
+            return _play(lambda board, position: position.uci(a.best_move(position)),
+                         lambda board, position: position.uci(b.best_move(position)), opening, white)
+        scores, plies = _series(first, games, play, "level %d vs %d" % (strong, weak), out)
         diff = score_difference(scores)
         steps[strong] = diff
         out("step %d-%d: level %d scores %.1f / %d (%.3f; %d wins, %d draws, %d losses; "
@@ -219,18 +228,12 @@ def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print, first=0)
             results = []
             for elo in elos:
                 sf.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
-                points = 0
-                for g in range(first, first + games):
-                    opening = OPENINGS[(g // 2) % len(OPENINGS)]
-                    engine = Engine(level, seed=g)
-                    score, board = play_game(engine, sf, opening, g % 2 == 0, nodes,
-                                             chess.engine.Limit(time=sf_ms / 1000))
-                    points += score
-                    results.append((elo, score))
-                    out("level %d vs SF %d game %d (%s, %s): %s in %d plies"
-                        % (level, elo, g + 1, "white" if g % 2 == 0 else "black", opening,
-                           {1.0: "win", 0.5: "draw", 0.0: "loss"}[score], board.ply()))
-                out("level %d vs SF %d: %.1f / %d" % (level, elo, points, games))
+                def play(g, opening, white):
+                    return play_game(Engine(level, seed=g), sf, opening, white, nodes,
+                                     chess.engine.Limit(time=sf_ms / 1000))
+                scores, _ = _series(first, games, play, "level %d vs SF %d" % (level, elo), out)
+                results += [(elo, score) for score in scores]
+                out("level %d vs SF %d: %.1f / %d" % (level, elo, sum(scores), games))
             est = elo_estimate(results)
             summary[level] = est
             out("level %d (%d nodes/move): %s" % (level, nodes or LEVELS[level][2], format_estimate(est)))

@@ -17,7 +17,7 @@ from host_tools import _paths  # noqa: F401
 from mpy_runner import run_micropython
 from host_tools.sim.device import SimBoard, FirmwareHands
 from scacchiera.display import screen
-from scacchiera.display import COLS, ROWS
+from scacchiera.display import COLS, ROWS, clock_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -156,7 +156,7 @@ class TestGameScreen:
         assert lines(b)[0] == "W 4:58 B 1:00:00" and b.hw.display.shows == before + 1
 
     def test_clock_text(self):
-        assert [screen.clock_text(ms) for ms in (0, -5, 1, 59999, 60000, 3599000, 3600000)] == \
+        assert [clock_text(ms) for ms in (0, -5, 1, 59999, 60000, 3599000, 3600000)] == \
             ["0:00", "0:00", "0:01", "1:00", "1:00", "59:59", "1:00:00"]
 
     def test_status_reports_the_display(self):
@@ -342,7 +342,7 @@ class TestRealClocksAndEngine:
         assert lines(b)[1:3] == ["White to move", "1... e5"]
         for second in (1, 2, 3):
             b.wait(started + second * 1000 + 30 - b.hw.ticks_ms())
-            assert lines(b)[0] == "W %s    B %s" % (screen.clock_text(182000 - second * 1000), screen.clock_text(black))
+            assert lines(b)[0] == "W %s    B %s" % (clock_text(182000 - second * 1000), clock_text(black))
         assert clocks.left_ms(False, b.hw.ticks_ms()) == black, "Black's clock stopped"
 
     def test_the_flag_falls_on_the_screen(self):

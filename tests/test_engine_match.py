@@ -3,6 +3,8 @@
 The match against Stockfish is marked slow (`make test-long`); long runs are `make engine-match`.
 """
 
+import math
+
 import pytest
 
 from host_tools.engine_match import elo_estimate, find_stockfish, ladder, match, score_difference
@@ -38,6 +40,25 @@ def test_a_short_ladder_replays_its_games():
     again = []
     ladder([1, 2], 1, out=again.append, first=1)    # game 2 alone: the same game
     assert again[0] == games[1]
+
+
+def test_the_ladder_chains_each_step_down_from_the_anchor(monkeypatch):
+    """Level 2 against 1 scores 1, 1, 0.5, 0; level 3 against 2 scores 1, 0.5, 0.5, 0.5 (the
+    stronger level's points): each level sits its step below the next, the errors adding up."""
+    from host_tools import engine_match
+
+    class Board:
+        def ply(self):
+            return 40
+    results = iter([1.0, 1.0, 0.5, 0.0, 1.0, 0.5, 0.5, 0.5])
+    monkeypatch.setattr(engine_match, "_play", lambda white, black, opening, first: (next(results), Board()))
+    scale = ladder([1, 2, 3], 4, anchor=1500, out=lambda line: None)
+    d2, _, _, se2 = score_difference([1.0, 1.0, 0.5, 0.0])
+    d3, _, _, se3 = score_difference([1.0, 0.5, 0.5, 0.5])
+    assert scale[3] == (1500, 0.0)
+    assert scale[2] == pytest.approx((1500 - d3, 1.96 * se3))
+    assert scale[1] == pytest.approx((1500 - d3 - d2, 1.96 * math.sqrt(se2 ** 2 + se3 ** 2)))
+    assert 0 < d2 and 0 < d3 and scale[1][0] < scale[2][0] < 1500
 
 
 @pytest.mark.slow

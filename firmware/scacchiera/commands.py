@@ -29,9 +29,10 @@ COMMANDS = {
 _GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote", "suggest", "clock", "end",
          "decline")
 _ANY_TIME = ("new", "unshow", "undo")
-# Commands that only read: they leave the LED frame and the display's screen as they are (a host
-# polling `status` would otherwise make the display compose its whole screen again each time).
-_READS = ("hello", "status", "games", "pgn", "leds", "occupancy")
+# Commands that leave the LED frame and the display's screen as they are (a host polling `status`
+# would otherwise make the display compose its whole screen again each time): those that only read,
+# and ``tag`` (the screen shows no tag). Not ``watch``: it relies on the frame drawn again at once.
+_READS = ("hello", "status", "games", "pgn", "leds", "occupancy", "tag")
 _WORDS = {"true": True, "on": True, "false": False, "off": False}
 
 

@@ -82,9 +82,7 @@ def wanted_tags(players, options, headers, today):
 
 def tags_to_send(players, status, headers, today):
     """The ``tag`` commands (name, value or None) that bring the board's game to ``players``:
-    none for a game someone else tagged (Lichess), none while diagnostics run."""
-    if players is None or status is None or status.get("diag"):
-        return []
+    none for a game someone else tagged (Lichess). The caller sends nothing while diagnostics run."""
     if headers.get("Event", EVENT) not in (EVENT, RATED_EVENT):
         return []
     sends = []

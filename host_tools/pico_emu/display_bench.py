@@ -61,6 +61,7 @@ for i in range(20):
         a = T(); p._compose_slice(r, now()); q[20 * k + i] = D(T(), a)
         if p._phase == 0:
             break
+    assert k == 2 and p._phase == 0, 'a composition in 3 slices, not %d' % (k + 1)
     p.unsent = 0
 for k, name in enumerate(('SLICE_SCREEN', 'SLICE_WORDS', 'SLICE_COMPOSE')):
     s = sorted(q[20 * k:20 * k + 20])

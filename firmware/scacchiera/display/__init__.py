@@ -117,30 +117,28 @@ class DisplayPart:
             self.stale = True
         if self.menu is not None and self.menu.tick(now):
             self._close_menu()
-        clocks = getattr(runner.app.game, "clocks", None)
-        if clocks is not None and clocks.on and clocks.running:
+        clocks = runner.app.game.clocks
+        if clocks.on and clocks.running:
             second = clocks.left_ms(clocks.running == 1, now) // 1000
             if second != self._second:
                 self._second = second
                 self._clock = True
-        engine = getattr(runner, "engine", None)
+        engine = runner.engine
         thinking = engine is not None and engine.thinking
         if thinking != self._thinking:
             self._thinking = thinking
             self.stale = True
             if thinking:                   # at once, not REFRESH_MS after the move that started it
                 self._drawn_ms = now - REFRESH_MS
+        # A composition waits for the board to be still (QUIET_MS), but not while the board's engine
+        # thinks (the hands wait, the tracker holds: no tap to miss, and its level must show while it
+        # searches: level 1 searches ~0.15 s), nor once the screen is imported (the other slices, ~12
+        # and ~5 ms, are shorter than any tap).
         if self.unsent:
             self._send_one()
-        elif (self.stale or self._phase != _IDLE) and elapsed(now, self._drawn_ms) >= REFRESH_MS:
-            # While the board's engine thinks the hands wait (the tracker holds): no tap to miss, and its
-            # level must show while it searches (level 1 searches ~0.15 s, less than QUIET_MS). Once the
-            # screen is imported the rest goes on (slices of ~12 and ~5 ms: no tap is that short).
-            if self._phase != _IDLE or thinking or \
-                    elapsed(now, runner.app.game.tracker.last_event_ms) >= QUIET_MS:
-                self._compose_slice(runner, now)
-            elif self._clock:
-                self._clock_slice(runner, now)
+        elif (self.stale or self._phase != _IDLE) and elapsed(now, self._drawn_ms) >= REFRESH_MS and \
+                (self._phase != _IDLE or thinking or elapsed(now, runner.app.game.tracker.last_event_ms) >= QUIET_MS):
+            self._compose_slice(runner, now)
         elif self._clock:
             self._clock_slice(runner, now)
 
@@ -179,7 +177,6 @@ class DisplayPart:
         """One slice of composing the whole screen: import screen.py; read the words; compose."""
         if self._phase == _IDLE:
             self.stale = False             # what changes from now on is composed next time
-        lang = runner.app.game.options.lang
         if self.menu is None or self._diag:
             if self._phase == _IDLE and _DROP_AFTER_USE and __name__ + ".screen" not in sys.modules:
                 from . import screen       # noqa: F401  (an import from flash: a slice of its own)
@@ -187,7 +184,7 @@ class DisplayPart:
                 return
             from .screen import compose, words
             if self._words is None:
-                self._words = words(lang)
+                self._words = words(runner.app.game.options.lang)
                 if _DROP_AFTER_USE:
                     self._phase = _WORDS
                     return
@@ -197,7 +194,7 @@ class DisplayPart:
             self.menu.compose(runner, lines, icons)
         else:
             compose(runner, now, lines, icons, self._words)
-        self._give_up()
+        self._end_composition()
         self._clock = False
         self._drawn_ms = now
         changed = self.unsent
@@ -206,8 +203,8 @@ class DisplayPart:
         if self.unsent != changed:
             self.draws += 1
 
-    def _give_up(self):
-        """Drop what a composition in slices holds, once it is done."""
+    def _end_composition(self):
+        """Drop what a composition in slices held (its words, screen.py), once it is done."""
         self._phase = _IDLE
         self._words = None
         drop("screen")

@@ -11,7 +11,7 @@ flash a redraw (docs/display.md has the figures).
 from .. import const
 from ..tracking import tracker as tr
 from ..rules.squares import DROP
-from . import COLS, ROWS, drop, clock_line, clock_text  # noqa: F401  (clock_text: the screen's API)
+from . import COLS, ROWS, drop, clock_line
 
 # -- the screen --------------------------------------------------------------------------------
 #
@@ -120,11 +120,11 @@ def last_move_text(pos, lang):
 
 
 def _clock_line(runner, w, now):
-    clocks = getattr(runner.app.game, "clocks", None)
-    if clocks is not None and getattr(clocks, "on", False):
+    clocks = runner.app.game.clocks
+    if clocks.on:
         return clock_line(clocks, now)
-    opponent = getattr(runner.app.game.options, "opponent", None) or getattr(runner, "opponent", "")
-    if isinstance(opponent, str) and opponent.startswith("engine"):
+    opponent = runner.opponent
+    if opponent.startswith("engine"):
         return fit(word(w, _ENGINE), int(opponent[6:] or 0))
     if opponent == "host":
         return fit(word(w, _HOST))

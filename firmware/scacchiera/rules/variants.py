@@ -25,11 +25,7 @@ def new_position(fen=None, profile="fide", variant=None, seed=None):
         variant = SPRINT if is_sprint_text(fen) else CHESS
     if variant == SPRINT:
         from .sprint import SprintPosition
-        if fen is None:
-            return SprintPosition(fen, profile, seed)
-        if seed is not None:
-            raise ValueError("a seed deals a new Sprint game; a position string already has its decks")
-        return SprintPosition(fen, profile)
+        return SprintPosition(fen, profile, seed)     # ValueError for a seed and a position string both
     if variant != CHESS:
         raise ValueError("unknown variant: %r (use %s)" % (variant, " or ".join(VARIANTS)))
     if seed is not None:
