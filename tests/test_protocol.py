@@ -327,6 +327,19 @@ def test_a_long_line_is_discarded_to_its_end_however_slow_and_nothing_of_it_runs
     assert ask(board, "status")["result"] == "*"
 
 
+@pytest.mark.parametrize("silence_ms", [31000, 4 * 29000, 120000])
+def test_a_discarded_line_stays_discarded_after_any_silence(silence_ms):
+    """600 x, then 31 s or more of silence, then " resign": the tail is still the discarded line's."""
+    board = Board()
+    board.hw.send_bytes(b"x" * 600)
+    board.wait(silence_ms)
+    board.hw.send_bytes(b" resign\n")
+    board.wait(100)
+    assert [r["error"] for r in board.replies()] == ["too_long"]
+    assert board.game.result is None, "the tail of a discarded line is not a command"
+    assert ask(board, "status")["result"] == "*"
+
+
 def test_a_one_mib_line_gets_exactly_one_error():
     board = Board()
     chunk = b"y" * 4096

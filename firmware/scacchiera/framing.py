@@ -60,7 +60,9 @@ def feed(proto, data, n, now, start):
 
 
 def tick(proto, now):
-    if elapsed(now, proto.last) >= LINE_GAP_MS:
+    # Only a half line times out: a line being discarded (n < 0) stays discarded until its
+    # line end, however long the silence, or its tail would run as a command.
+    if proto.n > 0 and elapsed(now, proto.last) >= LINE_GAP_MS:
         half_line(proto)
 
 
