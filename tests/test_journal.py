@@ -612,3 +612,58 @@ def test_a_move_is_written_once_its_line_has_gone_to_the_host_or_after_line_wait
         else:
             assert jr.LINE_WAIT_MS <= after[0] - moved[0] <= jr.LINE_WAIT_MS + 5, (moved, flushed)
         assert b"M e2e4|" in bytes(board.hw.fs.read("current.log"))
+
+
+# -- tags a host gives: kept through a power cut, or refused ----------------------------------------
+
+# (name, value, kept): an Italian board keeps Nicolò, Zoë and Cantù; a control character in a value
+# (a PGN header line it would break, a terminal it would drive) or a non-ASCII name is refused.
+HOSTILE_TAGS = [
+    ("White", "Nicolò", True),
+    ("Black", "Zoë Müller", True),
+    ("Site", "Cantù (CO), Italia", True),
+    ("Event", "Torneo «Città di Cantù» — 1ª edizione ♞", True),
+    ("Annotator", 'Al "Hammer" \\ Rossi', True),
+    ("White", "a\nb", False),
+    ("White", "a\rb", False),
+    ("White", "a\x00b", False),
+    ("White", "a\x1b[2Jb", False),
+    ("White", "a\x7fb", False),
+    ("White", "a\x85b", False),
+    ("White", "a\tb", False),
+    ("Città", "x", False),
+    ("Nämе", "x", False),
+    ("Ωmega", "x", False),
+]
+
+
+@pytest.mark.parametrize("name, value, kept", HOSTILE_TAGS)
+def test_a_tag_survives_a_power_cut_or_is_refused_and_every_ply_comes_back(name, value, kept):
+    import chess.pgn
+    import io
+    fs = MemFS("littlefs")
+    board = Board(fs=fs)
+    board.send({"cmd": "tag", "name": name, "value": value, "id": 1})
+    reply = board.replies("tag")[0]
+    assert reply["ok"] is kept, reply
+    if not kept:
+        assert reply["error"] == "bad_field"
+    board.play("e2e4", "e7e5", "g1f3", "b8c6")
+    board.wait(300)
+    before = board.state()
+    fs.reboot()                                    # the power cut: the board comes back from the flash
+    resumed = Board(fs=fs, rows=bytes(board.hw.occupied))
+    assert resumed.state() == before, "every ply comes back"
+    assert "storage_repaired" not in [l.get("ev") for l in resumed.lines()]
+    assert (resumed.runner.journal.tags or {}).get(name) == (value if kept else None)
+    resumed.send("resign")
+    resumed.wait(300)
+    archive = resumed.runner.journal.archive()
+    text = archive.read(archive.last_id())
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    if kept:
+        assert game.headers[name] == value.replace("\\", "\\\\").replace('"', '\\"'), \
+            "python-chess keeps PGN escapes as written"
+    else:
+        assert game.headers.get(name) in (None, "?"), "the roster's default, not the refused value"

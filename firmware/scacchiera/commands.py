@@ -13,6 +13,7 @@ import json
 from . import options
 from . import VERSION, FIRMWARE, MAX_LINE
 from .report import frame_names, occupied, STATE_NAMES
+from .storage.journal import printable
 
 # Each command's fields, in the text form's word order: name:kind, kind s (string),
 # i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
@@ -311,15 +312,20 @@ def _decline(p, runner, game, a):
 def _tag(p, runner, game, a):
     name, value = a["name"], a.get("value", "")
     tags = runner.journal.tags or {}
-    if not 0 < len(name) <= 20 or not name[0].isalpha() or name in ("Result", "SetUp", "FEN") or \
-            not all(c.isalpha() or c.isdigit() or c == "_" for c in name):
-        raise ProtocolError("bad_field", "a tag's name: up to 20 letters, digits, _ (not Result, SetUp, FEN)")
-    if len(value) > 80 or "|" in value:
-        raise ProtocolError("bad_field", "a tag's value: up to 80 characters, no |")
+    if not 0 < len(name) <= 20 or not _ascii_letter(name[0]) or name in ("Result", "SetUp", "FEN") or \
+            not all(_ascii_letter(c) or "0" <= c <= "9" or c == "_" for c in name):
+        raise ProtocolError("bad_field", "a tag's name: up to 20 ASCII letters, digits, _ (not Result, SetUp, FEN)")
+    if len(value) > 80 or "|" in value or not printable(value):
+        raise ProtocolError("bad_field", "a tag's value: up to 80 characters, no | and no control character")
     if value and name not in tags and len(tags) >= 12:
         raise ProtocolError("refused", "12 tags at most")
     runner.journal.tag(name, value)
     return {"name": name, "value": value}
+
+
+def _ascii_letter(c):
+    # Not str.isalpha: CPython's is true for any Unicode letter (a PGN tag name is ASCII).
+    return "A" <= c <= "Z" or "a" <= c <= "z"
 
 
 def _games(p, runner, game, a):

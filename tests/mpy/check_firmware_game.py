@@ -146,8 +146,11 @@ def main_check():
     board.hands.play_uci(game, "d2d4")
     board.hands.play_uci(game, "d7d5")
     board.hands.play_uci(game, "c2c4")
+    board.serial.send('{"cmd": "tag", "name": "White", "value": "Nicol\\u00f2 da Cant\\u00f9"}')
+    board.run(4)
+    assert board.lines("tag")[0]["ok"]
     board.lines()
-    ok("setting up the pieces starts game 2; three moves played")
+    ok("setting up the pieces starts game 2; three moves played, White tagged Nicolò")
 
     # The watchdog resets the board (a hang): the same flash, the same pieces.
     machine.reboot(machine.WDT_RESET)
@@ -157,9 +160,10 @@ def main_check():
     resume = [l for l in lines if l.get("ev") == "resume"]
     assert resume and resume[0]["ply"] == 3 and resume[0]["fen"].startswith("rnbqkbnr/ppp1pppp/8/3p4/2PP4"), lines
     assert not [l for l in lines if l.get("ev") == "out_of_sync"], lines
+    assert board.runner.journal.tags == {"White": "Nicol\u00f2 da Cant\u00f9"}, board.runner.journal.tags
     board.hands.play_uci(board.runner.app.game, "e7e6")
     assert [m["san"] for m in board.lines("move")] == ["e6"]
-    ok("after a watchdog reset the board resumes game 2 at ply 3 and plays on")
+    ok("after a watchdog reset the board resumes game 2 at ply 3, White still Nicolò, and plays on")
 
     # Power off, a piece knocked over meanwhile: the board guides it back.
     machine.board.lift(square("c4"))

@@ -128,7 +128,9 @@ def pgn(pos, tags=None):
 
 
 def _tag_value(value):
-    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+    # The protocol refuses control characters in a tag; a line break would still end the header.
+    value = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return value.replace("\n", " ").replace("\r", " ")
 
 
 def _wrap(tokens, width=79):

@@ -1,6 +1,6 @@
 """The game journal: the game on the board, durable after every move.
 
-``current.log`` holds one record per line, ASCII::
+``current.log`` holds one record per line, ASCII (a tag's value in UTF-8: Nicolò stays Nicolò)::
 
     <payload>|<crc>\\n      crc: CRC-16/CCITT-FALSE of the payload, 4 lowercase hex digits
 
@@ -95,8 +95,17 @@ def crc16(data, crc=0xFFFF):
     return crc
 
 
+def printable(text):
+    """True if ``text`` has no control character (C0, DEL, C1): what a record and a PGN tag can hold."""
+    for c in text:
+        o = ord(c)
+        if o < 32 or 127 <= o < 160:
+            return False
+    return True
+
+
 def encode(payload):
-    """The record line (bytes) for a payload (str, printable ASCII without ``|``)."""
+    """The record line (bytes) for a payload (str without ``|``: ASCII, or UTF-8 in a tag's value)."""
     if "|" in payload:
         raise ValueError("a journal record cannot hold '|'")
     return (payload + "|%04x\n" % crc16(payload.encode())).encode()
@@ -257,6 +266,8 @@ class Journal:
 
     def tag(self, name, value):
         """A PGN tag for this game (``value`` "": none); a game archived already is archived again."""
+        if not printable(name + value):
+            raise ValueError("a tag cannot hold a control character")
         tags = dict(self.tags or ())           # a new dict: the archives queued keep theirs
         tags.pop(name, None)
         if value:

@@ -28,11 +28,14 @@ def decode(line):
             return None
     payload = line[:n - 6]
     for b in payload:
-        if b < 32 or b > 126 or b == 124:     # printable, and no "|": two joined lines never pass
+        if b < 32 or b == 127 or b == 124:    # no control byte, no "|": two joined lines never pass
             return None
     if crc16(payload) != crc:
         return None
-    return payload.decode()
+    try:
+        return payload.decode()               # UTF-8: a tag's value may hold Nicolò
+    except UnicodeError:
+        return None
 
 
 def read_records(fs, name=JOURNAL):
