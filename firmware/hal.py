@@ -105,6 +105,17 @@ class UsbSerial:
         return i - start
 
 
+def random_seed():
+    """30 random bits from ``os.urandom`` (the ring oscillator on the RP2040), or the microsecond
+    clock where a port has none: a small int either way."""
+    try:
+        import os
+        b = os.urandom(4)
+        return b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24
+    except (ImportError, AttributeError):
+        return time.ticks_us() & 0x3FFFFFFF
+
+
 def find_display(Pin=None):
     """(the OLED, "") if one answers at its I2C address at boot, else (None, why): the firmware runs without it.
 
@@ -198,6 +209,10 @@ class Hardware:
 
     def ticks_us(self):
         return self.clock.ticks_us()
+
+    def random_seed(self):
+        """A fresh 30-bit number (a Scacchi Sprint game's decks): the RP2040's ring oscillator."""
+        return random_seed()
 
     def sleep_us(self, us):
         self._sleep_us(us)

@@ -211,6 +211,27 @@ def test_power_cut_then_resume(board):
     """)
 
 
+def test_a_drawn_sprint_seed_and_an_accented_tag_survive_a_power_cut(board):
+    """MicroPython for the Pico: os.urandom draws each Sprint game's seed; a tag's UTF-8 is journalled."""
+    seeds = []
+    for _ in range(2):
+        replies = replies_to(board, (b'{"cmd": "new", "variant": "sprint"}\n', 300), (b"status\n", 300))
+        assert [r["ok"] for r in replies] == [True, True], replies
+        seeds.append(replies[1]["seed"])
+    assert seeds[0] != seeds[1] and all(0 <= s < 2 ** 30 for s in seeds), seeds
+    replies = replies_to(board, (b'{"cmd": "tag", "name": "White", "value": "Nicol\\u00f2"}\n', 300))
+    assert replies[0]["ok"], replies
+    run(board, """
+        power-cut
+        wait 300
+        boot
+    """)
+    st = board.status()
+    assert st["seed"] == seeds[1], st
+    replies = replies_to(board, (b"pgn\n", 500))
+    assert '[White "Nicol\u00f2"]' in replies[0]["pgn"], replies
+
+
 def test_diagnostics_mode_shows_the_switches(board):
     from host_tools.pico_emu.leds import LedDecoder
     board.press("diag")

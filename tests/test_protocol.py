@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 from firmware_support import Board, rows_of
 import board_config
 import scacchiera
+from scacchiera.rules.squares import parse_square
 from scacchiera import commands
 from scacchiera.rules.sprint import SprintPosition
 
@@ -98,6 +99,29 @@ def test_new_with_no_fields_is_a_rematch_of_the_same_variant_and_profile():
     board.send("new", 6)
     assert [l["variant"] for l in board.lines() if l.get("ev") == "new_game"] == ["chess"]
     assert ask(board, "status")["options"]["profile"] == "casual", "the profile stays until a new one is given"
+
+
+def test_a_sprint_game_without_a_seed_draws_one_that_status_reports_and_a_power_cut_keeps():
+    from memfs import MemFS
+    fs = MemFS("littlefs")
+    board = Board(fs=fs)
+    seeds = []
+    for _ in range(4):
+        assert ask(board, {"cmd": "new", "variant": "sprint"})["ok"]
+        seeds.append(ask(board, "status")["seed"])
+        assert board.game.position.seed == seeds[-1]
+    assert len(set(seeds)) == 4, "each game its own deal: %r" % seeds
+    assert ask(board, "new")["ok"]                      # a rematch (no fields): a new deal too
+    seed = ask(board, "status")["seed"]
+    assert seed not in seeds
+    decks = [list(d) for d in board.game.position.decks]
+    fs.reboot()
+    resumed = Board(fs=fs, rows=bytes(board.hw.occupied))
+    assert ask(resumed, "status")["seed"] == seed, "the journal keeps the drawn seed"
+    assert [list(d) for d in resumed.game.position.decks] == decks
+    assert ask(resumed, {"cmd": "new", "variant": "sprint", "seed": seed})["ok"]
+    assert [list(d) for d in resumed.game.position.decks] == decks, "the seed replays the deal"
+    assert "seed" not in ask(resumed, {"cmd": "new", "variant": "chess"}) and "seed" not in ask(resumed, "status")
 
 
 def test_show_lights_a_move_and_only_it_is_accepted_then_unshow():
@@ -493,6 +517,33 @@ def test_a_host_that_stops_reading_gets_whole_lines_and_a_true_count_of_the_drop
 
 
 # -- valid commands in invalid states -----------------------------------------------------------
+
+@pytest.mark.parametrize("line, result", [("resign", "0-1"), ("end time w", "0-1"), ("end abandon w", "0-1"),
+                                          ("draw", "1/2-1/2")])
+def test_a_move_still_settling_when_the_host_ends_the_game_is_never_played(line, result):
+    """The host (Lichess's opponent resigned, a flag fell there) ends the game 80 ms after a piece
+    landed, before the move settled: the board keeps the plies it had, and archives the result."""
+    import chess.pgn
+    import io
+    board = Board()
+    board.play("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6")
+    if line == "draw":
+        board.send("offer")
+    board.hands.lift(parse_square("d2"))
+    board.hands.place(parse_square("d3"))     # 80 ms: still settling
+    board.lines()
+    reply = ask(board, line)
+    assert reply["ok"], reply
+    board.wait(1000)
+    assert board.game.result[0] == result
+    assert board.game.position.ply() == 6, "no ply after the end"
+    assert [l for l in board.lines() if l.get("ev") == "move"] == []
+    archive = board.runner.journal.archive()
+    game = chess.pgn.read_game(io.StringIO(archive.read(archive.last_id())))
+    assert game.headers["Result"] == result and len(list(game.mainline_moves())) == 6
+    status = ask(board, "status")
+    assert status["ply"] == 6 and status["result"] == result
+
 
 @pytest.mark.parametrize("line", ["show e7e5", "claim", "offer", "draw", "resign", "promote q"])
 def test_game_commands_are_refused_once_the_game_is_over(line):

@@ -179,6 +179,8 @@ def _status(p, runner, game, a):
         "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
     }
+    if pos.variant != "chess":
+        status["seed"] = pos.seed              # a Sprint game's decks: new with this seed deals them again
     if runner.display is not None:
         status["display"] = list(runner.display.lines)
     try:

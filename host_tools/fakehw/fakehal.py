@@ -139,6 +139,11 @@ class FakeHardware:
     def ticks_ms(self):
         return self.clock.ticks_ms()
 
+    def random_seed(self):
+        """A fresh Sprint seed, as the Pico draws one (hal.random_seed): the host's randomness."""
+        import os
+        return int.from_bytes(os.urandom(4), "little") & 0x3FFFFFFF
+
     def ticks_us(self):
         return self.clock.ticks_us()
 

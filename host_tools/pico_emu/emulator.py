@@ -212,6 +212,7 @@ class Emulator:
         """The serial output so far, as lines (JSON objects where they parse, else text)."""
         out = []
         for text in self.serial.replace("\r", "").split("\n")[:-1]:
+            text = text.encode("latin-1").decode("utf-8", "replace")   # a line's bytes are UTF-8 (a tag: Nicolò)
             try:
                 out.append(json.loads(text))
             except ValueError:

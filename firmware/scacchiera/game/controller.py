@@ -34,7 +34,7 @@ Events (``kind`` and fields):
 
 from ..clock import elapsed
 from ..rules import square_name, WHITE
-from ..rules.variants import new_position, variant_of, time_out_move, CHESS
+from ..rules.variants import new_position, variant_of, time_out_move, CHESS, SPRINT
 from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
 from .. import options
@@ -95,6 +95,7 @@ class Game:
         self.redraw = False          # the LEDs must change though no event said so (App.scan)
         self.timed = False           # a clock or abandon_min is set: tick watches the time
         self.suggestion = -1         # a move suggested to the side to move (lit as a hint), or -1
+        self.draw_seed = None        # f() -> a fresh Sprint seed (the HAL's random_seed), for a new game without one
         self._state = self.tracker.state
         self._apply_options()
 
@@ -135,6 +136,8 @@ class Game:
 
     def _tracker_says(self, kind, value, now):
         pos = self.position
+        if (kind == tr.MOVE or kind == tr.AMEND) and self.result is not None:
+            return                 # a finished game takes no more moves (tracker.freeze drops them)
         if kind == tr.MOVE:
             self._play(value, now, tr.MOVE, self.tracker.matched_ms)   # settle time is never the mover's
         elif kind == tr.AMEND:
@@ -279,7 +282,7 @@ class Game:
     def _end(self, outcome, at=-1):
         """The game is over (``at``: when, if not the last scan: the clocks stop there)."""
         self.result = outcome
-        self.tracker.freeze()
+        self.tracker.freeze(self.now)
         self.claimable = ()
         self.offer = -1
         self.away = False
@@ -288,8 +291,8 @@ class Game:
         if running:
             clocks.stop(self.now if at < 0 else at)
         self.emit("game_over", result=outcome[0], termination=outcome[1])
-        if running or outcome[1] == "time_forfeit":
-            clocks.report(self, self.now)
+        if clocks.on and (running or outcome[1] == "time_forfeit"):
+            clocks.report(self, self.now)        # (a flag that fell on the host's clock: no clock here)
 
     def _take_back(self, kind):
         pos = self.position
@@ -323,6 +326,8 @@ class Game:
         """
         if variant is None and fen is None:
             variant = variant_of(self.position)
+        if variant == SPRINT and fen is None and seed is None and self.draw_seed is not None:
+            seed = self.draw_seed()        # else every game would deal seed 0's decks
         pos = new_position(fen, profile or self.position.profile, variant, seed)  # ValueError if bad
         self._adopt(pos, now)
         self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
@@ -361,7 +366,7 @@ class Game:
         outcome = pos.outcome()
         if outcome is not None:
             self.result = outcome
-            self.tracker.freeze()
+            self.tracker.freeze(self.now)
         else:
             self.claimable = self._claims()
         self.emit("resume", fen=pos.fen(), ply=pos.ply(), result=outcome[0] if outcome else "*")

@@ -142,9 +142,16 @@ class Tracker:
         """Accept any legal move again."""
         self.required = -1
 
-    def freeze(self):
-        """The game is over: no more moves are recognised (a takeback still is)."""
+    def freeze(self, now):
+        """The game is over: no more moves are recognised (a takeback still is).
+
+        A move still settling (the host ended the game while the piece was landing) is dropped, not
+        committed afterwards: the board then asks for the piece back, as for any move after the end.
+        """
         self.enabled = False
+        if self.pending >= 0 and self.pending_kind != TAKEBACK:
+            self.matched = -1
+            self._refresh(now)
 
     def resume(self):
         """The game goes on again (a move of a finished game was taken back)."""
