@@ -79,10 +79,20 @@ def test_lines_that_are_not_json_are_shown_as_they_came(link):
 @pytest.mark.parametrize("line, error", [
     ("", "blank"), ("   ", "blank"), ("x" * 513, "at most 512 bytes; this one has 513"),
     ("status\nresign", "line break"), (5, "must be text"),
+    ("ok\x15resign", "control character \\(U\\+0015\\)"), ("\x03", "control character \\(U\\+0003\\)"),
+    ("status\x1b[2J", "U\\+001B"), ("status\x00", "U\\+0000"), ("status\x7f", "U\\+007F"),
+    ("status\x85", "U\\+0085"), ("status\tx", "U\\+0009"), ("tag White Nicolò", "for other letters send JSON"),
 ])
 def test_lines_that_cannot_go(line, error):
     with pytest.raises(ValueError, match=error):
         check_line(line)
+
+
+def test_other_letters_go_as_json_escapes():
+    raw = []
+    model = BoardModel(raw.append)
+    model.user_line('{"cmd": "tag", "name": "White", "value": "Nicolò"}')
+    assert raw == ['{"cmd":"tag","name":"White","value":"Nicol\\u00f2"}']
 
 
 def test_lines_up_to_512_bytes_go_and_are_echoed(link):

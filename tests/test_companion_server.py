@@ -123,6 +123,8 @@ def test_the_page_gets_the_boards_own_buttons_and_option_specs(url):
     ({"do": "send", "line": ""}, 400, "blank"),
     ({"do": "send", "line": "x" * 513}, 400, "at most 512 bytes; this one has 513"),
     ({"do": "send", "line": "status\nresign"}, 400, "line break"),
+    ({"do": "send", "line": "ok\x15resign"}, 400, "control character"),
+    ({"do": "send", "line": "\x03"}, 400, "control character"),
     ({"square": "e2"}, 400, "\"do\""),
 ])
 def test_bad_actions_get_clear_errors_and_change_nothing(url, fields, code, words):

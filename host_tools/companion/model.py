@@ -36,14 +36,29 @@ REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a d
 
 
 def check_line(line):
-    """A line the person typed, ready to send; ValueError with the reason if it cannot go."""
+    """A line the person typed, ready to send; ValueError with the reason if it cannot go.
+
+    No control byte reaches the board: Ctrl-U would start a fresh line on it (``ok\x15resign``
+    resigns) and Ctrl-C would stop its firmware. Other letters go as JSON's ``\\u`` escapes: a
+    line on the wire is printable ASCII (docs/protocol.md).
+    """
     if not isinstance(line, str):
         raise ValueError("the line must be text")
     if "\n" in line or "\r" in line:
         raise ValueError("one line at a time: the text has a line break")
+    bad = [c for c in line if ord(c) < 32 or 127 <= ord(c) < 160]
+    if bad:
+        raise ValueError("the line has a control character (%s): the board takes none" % ", ".join(
+            "U+%04X" % ord(c) for c in sorted(set(bad))))
     line = line.strip()
     if not line:
         raise ValueError("nothing to send: the line is blank")
+    if not line.isascii():
+        try:
+            line = json.dumps(json.loads(line), separators=(",", ":"))   # other letters as \u escapes
+        except ValueError:
+            raise ValueError("the board's text commands are ASCII: for other letters send JSON, e.g. "
+                             '{"cmd": "tag", "name": "White", "value": "Nicolò"}') from None
     size = len(line.encode("utf-8"))
     if size > MAX_LINE:
         raise ValueError("a line is at most %d bytes; this one has %d" % (MAX_LINE, size))
