@@ -301,9 +301,9 @@ def test_incoming_challenges_accepted_or_declined(board, fake):
     cid = fake.send_challenge("mary")
     s = step_until(board, lambda s: len(s["lichess"]["challenges"]) == 2, "the challenges on the page")
     with pytest.raises(ActionError, match="standard chess only"):
-        board.act("lichess", {"op": "accept", "id": odd})
-    board.act("lichess", {"op": "decline", "id": odd})
-    board.act("lichess", {"op": "accept", "id": cid})
+        board.act("lichess", {"op": "accept", "challenge": odd})
+    board.act("lichess", {"op": "decline", "challenge": odd})
+    board.act("lichess", {"op": "accept", "challenge": cid})
     s = started(board)
     assert s["lichess"]["game"]["color"] == "black" and s["lichess"]["game"]["opponent"] == "Mary"
     assert s["lichess"]["challenges"] == []

@@ -65,3 +65,36 @@ def test_a_game_against_the_ai_from_the_page(tmp_path):
         finally:
             browser.close()
             board.lichess.stop()
+
+
+def test_incoming_challenges_accepted_and_declined_by_the_pages_buttons(tmp_path):
+    """Through the page's WebSocket, as a person does it (the page's request id once hid the challenge's)."""
+    fake = FakeLichess(token=TOKEN)
+    with Served(fake) as lichess, sync_playwright() as p:
+        board = SimulatedBoard()
+        board.play_lichess(token=TOKEN, base_url=lichess.url, token_path=str(tmp_path / "token"), ladder_path=None,
+                           archive_dir=str(tmp_path / "archive"))
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            with served(board) as url:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(url + "/")
+                page.wait_for_selector("#lichess-account:text('logged in as Player')", state="attached")
+                page.click("#lichess-box summary")
+                bob = fake.send_challenge("bob")
+                mary = fake.send_challenge("mary")
+                page.wait_for_selector("#lichess-challenges li:has-text('Bob')")
+                page.wait_for_selector("#lichess-challenges li:has-text('Mary')")
+                page.click("#lichess-challenges li:has-text('Bob') button:text('decline')")
+                page.wait_for_selector("#lichess-challenges li:has-text('Bob')", state="detached")
+                assert bob not in fake.challenges and bob not in fake.games, "declined at Lichess"
+                page.click("#lichess-challenges li:has-text('Mary') button:text('accept')")
+                page.wait_for_selector("#lichess-game:visible")
+                page.wait_for_selector("#lichess-opponent:text('Mary')")
+                assert mary in fake.games, "accepted at Lichess: its game is on"
+                assert "no such challenge" not in page.content() and errors == []
+        finally:
+            browser.close()
+            board.lichess.stop()

@@ -940,7 +940,7 @@ class Lichess:
                 self.notice = "Lichess AI level %d: the game starts" % level
                 return None
             if op in ("accept", "decline"):
-                cid = fields.get("id")
+                cid = fields.get("challenge")      # (not "id": the page's request id is sent as id)
                 if cid not in self.challenges:
                     raise ValueError("no such challenge")
                 if op == "accept" and not self.challenges[cid]["standard"]:

@@ -57,8 +57,8 @@
       const li = document.createElement("li");
       li.textContent = `${c.from}${c.rating ? " (" + c.rating + ")" : ""}: ${c.clock || ""} ${c.rated ? "rated" : "casual"}` +
         (c.standard ? "" : ` — ${c.variant}: the board plays standard chess only`) + " ";
-      if (c.standard) li.appendChild(button("accept", () => act("accept", { id: c.id })));
-      li.appendChild(button("decline", () => act("decline", { id: c.id })));
+      if (c.standard) li.appendChild(button("accept", () => act("accept", { challenge: c.id })));
+      li.appendChild(button("decline", () => act("decline", { challenge: c.id })));
       list.appendChild(li);
     }
     $l("lichess-game").hidden = !g;
