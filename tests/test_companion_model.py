@@ -44,6 +44,21 @@ def test_the_handshake_and_the_first_state(link):
     assert s["pieces"][4] == "K" and s["pieces"][12] == ""     # only e1 is occupied: the rest shows empty
 
 
+def test_a_game_ending_without_a_move_gets_its_pgn_again(link):
+    """Resigned, drawn by agreement, a flag: the moves stay, the result changes, and so does the PGN."""
+    model, sent = link
+    model.connected()
+    for r in sent[:4]:
+        answer(model, r, frame={}, squares=[])
+    answer(model, sent[4], **status(["e2e4"], turn="b"))
+    answer(model, sent[-1], pgn='[Result "*"]\n\n1. e4 *\n')
+    model.feed('{"ev": "game_over", "result": "1-0", "termination": "resignation"}')
+    answer(model, sent[-1], **dict(status(["e2e4"], turn="b"), result="1-0", termination="resignation"))
+    assert sent[-1]["cmd"] == "pgn", "the finished game's PGN is asked for"
+    answer(model, sent[-1], pgn='[Result "1-0"]\n\n1. e4 1-0\n')
+    assert '[Result "1-0"]' in model.state()["pgn"]
+
+
 def test_events_ask_for_the_state_once_at_a_time(link):
     model, sent = link
     model.feed('{"ev": "move", "uci": "e2e4"}')

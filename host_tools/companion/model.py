@@ -118,7 +118,7 @@ class BoardModel:
             self.start = None      # (game number, start FEN, Sprint?, seed): from the game's PGN
             self.headers = None    # the game's PGN tags, {name: value}
             self._kept = {}        # (game, command, tag name) -> the last such command sent by host_wants
-            self.pgn_key = None    # (game number, moves) of the last PGN asked for
+            self.pgn_key = None    # (game number, moves, result) of the last PGN asked for
             self.replay = None     # the game replayed with scacchiera's rules (None: not known yet)
             self._waiting = {}     # id -> (command, when sent), the companion's requests in flight
             self._answers = {}     # id -> function(reply), commands sent with ``command``'s on_reply
@@ -310,7 +310,8 @@ class BoardModel:
     def _follow_game(self):
         """A new status: replay its moves now if the game's start is known, and ask for the PGN."""
         s = self.status
-        key = (s.get("game"), tuple(s.get("moves") or ()))
+        # The result too: a game that ends without a move (resigned, agreed drawn, a flag) has a new PGN.
+        key = (s.get("game"), tuple(s.get("moves") or ()), s.get("result"))
         if self.start is not None and self.start[0] == key[0]:
             self._replay()
         if self.pgn_key != key:
