@@ -295,6 +295,37 @@ def test_no_token_then_one_pasted_on_the_page_is_saved_0600(fake, tmp_path, monk
         board.lichess.stop()
 
 
+def test_a_token_pasted_while_logged_in_replaces_the_event_stream_for_good(board, fake):
+    """The old token's reader stops: it neither reopens its stream (each time knocking the new one out)
+    nor leaves "no answer from Lichess" on the page."""
+    logged_in(board)
+    step_until(board, lambda s: fake.event_listeners, "the event stream open")
+    fresh = "lip_freshtoken456"
+    fake.tokens[fresh] = "board:play"
+    mark = len(fake.requests)
+    board.act("lichess", {"op": "token", "token": fresh})
+    time.sleep(2.0)                          # the retries are 0.05-0.2 s here: ten of them at least
+    opened = [r for r in fake.requests[mark:] if r == "GET /api/stream/event"]
+    assert len(opened) == 1, "one stream, the new token's: %r" % fake.requests[mark:]
+    s = logged_in(board)
+    assert "no answer" not in (s["lichess"]["notice"] or "")
+    cid = fake.send_challenge("mary")
+    step_until(board, lambda s: cid in [c["id"] for c in s["lichess"]["challenges"]], "a challenge on the new stream")
+
+
+@pytest.mark.parametrize("status", [404, 403, 500])
+def test_a_log_in_refused_at_start_up_is_said(fake, tmp_path, status):
+    fake.fail("token/test", status, 1000)
+    board = online(fake, tmp_path)
+    try:
+        s = step_until(board, lambda s: s["lichess"]["problem"] or "answered 500" in (s["lichess"]["notice"] or ""),
+                       "a word about the refused log-in")
+        said = s["lichess"]["problem"] or s["lichess"]["notice"]
+        assert str(status) in said and s["lichess"]["account"] is None, said
+    finally:
+        board.lichess.stop()
+
+
 def test_incoming_challenges_accepted_or_declined(board, fake):
     logged_in(board)
     odd = fake.send_challenge("bob", variant="chess960")

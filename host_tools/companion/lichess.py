@@ -87,7 +87,14 @@ def check_clock(minutes, increment, seek):
 
 
 class Refused(Exception):
-    """Lichess said no (4xx other than 401/429): the message is Lichess's own."""
+    """Lichess said no (4xx other than 401/429): the message is Lichess's own; ``status`` its HTTP code."""
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.status = status
+
+    def __str__(self):
+        return self.args[0]
 
 
 class _Session(requests.Session):
@@ -107,6 +114,9 @@ class _Session(requests.Session):
         return "<lichess session>"       # never the token
 
     def request(self, method, url, **kwargs):
+        with self._lock:
+            if self._cut:                    # a cut session sends nothing more (its token may be old)
+                raise requests.ConnectionError("the session was cut")
         kwargs.setdefault("timeout", self.timeout)
         response = super().request(method, url, **kwargs)
         if kwargs.get("stream"):
@@ -328,7 +338,7 @@ class Lichess:
 
     # -- requests: errors in words, 429 and 5xx waited out ------------------------------------
 
-    def _open(self, what, fn, *args):
+    def _open(self, what, fn, *args, alive=None):
         """A stream (berserk's generator) opened through ``_call``: its request is made, and its
         first line read, inside the retries; then its lines as they come."""
         def first():
@@ -336,17 +346,18 @@ class Lichess:
             for line in lines:
                 return line, lines
             return None, iter(())
-        head, lines = self._call(what, first)
+        head, lines = self._call(what, first, alive=alive)
         if head is not None:
             yield head
         yield from lines
 
-    def _call(self, what, fn, *args, network_retry=True, **kwargs):
+    def _call(self, what, fn, *args, network_retry=True, alive=None, **kwargs):
         """``fn(*args)`` until it answers: 429 waits rate_limit_wait, 5xx and network errors retry
-        with a growing wait; 401 raises TokenError, other 4xx Refused (Lichess's words)."""
+        with a growing wait; 401 raises TokenError, other 4xx Refused (Lichess's words).
+        ``alive()`` false: the caller was replaced (an event stream of an older token): Stop."""
         delay = self.retry[0]
         while True:
-            if self._stopped.is_set():
+            if self._stopped.is_set() or alive is not None and not alive():
                 raise Stop()
             try:
                 return fn(*args, **kwargs)
@@ -363,10 +374,12 @@ class Lichess:
                     self._back_off("Lichess answered %d while %s: trying again in %g s" % (code, what, delay), delay)
                     delay = min(delay * 2, self.retry[1])
                     continue
-                raise Refused(_lichess_words(e))
+                raise Refused(_lichess_words(e), code)
             except (berserk.exceptions.ApiError, requests.RequestException) as e:
                 if not network_retry:
                     raise
+                if alive is not None and not alive():
+                    raise Stop()               # no "no answer" notice from a reader that gave way
                 self._back_off("no answer from Lichess while %s (%s): trying again in %g s"
                                % (what, type(getattr(e, "error", e)).__name__, delay), delay)
                 delay = min(delay * 2, self.retry[1])
@@ -430,7 +443,12 @@ class Lichess:
     def _login_and_listen(self):
         try:
             self._login()
-        except (TokenError, Refused, Stop):
+        except Refused as e:                 # a 4xx other than 401 (a 404 from a wrong --lichess-url)
+            with self.lock:
+                self.problem = "Lichess refused the log-in (HTTP %s): %s" % (e.status, e)
+            self._changed()
+            return
+        except (TokenError, Stop):
             return
         self._listen()
 
@@ -438,11 +456,15 @@ class Lichess:
         """The event stream, opened again whenever it ends (gameStart, challenges)."""
         delay = self.retry[0]
         mine = self._listening
-        while not self._stopped.is_set() and mine == self._listening:
+
+        def alive():
+            return mine == self._listening      # a new token's stream replaced this one
+        while not self._stopped.is_set() and alive():
             client, session = self._client()
             self._event_session = session
             try:
-                for event in self._open("opening the event stream", client.board.stream_incoming_events):
+                for event in self._open("opening the event stream", client.board.stream_incoming_events,
+                                        alive=alive):
                     delay = self.retry[0]
                     self._on_event(event)
             except (TokenError, Stop):
@@ -452,7 +474,10 @@ class Lichess:
                     self.problem = "Lichess refused the event stream: %s" % e
                 self._changed()
                 return
-            except (berserk.exceptions.ApiError, requests.RequestException, ValueError) as e:
+            except (berserk.exceptions.ApiError, requests.RequestException, ValueError, AttributeError) as e:
+                # (AttributeError: urllib3 reading a socket that cut() closed under it)
+                if not alive():
+                    return
                 self.notice = "the event stream broke (%s): opening it again" % type(e).__name__
             if self._stopped.wait(delay):
                 return
