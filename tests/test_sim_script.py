@@ -89,3 +89,37 @@ def test_human_readable_output_lists_events():
     out = sim("--script", SCENARIOS[0])
     assert out.returncode == 0
     assert "move " in out.stdout and "result: *" in out.stdout
+
+
+def test_a_taken_port_ends_make_sim_at_once_and_leaves_no_process():
+    """Said, exit 2, and no Stockfish child left behind (it once hung for ever with one)."""
+    import signal
+    import socket
+    import time
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    try:
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "host_tools.sim", "--port", str(port), "--no-browser"],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise AssertionError("make sim on a taken port did not end")
+        assert proc.returncode == 2 and "cannot listen on 127.0.0.1:%d" % port in err, (proc.returncode, err)
+        assert time.monotonic() - t0 < 30
+        with pytest.raises(ProcessLookupError):
+            os.killpg(proc.pid, 0)                 # nothing of its session is left
+    finally:
+        taken.close()
+
+
+def test_the_simulator_and_the_companion_take_the_same_page_options():
+    helps = [subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout for module in ("host_tools.sim", "host_tools.companion")]
+    for option in ("--port", "--no-browser", "--engine", "--lichess-url", "--ladder"):
+        assert all(option in h for h in helps), option

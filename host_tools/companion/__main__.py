@@ -9,6 +9,7 @@ import sys
 import webbrowser
 
 from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard, pick_port
+from host_tools.companion.cli import add_page_arguments
 from host_tools.companion.server import bind, make_server, quiet_disconnects
 from scacchiera.rules.variants import PROFILES, VARIANTS
 
@@ -37,21 +38,25 @@ def offer_lichess(board, args):
     or pasted on the page later. Said on the terminal (never the token)."""
     from host_tools.ladder.db import default_path
     try:
-        board.play_lichess(base_url=getattr(args, "lichess_url", None) or "https://lichess.org",
-                           ladder_path=getattr(args, "ladder", None) or default_path())
+        board.play_lichess(base_url=args.lichess_url, ladder_path=args.ladder or default_path())
     except ImportError as e:
         print("Lichess: not available (%s): run make deps" % e)
         return
     print("Lichess: %s" % (board.lichess.problem or "a token is there: logging in"))
 
 
-def serve(board, port, open_browser=True, what="Scacchiera"):
-    """Serve ``board``'s page on 127.0.0.1:``port`` until Ctrl-C; 2 if the port is taken."""
+def listen(port):
+    """The page's socket on 127.0.0.1:``port``, or None (said) if it cannot be had. Bound before
+    anything starts (Stockfish, Lichess's threads), so a taken port ends the command at once."""
     try:
-        sock = bind(port)
+        return bind(port)
     except OSError as e:
         print("error: cannot listen on 127.0.0.1:%d: %s (try --port)" % (port, e), file=sys.stderr)
-        return 2
+        return None
+
+
+def serve(board, sock, open_browser=True, what="Scacchiera"):
+    """Serve ``board``'s page on ``sock`` (``listen``) until Ctrl-C."""
     server = make_server(board, sock)
     quiet_disconnects()
     url = "http://127.0.0.1:%d/" % sock.getsockname()[1]
@@ -69,30 +74,29 @@ def serve(board, port, open_browser=True, what="Scacchiera"):
 
 
 def serve_sim(args):
-    """The page for the simulated board (``make sim``): args has fen, profile, variant, seed, engine,
-    port and no_browser."""
+    """The page for the simulated board (``make sim``): args has fen, profile, variant, seed, lichess
+    and the page's own (cli.add_page_arguments)."""
+    sock = listen(args.port)
+    if sock is None:
+        return 2
     try:
         board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
     except ValueError as e:
+        sock.close()
         print("error: %s" % e, file=sys.stderr)
         return 2
     offer_engine(board, args.engine)
-    if getattr(args, "lichess", False):      # the simulator plays online only when asked
+    if args.lichess:                         # the simulator plays online only when asked
         offer_lichess(board, args)
-    return serve(board, args.port, not args.no_browser, "Scacchiera simulator")
+    return serve(board, sock, not args.no_browser, "Scacchiera simulator")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host_tools.companion",
                                      description="The Scacchiera companion: one page for the simulated board or a real one.")
-    parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
-    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    parser.add_argument("--engine", metavar="PATH", help="a UCI engine to offer (default: stockfish on PATH or in /usr/games); the project's own engine is always offered")
+    add_page_arguments(parser)
     parser.add_argument("--no-lichess", action="store_true", help="connect: no online games (docs/lichess.md)")
     parser.add_argument("--lichess", action="store_true", help="sim: the simulated board plays on Lichess too")
-    parser.add_argument("--lichess-url", default="https://lichess.org", help=argparse.SUPPRESS)
-    parser.add_argument("--ladder", metavar="PATH", help="the ladder file online games go into "
-                        "(default: the household ladder, host_tools/ladder)")
     sub = parser.add_subparsers(dest="board", required=True)
     sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
     sim.add_argument("--profile", default="fide", choices=PROFILES)
@@ -104,6 +108,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.board == "sim":
         return serve_sim(args)
+    sock = listen(args.port)
+    if sock is None:
+        return 2
     if not args.device:
         try:
             print("board: %s" % pick_port())
@@ -113,7 +120,7 @@ def main(argv=None):
     offer_engine(board, args.engine)
     if not args.no_lichess:
         offer_lichess(board, args)
-    return serve(board, args.port, not args.no_browser, "Scacchiera companion")
+    return serve(board, sock, not args.no_browser, "Scacchiera companion")
 
 
 if __name__ == "__main__":

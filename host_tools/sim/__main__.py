@@ -1,10 +1,12 @@
-"""python -m host_tools.sim [--port N] [--no-browser] | --script FILE [--json] [--profile P] [--fen FEN]"""
+"""python -m host_tools.sim [--port N] [--no-browser] [--lichess [--lichess-url URL]] [--ladder PATH]
+| --script FILE [--json] [--profile P] [--fen FEN]"""
 
 import argparse
 import json
 import sys
 
 from host_tools import _paths  # noqa: F401
+from host_tools.companion.cli import add_page_arguments
 from host_tools.hands import ScriptError, play_lines, read_script
 from host_tools.sim.device import SimBoard, SimError
 from scacchiera.rules.variants import PROFILES, VARIANTS
@@ -56,10 +58,8 @@ def main(argv=None):
     parser.add_argument("--fen", help="start from this position (set up on the board); a Sprint string starts Sprint")
     parser.add_argument("--variant", choices=VARIANTS, help="chess (default) or Scacchi Sprint")
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
-    parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
-    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    add_page_arguments(parser)
     parser.add_argument("--lichess", action="store_true", help="play on Lichess from the simulated board (docs/lichess.md)")
-    parser.add_argument("--engine", metavar="PATH", help="the UCI engine to play (default: stockfish on PATH or in /usr/games)")
     args = parser.parse_args(argv)
     if args.script:
         return run_script(args)

@@ -1,0 +1,14 @@
+"""The command-line options the page's two commands share (``python -m host_tools.sim`` and
+``python -m host_tools.companion``): one definition, so ``make sim`` and ``make connect`` take the same.
+Imports nothing heavy: the simulator's scripted mode parses them too."""
+
+
+def add_page_arguments(parser):
+    parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--engine", metavar="PATH", help="a UCI engine to offer (default: stockfish on PATH or in "
+                        "/usr/games); the project's own engine is always offered")
+    parser.add_argument("--lichess-url", default="https://lichess.org",
+                        help="the Lichess server online games use (default: lichess.org)")
+    parser.add_argument("--ladder", metavar="PATH", help="the ladder file online and rated games go into "
+                        "(default: the household ladder, host_tools/ladder)")
