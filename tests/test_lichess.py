@@ -9,6 +9,7 @@ import stat
 import time
 
 import chess
+import chess.pgn
 import pytest
 
 from companion_support import make, step_until
@@ -545,6 +546,23 @@ def test_the_boards_archived_result_is_lichesss(board, fake, how):
     pgn = archived_online(board, fake, gid)
     assert_tags(pgn, result, white="Lichess AI level 1", black="Player")
     assert ('[Termination "abandoned"]' in pgn) == (how == "abandon")
+
+
+@pytest.mark.parametrize("how, words", [("resign", "Normal"), ("abandon", "Time forfeit"), ("flag", "Time forfeit")])
+def test_the_saved_lichess_pgn_keeps_lichesss_termination_words(board, fake, tmp_path, how, words):
+    against_the_ai(board, fake, "black", plies=5)
+    gid = board.lichess.game.id
+    if how == "resign":
+        board.act("send", {"line": "resign"})
+    elif how == "abandon":
+        fake.opponent_claims_victory(gid)
+    else:
+        fake.time_out(gid)
+    finished(board)
+    path = tmp_path / "archive" / ("%s.pgn" % gid)
+    step_until(board, lambda s: path.exists(), "Lichess's PGN saved")
+    game = chess.pgn.read_game(open(path, encoding="utf-8"))
+    assert game.headers["Termination"] == words
 
 
 def double_tap(board, square):

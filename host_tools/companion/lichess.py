@@ -883,7 +883,7 @@ class Lichess:
     def _save_pgn(self, g):
         os.makedirs(self.archive_dir, exist_ok=True)
         path = os.path.join(self.archive_dir, "%s.pgn" % g.id)
-        with open(path, "w") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write(self.pgn(g) + "\n")
         return path
 
@@ -1021,9 +1021,13 @@ class Lichess:
         self._changed()
 
 
-_TERMINATIONS = {"mate": "checkmate", "resign": "resignation", "stalemate": "stalemate", "timeout": "abandoned",
-                 "draw": "draw", "outoftime": "time forfeit", "aborted": "aborted", "noStart": "abandoned",
-                 "cheat": "rules infraction"}
+# The Termination tag of Lichess's own PGN export for each game status (lila's PgnDump): the file saved
+# here is Lichess's PGN, so it keeps Lichess's words (the board's archive has its own).
+_TERMINATIONS = {"created": "Unterminated", "started": "Unterminated", "aborted": "Abandoned", "noStart": "Abandoned",
+                 "timeout": "Time forfeit", "outoftime": "Time forfeit", "resign": "Normal", "draw": "Normal",
+                 "stalemate": "Normal", "mate": "Normal", "variantEnd": "Normal",
+                 "insufficientMaterialClaim": "Insufficient material", "cheat": "Rules infraction",
+                 "unknownFinish": "Unknown"}
 
 
 def _result(g):
