@@ -338,6 +338,36 @@ class TestImport:
         stored = ladder.conn.execute("SELECT pgn FROM games").fetchone()[0]
         assert "Qxf7#" in stored
 
+    def test_a_name_with_pgn_escapes_is_its_player(self, ladder, tmp_path):
+        ladder.add_player('Al "Hammer" \\ Rossi')
+        f = tmp_path / "g.pgn"
+        f.write_text(board_pgn(SCHOLAR, 5, {"White": 'Al "Hammer" \\ Rossi', "Black": "Anna"}))
+        assert '[White "Al \\"Hammer\\" \\\\ Rossi"]' in f.read_text(), "the board escapes it"
+        assert len(ladder.import_pgn(str(f)).added) == 1
+        assert ladder.games()[0]["white"] == 'Al "Hammer" \\ Rossi'
+
+    def test_a_fifo_in_the_games_folder_is_passed_over(self, ladder, archive):
+        os.mkfifo(str(archive / "archive" / "00004.pgn"))
+        try:
+            run = subprocess.run([sys.executable, "-m", "host_tools.ladder", "--db", ladder.path, "import",
+                                  str(archive), "--white", "Anna", "--black", "Bruno"],
+                                 capture_output=True, text=True, cwd=ROOT, timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the import hung on the FIFO") from None
+        assert run.returncode == 0 and "imported 3 games" in run.stdout, run.stderr
+
+    def test_deeply_nested_variations_are_read_in_linear_time(self, ladder, tmp_path):
+        import time
+        from host_tools.ladder import pgnfiles
+        depth = 20000
+        text = '[White "Anna"]\n[Black "Bruno"]\n[Result "1-0"]\n\n1. e4 ' + "( 1. d4 " * depth + ")" * depth + \
+            " 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
+        t0 = time.perf_counter()
+        cleaned = pgnfiles._without_variations(text)
+        took = time.perf_counter() - t0
+        assert " ".join(cleaned.split()).endswith("1. e4 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0")
+        assert took < 1.0, "%.2f s for 20,000 levels (the old loop: 28 s)" % took
+
     def test_unknown_names_are_skipped_with_a_reason(self, ladder, archive):
         report = ladder.import_pgn(str(archive))
         assert report.added == [] and len(report.skipped) == 4
@@ -482,6 +512,9 @@ class TestBadInput:
         (["history", "Zoe"], "unknown player"),
         (["next-colours", "Anna", "Zoe"], "unknown player"),
         (["import", "/nonexistent/folder"], "no such file"),
+        (["delete-game", "9" * 30], "no game has the number"),
+        (["add-player", "Al\x1b[2J"], "control character"),
+        (["add-player", "x" * 41], "at most 40 characters"),
         (["frobnicate"], "invalid choice"),
     ])
     def test_one_line_exit_2_nothing_changed(self, ladder, capsys, argv, message):
@@ -493,6 +526,12 @@ class TestBadInput:
         assert captured.err.startswith("ladder: error: ") and captured.err.count("\n") == 1
         assert message in captured.err
         assert snapshot(ladder.path) == before
+
+    def test_a_damaged_database_gets_one_line(self, ladder, capsys):
+        ladder.conn.execute("UPDATE players SET name = CAST(x'ff41' AS TEXT) WHERE name = 'Carla'")
+        assert main(["--db", ladder.path, "table"]) in (1, 2)
+        err = capsys.readouterr().err
+        assert err.startswith("ladder: error: ") and err.count("\n") == 1 and "Traceback" not in err
 
     def test_as_a_process(self, ladder):
         run = subprocess.run([sys.executable, "-m", "host_tools.ladder", "--db", ladder.path, "record", "Anna",

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import socket
+import sqlite3
 
 import uvicorn
 from starlette.applications import Starlette
@@ -230,6 +231,9 @@ def create_app(board, port, ladder=None):
             table = await run_in_threadpool(ladder_table, ladder, request.query_params.get("month") or None)
         except LadderError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
+        except (sqlite3.Error, UnicodeError, ValueError, OverflowError) as e:    # a damaged ladder file
+            return JSONResponse({"error": "the ladder cannot be read (%s: %s)" % (type(e).__name__, e)},
+                                status_code=503)
         return JSONResponse(table, headers={"Cache-Control": "no-store"})
 
     async def act(request):

@@ -70,7 +70,7 @@ def _parser():
     c.add_argument("--seed", type=int, help="make the first game's lot reproducible")
 
     c = sub.add_parser("delete-game", help="remove a game recorded by mistake")
-    c.add_argument("id", type=int)
+    c.add_argument("id", type=_game_id)
     return p
 
 
@@ -135,6 +135,17 @@ def _run(args, out):
     return 0
 
 
+def _game_id(text):
+    """A game's number, as SQLite can hold it (9999... made Python's sqlite3 raise OverflowError)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a game number: %r" % text) from None
+    if not 1 <= n < 2 ** 63:
+        raise argparse.ArgumentTypeError("no game has the number %s" % text)
+    return n
+
+
 def main(argv=None, out=print):
     try:
         args = _parser().parse_args(argv)
@@ -142,7 +153,8 @@ def main(argv=None, out=print):
     except LadderError as e:
         print("ladder: error: %s" % e, file=sys.stderr)
         return 2
-    except (sqlite3.Error, OSError) as e:       # the disk, not the input: nothing half-written either
+    except (sqlite3.Error, OSError, UnicodeError, OverflowError, ValueError) as e:
+        # the disk or a damaged database, not the input: one line, nothing half-written either
         print("ladder: error: %s: %s" % (type(e).__name__, e), file=sys.stderr)
         return 1
 

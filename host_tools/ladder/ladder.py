@@ -13,6 +13,8 @@ import secrets
 from . import db, elo, pgnfiles
 from .db import LadderError
 
+MAX_NAME = 40          # a player's name: a table column, a PGN tag (the board takes 80)
+
 _GAMES = """
 SELECT g.id, w.name AS white, b.name AS black, g.result, g.date, g.moves,
        g.resigned, g.abandoned, g.online, g.source
@@ -74,6 +76,10 @@ class Ladder:
         name = (name or "").strip()
         if name in pgnfiles.UNKNOWN_NAMES:
             raise LadderError("a player needs a name")
+        if len(name) > MAX_NAME:
+            raise LadderError("a name is at most %d characters; this one has %d" % (MAX_NAME, len(name)))
+        if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+            raise LadderError("a name cannot hold a control character")
         if not isinstance(elo_start, int) or isinstance(elo_start, bool) or not 0 <= elo_start <= 4000:
             raise LadderError("bad rating %r: want a whole number from 0 to 4000" % (elo_start,))
         with db.write(self.conn, self.path):

@@ -40,16 +40,20 @@ class PgnGame:
 
 
 def files(path):
-    """The .pgn files under ``path`` (a file, or a folder searched recursively), in the board's order."""
+    """The .pgn files under ``path`` (a file, or a folder searched recursively), in the board's order.
+    Regular files only: a FIFO or a device named .pgn would block the import for ever."""
     if os.path.isfile(path):
         return [path]
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise LadderError("not a regular file or a folder: %s" % path)
     if not os.path.isdir(path):
         raise LadderError("no such file or folder: %s" % path)
     found = []
     for folder, _dirs, names in os.walk(path):
         for name in names:
-            if name.lower().endswith(".pgn") and name != _TEMP:
-                found.append(os.path.join(folder, name))
+            full = os.path.join(folder, name)
+            if name.lower().endswith(".pgn") and name != _TEMP and os.path.isfile(full):
+                found.append(full)
     return sorted(found, key=_board_order)
 
 
@@ -118,7 +122,8 @@ def _game(path, text, game):
 
 _TAG = re.compile(r'^\s*\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]\s*$')
 _SKIPPED = re.compile(r"\{[^}]*\}|;[^\n]*|\$\d+|\d+\.(?:\.\.)?|1-0|0-1|1/2-1/2|\*|[!?]+")
-_VARIATION = re.compile(r"\([^()]*\)")
+_PARENS = re.compile(r"[()]")
+_ESCAPE = re.compile(r"\\(.)")
 
 
 def _strict_problem(text, game):
@@ -144,14 +149,31 @@ def _strict_problem(text, game):
     ending = "\n".join(lines).split()[-1:]
     if ending and ending[0] in ("1-0", "0-1", "1/2-1/2", "*") and ending[0] != game.headers.get("Result", "*"):
         return "the Result tag says %s, the moves end with %s" % (game.headers.get("Result", "*"), ending[0])
-    movetext = _SKIPPED.sub(" ", "\n".join(lines))
-    while _VARIATION.search(movetext):
-        movetext = _VARIATION.sub(" ", movetext)
-    words = movetext.split()
+    words = _without_variations(_SKIPPED.sub(" ", "\n".join(lines))).split()
     if len(words) != len(list(game.mainline_moves())):
         unread = [w for w in words if w.rstrip("+#") not in _sans(game)]
         return "cannot read %r as a move" % (unread[0] if unread else words[-1])[:40]
     return None
+
+
+def _without_variations(movetext):
+    """The movetext without its (variations), however deeply nested: one pass (the text's comments
+    are gone already). Stripping the innermost level again and again took 28 s on 20,000 levels."""
+    out = []
+    depth = start = 0
+    for m in _PARENS.finditer(movetext):
+        if m.group() == "(":
+            if depth == 0:
+                out.append(movetext[start:m.start()])
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                out.append(" ")
+                start = m.end()
+    if depth == 0:
+        out.append(movetext[start:])
+    return "".join(out)
 
 
 def _sans(game):
@@ -164,8 +186,13 @@ def _sans(game):
 
 
 def _name(value):
-    value = (value or "").strip()
+    value = unescape((value or "").strip())
     return None if value in UNKNOWN_NAMES else value
+
+
+def unescape(value):
+    """A PGN tag's value as written: \\" and \\\\ read back (python-chess keeps the escapes)."""
+    return _ESCAPE.sub(r"\1", value)
 
 
 def _date(value):
