@@ -424,3 +424,50 @@ def test_chessground_is_served_from_node_modules_by_an_allow_list(url):
         assert status == 404, path
     status, text = request(url, "GET", "/page.js")
     assert status == 200 and 'from "/vendor/chessground.js"' in text
+
+
+def test_every_answer_says_it_may_not_be_framed(url):
+    conn = http.client.HTTPConnection("127.0.0.1", port_of(url), timeout=20)
+    for path in ("/", "/api/state"):
+        conn.request("GET", path, headers={"Host": "127.0.0.1:%d" % port_of(url)})
+        res = conn.getresponse()
+        res.read()
+        assert res.status == 200
+        assert res.getheader("X-Frame-Options") == "DENY"
+        assert res.getheader("Content-Security-Policy") == "frame-ancestors 'none'"
+    conn.close()
+
+
+def test_a_page_that_never_reads_is_dropped_after_the_send_deadline(board, monkeypatch):
+    """A WebSocket client that stops reading: once its buffers are full, the server waits
+    SEND_SECONDS for room, then drops it (it was kept, with its buffers, for ever)."""
+    import base64
+    monkeypatch.setattr(companion_server, "SEND_SECONDS", 1.0)
+    with served(board) as url:
+        port = port_of(url)
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        client.sendall(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (port, key)).encode())
+        assert client.recv(12) == b"HTTP/1.1 101"
+        # The board changes, the server pushes each state; the client reads nothing.
+        until = time.monotonic() + 5
+        while time.monotonic() < until:          # thousands of states: far more than the buffers hold
+            board.act("lift", {"square": "e2"})
+            board.act("place", {"square": "e2"})
+        time.sleep(3.0)                            # well past the deadline once the buffers filled
+        client.settimeout(10)
+        ended = False
+        try:
+            for _ in range(100000):                # what the kernel buffered, then the end
+                if not client.recv(65536):
+                    ended = True
+                    break
+        except ConnectionResetError:
+            ended = True
+        except socket.timeout:
+            pass
+        client.close()
+        assert ended, "the server still holds the connection of a page that never read"

@@ -30,6 +30,8 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from host_tools.companion.boards import ActionError
 
@@ -50,6 +52,7 @@ MAX_MESSAGE = 16384        # bytes of a WebSocket message from the page
 MAX_HEAD = 8192            # bytes of a request's headers
 HEAD_SECONDS = 5           # a request's head must arrive within this
 BODY_SECONDS = 5           # and its body within this
+SEND_SECONDS = 10          # a page must take a message within this (its buffers full), else it is dropped
 MAX_CONNECTIONS = 1000     # uvicorn's limit_concurrency: more get 503
 
 
@@ -57,8 +60,14 @@ def allowed_hosts(port):
     return set("%s:%d" % (name, port) for name in ("127.0.0.1", "localhost", "[::1]"))
 
 
+# Every HTTP answer: no other page may frame this one (a localhost page could otherwise put it in
+# an invisible frame and have the player click its buttons).
+FRAME_HEADERS = [(b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'")]
+
+
 class Guard:
-    """ASGI middleware: Host and Origin must be this server's own loopback address, else 403."""
+    """ASGI middleware: Host and Origin must be this server's own loopback address, else 403;
+    every HTTP answer says it may not be framed."""
 
     def __init__(self, app, port):
         self.app = app
@@ -87,7 +96,29 @@ class Guard:
                 else:
                     await PlainTextResponse(reason, status_code=403)(scope, receive, send)
                 return
+        if scope["type"] == "http":
+            inner = send
+
+            async def send(message):
+                if message["type"] == "http.response.start":
+                    message = dict(message, headers=list(message.get("headers") or ()) + FRAME_HEADERS)
+                await inner(message)
         await self.app(scope, receive, send)
+
+
+class BoundedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with a deadline for each send: a page that stops reading (its
+    buffers full) is dropped after SEND_SECONDS, not kept with its buffers for ever (30 such
+    clients held 116 MB). ``abort``: closing would wait to flush what the client never reads."""
+
+    async def send(self, message):
+        if not self.writable.is_set():
+            try:
+                await asyncio.wait_for(self.writable.wait(), SEND_SECONDS)
+            except asyncio.TimeoutError:
+                self.transport.abort()
+                raise ClientDisconnected() from None
+        await super().send(message)
 
 
 class BoundedH11(H11Protocol):
@@ -263,12 +294,15 @@ def create_app(board, port, ladder=None):
 
         async def push():
             seen = None
-            while True:
-                if hub.version == seen:
-                    await hub.event.wait()
-                    continue
-                seen = hub.version
-                await send(await hub.text())
+            try:
+                while True:
+                    if hub.version == seen:
+                        await hub.event.wait()
+                        continue
+                    seen = hub.version
+                    await send(await hub.text())
+            except OSError:
+                pass                        # the page stopped reading and was dropped (BoundedWebSocket)
 
         pusher = asyncio.ensure_future(push())
         try:
@@ -335,7 +369,7 @@ def make_server(board, sock, ladder=None):
     ``ladder``: the ladder's file for the page's table (default: $SCACCHIERA_LADDER_DB or the user's)."""
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(board, port, ladder), http=BoundedH11, ws="websockets-sansio", lifespan="on",
+        create_app(board, port, ladder), http=BoundedH11, ws=BoundedWebSocket, lifespan="on",
         ws_max_size=MAX_MESSAGE, ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=False, timeout_keep_alive=5, limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=16384, access_log=False, log_level="warning", server_header=False)
