@@ -296,6 +296,16 @@ def test_no_token_then_one_pasted_on_the_page_is_saved_0600(fake, tmp_path, monk
         board.lichess.stop()
 
 
+def test_a_token_file_others_can_read_is_made_private_and_said(tmp_path, caplog):
+    path = tmp_path / "token"
+    path.write_text(TOKEN + "\n")
+    os.chmod(path, 0o644)
+    with caplog.at_level("WARNING"):
+        assert lichess_token.load(str(path), environ={}) == (TOKEN, str(path))
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert "readable by others (644): now 0600" in caplog.text and TOKEN not in caplog.text
+
+
 def test_a_token_pasted_while_logged_in_replaces_the_event_stream_for_good(board, fake):
     """The old token's reader stops: it neither reopens its stream (each time knocking the new one out)
     nor leaves "no answer from Lichess" on the page."""

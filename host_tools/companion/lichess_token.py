@@ -4,8 +4,10 @@ The file is written with permissions 0600 (only its owner reads it). The token
 is never printed nor logged: errors name the file, never its content.
 """
 
+import logging
 import os
 import re
+import stat
 
 import platformdirs
 
@@ -46,11 +48,25 @@ def load(path=None, environ=None):
     try:
         with open(path) as f:
             text = f.read()
+            mode = os.fstat(f.fileno()).st_mode
     except FileNotFoundError:
         return None, None
     except OSError as e:
         raise TokenError("cannot read %s: %s" % (path, e.strerror))
+    if mode & 0o077:
+        _make_private(path, mode)
     return check(text), path
+
+
+def _make_private(path, mode):
+    """A token file others could read (0644: copied by hand, an old umask) is made 0600, and said."""
+    try:
+        os.chmod(path, 0o600)
+    except OSError as e:
+        raise TokenError("%s is readable by others (%o) and cannot be made private (%s): chmod 600 it"
+                         % (path, stat.S_IMODE(mode), e.strerror)) from None
+    logging.getLogger("scacchiera.lichess").warning(
+        "the Lichess token file %s was readable by others (%o): now 0600, its owner's only", path, stat.S_IMODE(mode))
 
 
 def save(token, path=None):
