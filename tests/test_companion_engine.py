@@ -89,7 +89,7 @@ def test_a_hint_lights_the_engines_best_move(board):
     assert any(line.startswith("> ") and '"cmd":"suggest"' in line for line in s["protocol"])
 
 
-# -- hints on a board that knows `suggest` (INTERFACES.md), played by the test -------------------
+# -- hints on a board that knows `suggest` (docs/protocol.md), played by the test -------------------
 
 @pytest.fixture
 def scripted():
@@ -162,7 +162,7 @@ def test_the_engine_thinks_within_its_clock():
 
 
 def test_a_board_with_an_opponent_option_is_told_the_host_plays(scripted):
-    """INTERFACES.md: `set opponent host` (+ engine_side) when the companion's engine plays; the
+    """docs/protocol.md: `set opponent host` (+ engine_side) when the companion's engine plays; the
     board's own engine playing (opponent "engine N") keeps the host's quiet."""
     scripted.model.hello["option_specs"] = {"opponent": {"type": "choice"}, "engine_side": {"type": "choice"}}
     scripted.act("computer", {"sides": ["black"]})
@@ -177,3 +177,27 @@ def test_a_board_with_an_opponent_option_is_told_the_host_plays(scripted):
     scripted.answer(status_reply(["e2e4", "e7e5"], options={"profile": "fide", "opponent": "host"}))
     scripted.act("computer", {"sides": []})
     assert commands_sent(scripted, "set")[-1]["value"] == "person"
+
+
+def test_a_takeback_against_the_computer_and_it_plays_on(board):
+    """The player takes back (the page's undo: the protocol's undo): both plies go, the player moves
+    again, and the computer answers (it once saw the position it had answered and never moved)."""
+    board.act("computer", {"sides": ["black"]})
+    board.computer.start()
+    s = step_until(board, lambda s: s["ready"], "the board")
+    make(board, s, "d2d4")
+    s = step_until(board, lambda s: s["show"] is not None, "the computer's reply")
+    reply = s["show"]
+    make(board, s, reply)
+    step_until(board, lambda s: len(s["moves"]) == 2, "the reply on the board")
+    board.act("send", {"line": "undo"})
+    s = step_until(board, lambda s: s["moves"] == [] and s["turn"] == "white", "both plies taken back")
+    for frm, to in ((reply[2:4], reply[:2]), ("d4", "d2")):           # the hands put the pieces back
+        board.act("lift", {"square": frm})
+        board.advance(60)
+        board.act("place", {"square": to})
+        board.advance(600)
+    s = step_until(board, lambda s: s["in_sync"] and s["moves"] == [], "the pieces back")
+    make(board, s, "d2d4")
+    s = step_until(board, lambda s: s["show"] is not None, "the computer's reply after the takeback")
+    assert s["moves"] == ["d2d4"]

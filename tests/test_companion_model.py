@@ -141,7 +141,7 @@ def test_the_positions_of_the_game_and_the_palette_for_the_page(link):
 
 
 def test_clocks_material_and_offers_from_status_and_events(link):
-    """INTERFACES.md's clock fields: status.clock (None: off), clock events between two statuses."""
+    """docs/protocol.md's clock fields: status.clock (None: off), clock events between two statuses."""
     model, sent = link
     model.connected()
     for r in sent[:4]:

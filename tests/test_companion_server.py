@@ -471,3 +471,17 @@ def test_a_page_that_never_reads_is_dropped_after_the_send_deadline(board, monke
             pass
         client.close()
         assert ended, "the server still holds the connection of a page that never read"
+
+
+def test_a_new_game_keeps_the_boards_options(url):
+    """As a real board does: a 1+0 clock and hints off set just before stay (the simulator once rebooted)."""
+    wait_for(url, lambda s: s["ready"])
+    assert act(url, "option", name="clock", value="1+0")[0] == 200
+    assert act(url, "option", name="hints", value=False)[0] == 200
+    assert act(url, "lift", square="e2")[0] == 200
+    assert act(url, "place", square="e4")[0] == 200
+    wait_for(url, lambda s: s["moves"] == ["e2e4"])
+    assert act(url, "new")[0] == 200
+    s = wait_for(url, lambda s: s["moves"] == [] and s["in_sync"] and s["ready"])
+    assert s["options"]["clock"] == "1+0" and s["options"]["hints"] is False
+    assert s["pieces"][12] == "P" and s["pieces"][28] == "", "the hands set the new game up"

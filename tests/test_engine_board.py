@@ -6,6 +6,7 @@ protocol and the hands, as a player and a host would.
 """
 
 import chess
+import pytest
 
 from firmware_support import Board, rows_of
 from scacchiera.leds.frame import meanings
@@ -333,3 +334,48 @@ def test_a_hands_script_in_the_simulator_plays_the_engine_to_its_mate():
     assert result["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]
     assert (result["result"], result["termination"]) == ("0-1", "checkmate")
     assert '{"uci": "d8h4", "ev": "engine_move"}' in result["protocol"]
+
+
+@pytest.mark.parametrize("how", ["the host's undo", "the undo button"])
+def test_a_takeback_against_the_engine_goes_back_to_the_players_turn_and_play_goes_on(how):
+    """Taking back the engine's reply alone handed it the move again ("Black to move"); both plies go."""
+    board = Board()
+    ask(board, "set opponent engine 1")
+    follow(board, "e2e4")
+    shown = [l["uci"] for l in wait_for_engine(board) if l.get("ev") == "engine_move"]
+    follow(board, shown[0])
+    assert board.game.position.ply() == 2
+    if how == "the undo button":
+        board.hw.press("undo")
+        board.wait(100)
+        board.hw.press("undo", False)
+        board.wait(100)
+    else:
+        assert ask(board, "undo")["ply"] == 0
+    assert board.game.position.ply() == 0 and board.game.position.turn == 0, "White, the player, to move"
+    board.hw.set_squares(list(range(16)) + list(range(48, 64)))      # the hands put both moves back
+    board.wait(600)
+    assert board.game.in_sync()
+    follow(board, "d2d4")
+    shown = [l["uci"] for l in wait_for_engine(board) if l.get("ev") == "engine_move"]
+    assert len(shown) == 1, "the engine answers the new move"
+    follow(board, shown[0])
+    assert board.game.position.ply() == 2
+
+
+def test_a_takeback_against_the_hosts_computer_goes_back_to_the_players_turn():
+    board = Board()
+    ask(board, "set opponent host")
+    follow(board, "e2e4")
+    assert ask(board, "show e7e5")["ok"]
+    follow(board, "e7e5")
+    assert ask(board, "undo")["ply"] == 0
+    assert board.game.position.turn == 0
+
+
+def test_the_boards_engine_is_refused_in_a_sprint_game_with_words():
+    board = Board()
+    assert ask(board, {"cmd": "new", "variant": "sprint", "seed": 3})["ok"]
+    reply = ask(board, "set opponent engine 3")
+    assert reply["error"] == "refused" and "chess only" in reply["message"]
+    assert board.runner.opponent == "person" and board.runner.engine is None

@@ -226,7 +226,8 @@ def _unshow(p, runner, game, a):
 
 
 def _undo(p, runner, game, a):
-    if not game.undo():
+    from .runner import take_back
+    if not take_back(runner):
         raise ProtocolError("invalid_state", "no move to take back")
     return {"fen": game.position.fen(), "ply": game.position.ply()}
 

@@ -251,5 +251,8 @@ def gesture(runner, ev):
         except ValueError:
             pass                       # e.g. the opponent's turn: the gesture does nothing
     else:
-        runner.set_option("engine_side", ev["side"])
-        runner.set_option("opponent", ev["opponent"])
+        try:
+            runner.set_option("engine_side", ev["side"])
+            runner.set_option("opponent", ev["opponent"])
+        except ValueError:
+            pass                       # (Scacchi Sprint: the engine plays chess only)

@@ -6,7 +6,7 @@ Each row: name, kind, limits, default, and who holds the value:
   passes settle_ms and takeback on to the move tracker;
 - ``POSITION``: an attribute of the game's position (the rule profile);
 - ``RUNNER``: an attribute of the main loop (runner.py: brightness rebuilds the palette;
-  opponent and engine_side load or drop the engine, engine/player.py).
+  opponent and engine_side load or drop the engine, opponent.py).
 
 Kinds: ``BOOL`` (true or false), ``INT`` (a whole number from low to high;
 0 too, meaning off, when the row allows it), ``CHOICE`` (one of the words in

@@ -227,6 +227,8 @@ class Runner:
 
     def set_option(self, name, value, save=True):
         """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""
+        if save and name == "opponent" and str(value)[:6] == "engine" and self.app.game.position.variant != "chess":
+            raise ValueError("the board's engine plays chess only (not Scacchi Sprint)")
         if options.check(name, value)[4] == options.RUNNER:
             setattr(self, name, value)
             if name == "brightness":
@@ -242,7 +244,21 @@ class Runner:
             self.journal.option(name, value)
 
 
+def take_back(runner):
+    """The last move back (the undo button, the host's ``undo``); against an opponent (the board's
+    engine or the host's computer) the one before it too, so the player is to move again (taking
+    back only the opponent's reply would hand it the move it just made). False: no move to take back."""
+    game = runner.app.game
+    if not game.undo():
+        return False
+    pos = game.position
+    if runner.opponent != "person" and pos.variant == "chess" and pos.ply() and \
+            pos.turn == (0 if runner.engine_side == "w" else 1):
+        game.undo()
+    return True
+
+
 def _undo(runner, now):
     """The undo button: take the last move back (not while a part holds the board)."""
     if runner.holder is None:
-        runner.app.game.undo()
+        take_back(runner)

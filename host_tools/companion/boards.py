@@ -291,24 +291,25 @@ class SimulatedBoard(Board):
         self.on_change()
 
     def _restart(self, fields):
-        """A new game on the simulator: the simulated board restarts with the pieces of the
-        new game set up (on a real board the page sends the protocol's ``new``)."""
+        """A new game on the simulator: the protocol's ``new``, as on a real board (its options
+        stay: it once restarted the simulated board and lost a clock just set), the simulated
+        hands setting the new game's pieces up."""
         fen = fields.get("fen") or None
-        profile = fields.get("profile") or PROFILES[0]
+        profile = fields.get("profile") or None        # none given: the board's own stays
         variant = fields.get("variant") or None
         seed = fields.get("seed")
         if fen is not None and not isinstance(fen, str):
             raise ActionError("'fen' must be a string")
-        if profile not in PROFILES:
+        if profile is not None and profile not in PROFILES:
             raise ActionError("'profile' must be %s" % " or ".join(repr(p) for p in PROFILES))
         if variant is not None and variant not in VARIANTS:
             raise ActionError("'variant' must be %s" % " or ".join(repr(v) for v in VARIANTS))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ActionError("'seed' must be a whole number")
-        self.sim.reset(fen, profile, variant, seed if variant == SPRINT and fen is None else None)
-        self._seen = 0
-        self.model.reset()
-        self.model.connected()
+        try:
+            self.sim.new_game(fen, profile, variant, seed if variant == SPRINT and fen is None else None)
+        except SimError as e:
+            raise ActionError(str(e))
 
     def _clock(self, fields):
         if "speed" in fields:

@@ -27,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OWN = "scacchiera"                # the id of the project's own engine
 OWN_COMMAND = [sys.executable, "-m", "host_tools.uci"]
 LEVELS = (("elo", "UCI_Elo"), ("skill", "Skill Level"), ("level", "Level"))
+SPRINT_REFUSED = "the computer plays chess only (not Scacchi Sprint)"
 
 
 def engines(path=None):
@@ -54,7 +55,7 @@ def find_engine(path=None):
 def think_seconds(think, clock, white):
     """How long the engine may think: ``think``, or less when its side's clock is short (the board
     runs the clocks, for the computer too): a 30th of what is left plus most of the increment.
-    ``clock`` is status.clock (INTERFACES.md: "control" "M+S", ms left), None when off."""
+    ``clock`` is status.clock (docs/protocol.md: "control" "M+S", ms left), None when off."""
     left = (clock or {}).get("white" if white else "black")
     if not isinstance(left, int) or isinstance(left, bool):
         return think
@@ -106,6 +107,7 @@ class Computer:
         self.hint_said = None           # how the last hint was shown, for the page
         self._asked = None              # (game, moves) it last answered, so it answers once
         self._suggested = None          # the board's last suggest request answered (its event)
+        self._told = None               # (session, sides) the board was told who plays (_tell_board)
         self.replied_at = None          # time.perf_counter() when its last reply went to the board (make bench)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
@@ -181,12 +183,25 @@ class Computer:
                 self.sides = tuple(sides)
                 self._asked = None
         if sides is not None:
-            self._tell_board(sides)
+            self._told = None           # told now, or once the board has said hello (_run)
+            self._keep_board_told()
         with self.board.model.cond:
             self.board.model.cond.notify_all()
 
+    def _keep_board_told(self):
+        """Tell the board who plays once it has said hello, and again after a new connection or a
+        restarted simulator: sides chosen before the board answered were never told (the board then
+        took back only the computer's reply and handed it the move again)."""
+        model = self.board.model
+        with model.lock:
+            ready = model.hello is not None and model.status is not None
+            told = (model.session, self.sides)
+        if ready and told != self._told:
+            self._told = told
+            self._tell_board(self.sides)
+
     def _tell_board(self, sides):
-        """A board with the ``opponent`` option (INTERFACES.md) is told that the host plays:
+        """A board with the ``opponent`` option (docs/protocol.md, ``set``) is told that the host plays:
         ``set opponent host`` (and ``engine_side`` when the computer has one side), and back to
         ``person`` when the computer stops. A board without it needs nothing: it takes ``show``."""
         model = self.board.model
@@ -226,6 +241,7 @@ class Computer:
                 seen = model.version
                 turn = self._turn()
                 asked = self._board_asks()
+            self._keep_board_told()
             if turn is not None:
                 self._reply(*turn)
             elif asked:
@@ -240,15 +256,20 @@ class Computer:
             return None                 # fair play: no engine during a Lichess game
         if not self.sides or s is None or model.start is None or model.busy():
             return None
+        sprint = model.start[2]
+        if sprint and s.get("result") == "*":
+            self.message = SPRINT_REFUSED
+            return None
+        if self.message == SPRINT_REFUSED and not sprint:
+            self.message = None         # chess again: the Sprint words no longer hold
         key = (model.session, s.get("game"), tuple(s.get("moves") or ()))
+        if self._asked is not None and key[:2] == self._asked[:2] and len(key[2]) < len(self._asked[2]):
+            self._asked = None          # a takeback: the same position gets an answer again
         side = "black" if s.get("turn") == "b" else "white"
         if side not in self.sides or s.get("result") != "*" or s.get("show") or not s.get("in_sync", True) \
                 or key == self._asked or model.start[0] != key[1]:
             return None
-        _, fen, sprint, _ = model.start
-        if sprint:
-            self.message = "the computer plays chess only (not Scacchi Sprint)"
-            return None
+        fen = model.start[1]
         opponent = str((s.get("options") or {}).get("opponent") or "")
         if opponent.startswith("engine"):
             self.message = "the board's own engine plays (its option opponent is %r): the host waits" % opponent
@@ -287,7 +308,7 @@ class Computer:
             if (s.get("options") or {}).get("suggest") is False:
                 raise ValueError("no hints in this game (rated or online: the board's suggest option is off)")
             if model.start[2]:
-                raise ValueError("the computer plays chess only (not Scacchi Sprint)")
+                raise ValueError(SPRINT_REFUSED)
             fen, moves = model.start[1], list(s.get("moves") or ())
         uci = self.best(fen, moves)
         if uci is None:

@@ -150,6 +150,25 @@ class SimBoard(FirmwareHands):
             self.app.listeners.append(self._event)
             self._changed()
 
+    def new_game(self, fen=None, profile=None, variant=None, seed=None):
+        """A new game on this board, as on a real one: the protocol's ``new`` (the board keeps its
+        options: a clock, hints, the opponent), then the simulated hands set its pieces up at once.
+        ``reset`` instead starts a fresh board (a new flash: options back to their defaults)."""
+        with self.lock:
+            command = {"cmd": "new"}
+            for name, value in (("fen", fen), ("profile", profile), ("variant", variant), ("seed", seed)):
+                if value is not None:
+                    command[name] = value
+            self._new_game(command)          # SimError (the board's words) if it refuses
+            pos = self.app.game.position
+            self.pieces = [_piece_letter(pos.piece_at(sq)) if pos.piece_at(sq) else "" for sq in range(64)]
+            self.tray = list(SPARES)
+            self.hand = ""
+            for sq in range(64):
+                self._set(sq, 1 if self.pieces[sq] else 0)
+            self.wait(100)                    # the firmware sees the set-up: in sync
+            self._changed()
+
     def _event(self, event):
         self.sim_events.append(event)
         if len(self.sim_events) > self.log_limit:
