@@ -59,6 +59,20 @@ def test_a_game_ending_without_a_move_gets_its_pgn_again(link):
     assert '[Result "1-0"]' in model.state()["pgn"]
 
 
+def test_an_option_set_on_the_board_reaches_the_pages_controls(link):
+    """A clock set from the board's display menu: the page's Options field follows (it stayed "off")."""
+    model, sent = link
+    model.connected()
+    for r in sent[:4]:
+        answer(model, r, frame={}, squares=[])
+    answer(model, sent[4], **status())
+    answer(model, sent[-1], pgn='[Result "*"]\n\n*\n')
+    model.feed('{"ev": "option", "name": "clock", "value": "1+0"}')
+    assert sent[-1]["cmd"] == "status", "the board's state is asked again"
+    answer(model, sent[-1], **dict(status(), options={"profile": "fide", "hints": True, "clock": "1+0"}))
+    assert model.state()["options"]["clock"] == "1+0"
+
+
 def test_events_ask_for_the_state_once_at_a_time(link):
     model, sent = link
     model.feed('{"ev": "move", "uci": "e2e4"}')
