@@ -11,3 +11,8 @@ sys.path.insert(0, HERE)
 for path in (ROOT, os.path.join(ROOT, "firmware")):
     if path not in sys.path:
         sys.path.append(path)
+
+# The household ladder the companion writes rated games into: a scratch file, never the user's.
+if "SCACCHIERA_LADDER_DB" not in os.environ:
+    import tempfile
+    os.environ["SCACCHIERA_LADDER_DB"] = os.path.join(tempfile.mkdtemp(prefix="scacchiera-ladder-"), "ladder.sqlite3")

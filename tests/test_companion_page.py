@@ -573,6 +573,41 @@ def test_the_ladder_table_in_a_panel(browser, tmp_path, monkeypatch):
         assert not page.errors
 
 
+def test_players_added_and_a_rated_game_recorded_from_the_page(browser, tmp_path):
+    """The Ladder panel does its job with the companion's own Python: no command to type (the one it
+    showed failed with the system Python), players added here, a rated game played on the board in it."""
+    from host_tools.ladder.ladder import Ladder
+    path = str(tmp_path / "ladder.sqlite3")
+    board = SimulatedBoard()
+    with serve_board(board, ladder=path) as url:
+        board.url = url + "/"
+        page = open_page(browser, board)
+        page.locator("#ladder-box summary").click()
+        page.wait_for_function("document.getElementById('ladder-note').textContent.includes('no ladder yet')")
+        assert "python" not in page.inner_text("#ladder-box")
+        for name in ("Anna", "Bruno"):
+            page.fill("#ladder-name", name)
+            page.click("#ladder-add")
+            page.wait_for_selector("#ladder tbody td:text-is('%s')" % name)
+        page.locator("summary", has_text="Players and export").click()
+        page.fill("#white-name", "Anna")
+        page.fill("#black-name", "Carla")                 # new to the ladder: added with the game
+        page.check("#rated")
+        page.wait_for_function("document.getElementById('pgn').value.includes('[Event \"Scacchiera rated\"]')",
+                               polling=50)
+        for fr, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+            mouse_drag(page, fr, to)
+        moves_are(page, ["f3", "e5", "g4", "Qh4#"])
+        page.wait_for_selector("#ladder tbody td:text-is('Carla')")
+        page.wait_for_function("document.getElementById('ladder-said').textContent.includes('recorded in the ladder')")
+        with Ladder(path) as ladder:
+            games = ladder.games()
+        assert [(g["white"], g["black"], g["result"]) for g in games] == [("Anna", "Carla", "0-1")]
+        rows = page.eval_on_selector_all("#ladder tbody tr", "rows => rows.map(r => [r.cells[1].textContent, r.cells[3].textContent])")
+        assert ["Carla", "1"] in rows and ["Anna", "1"] in rows and ["Bruno", "0"] in rows
+        assert not page.errors
+
+
 def test_a_position_set_up_in_check_shows_the_check(browser, board):
     """No move has given the check (a FEN set up so): the mirror marks the king from the board's LED."""
     board.act("new", {"fen": "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1"})

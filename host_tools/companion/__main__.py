@@ -55,9 +55,9 @@ def listen(port):
         return None
 
 
-def serve(board, sock, open_browser=True, what="Scacchiera"):
-    """Serve ``board``'s page on ``sock`` (``listen``) until Ctrl-C."""
-    server = make_server(board, sock)
+def serve(board, sock, open_browser=True, what="Scacchiera", ladder=None):
+    """Serve ``board``'s page on ``sock`` (``listen``) until Ctrl-C; ``ladder``: the ladder's file."""
+    server = make_server(board, sock, ladder)
     quiet_disconnects()
     url = "http://127.0.0.1:%d/" % sock.getsockname()[1]
     print("%s at %s  (Ctrl-C to stop)" % (what, url), flush=True)
@@ -88,7 +88,7 @@ def serve_sim(args):
     offer_engine(board, args.engine)
     if args.lichess:                         # the simulator plays online only when asked
         offer_lichess(board, args)
-    return serve(board, sock, not args.no_browser, "Scacchiera simulator")
+    return serve(board, sock, not args.no_browser, "Scacchiera simulator", args.ladder)
 
 
 def main(argv=None):
@@ -120,7 +120,7 @@ def main(argv=None):
     offer_engine(board, args.engine)
     if not args.no_lichess:
         offer_lichess(board, args)
-    return serve(board, sock, not args.no_browser, "Scacchiera companion")
+    return serve(board, sock, not args.no_browser, "Scacchiera companion", args.ladder)
 
 
 if __name__ == "__main__":

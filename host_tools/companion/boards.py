@@ -76,6 +76,8 @@ def _protocol_action(board, action, fields):
             board.model.keep()             # the game on the board gets them now
         except ActionError:
             pass                           # not connected: sent when the board answers again
+    elif action == "ladder_player":
+        board.add_ladder_player(_text(fields, "name"))
     elif action == "new":
         cmd = {"cmd": "new"}
         for key in ("fen", "profile", "variant"):
@@ -104,6 +106,10 @@ class Board:
         self.lichess = None             # lichess.Lichess: online games through the Board API
         self.players = Players()        # the Players panel's names, site and rated: the game's PGN tags
         self.model.host_wants = self._host_wants
+        self.ladder_path = None         # the household ladder's file (the page's server sets it)
+        self.ladder_changes = 0         # games and players the page added to it (its table is read again)
+        self.ladder_said = None         # what became of the last rated game (recorded, or why not)
+        self._rated = None              # (session, game number) of the last rated game recorded
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
@@ -148,7 +154,48 @@ class Board:
         cmds = self.players.commands(status, headers)
         if self.model.knows("tag") is False:
             cmds = [c for c in cmds if c["cmd"] != "tag"]
+        self._record_rated(status)
         return cmds
+
+    # -- the household ladder ---------------------------------------------------------------
+
+    def _record_rated(self, status):
+        """A rated game (the Players panel) that ended on the board goes into the household ladder,
+        once, its players added if new: the page's Ladder panel shows it at once."""
+        given = self.players.given
+        result = status.get("result", "*")
+        if self.ladder_path is None or not given or not given["rated"] or result == "*":
+            return
+        key = (self.model.session, status.get("game"))
+        if key == self._rated or '[Result "%s"]' % result not in self.model.pgn:
+            return                          # recorded already, or the finished game's PGN not in yet
+        self._rated = key
+        from host_tools.ladder.db import LadderError
+        from host_tools.ladder.ladder import Ladder
+        try:
+            with Ladder(self.ladder_path) as ladder:
+                report = ladder.import_text(self.model.pgn, "board game %s" % status.get("game"), new_players=True)
+            if report.added:
+                self.ladder_said = "game %s recorded in the ladder" % status.get("game")
+                self.ladder_changes += 1
+            else:
+                self.ladder_said = "game %s not rated: %s" % (status.get("game"), "; ".join(
+                    why for _source, why in report.skipped) or "already in the ladder")
+        except LadderError as e:
+            self.ladder_said = "game %s not recorded in the ladder: %s" % (status.get("game"), e)
+
+    def add_ladder_player(self, name):
+        """A player added to the household ladder from the page's Ladder panel."""
+        from host_tools.ladder.db import LadderError
+        from host_tools.ladder.ladder import Ladder
+        if self.ladder_path is None:
+            raise ActionError("no ladder here")
+        try:
+            with Ladder(self.ladder_path) as ladder:
+                ladder.add_player(name)
+        except LadderError as e:
+            raise ActionError(str(e))
+        self.ladder_changes += 1
 
     def state(self):
         state = self.model.state()
@@ -157,6 +204,7 @@ class Board:
         state["computer"] = self.computer.describe() if self.computer is not None else None
         state["lichess"] = self.lichess.describe() if self.lichess is not None else None
         state["players"] = self.players.given
+        state["ladder"] = {"changes": self.ladder_changes, "said": self.ladder_said}
         return state
 
     def connected(self):

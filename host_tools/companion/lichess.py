@@ -897,10 +897,7 @@ class Lichess:
         names = [_player_name(full.get("white") or {}), _player_name(full.get("black") or {})]
         try:
             with Ladder(self.ladder_path) as ladder:
-                known = set(p["name"] for p in ladder.players())
-                for name in names:
-                    if name not in known:
-                        ladder.add_player(name)
+                ladder.add_players(names)
                 ladder.record(names[0], names[1], _result(g), moves=len(g.moves),
                               resigned=g.status == "resign", abandoned=g.status == "timeout", online=True)
         except LadderError as e:

@@ -215,14 +215,17 @@ def ladder_table(path, month=None):
     from host_tools.ladder.ladder import Ladder
     path = path or db.default_path()
     if not os.path.exists(path):
-        return {"month": month, "rows": [], "note": "no ladder yet: python -m host_tools.ladder add-player NAME"}
+        return {"month": month, "rows": [], "note": "no ladder yet: add its players here, or tick \"rated\" in "
+                "Players: a rated game that ends on the board goes into it with its players"}
     with Ladder(path) as ladder:
         return {"month": month, "rows": ladder.table(month), "note": None}
 
 
 def create_app(board, port, ladder=None):
     """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages. ``ladder``:
-    the ladder's file (default: host_tools.ladder's own)."""
+    the ladder's file (default: host_tools.ladder's own), where the board's rated games go too."""
+    from host_tools.ladder import db
+    board.ladder_path = ladder or db.default_path()
     hub = None
 
     async def startup():

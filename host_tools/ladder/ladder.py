@@ -145,8 +145,6 @@ class Ladder:
         Any game that does not parse, or names an unknown player, stops the
         whole import before anything is written.
         """
-        day = _date(date)
-        report = ImportReport()
         found = []
         for name in pgnfiles.files(path):
             for g in pgnfiles.read(name):
@@ -155,6 +153,26 @@ class Ladder:
                 if g.skip is None and not (g.white and g.black):
                     g.skip = "no player names (the board writes '?'): give --white and --black"
                 found.append(g)
+        return self._import(found, _date(date))
+
+    def import_text(self, text, source, new_players=False):
+        """A game's PGN text (a rated game just finished on the board, the companion's): an ImportReport.
+        ``new_players``: players the ladder does not know yet are added (from 1000)."""
+        found = pgnfiles.parse(text, source)
+        if new_players:
+            self.add_players(name for g in found if g.skip is None for name in (g.white, g.black) if name)
+        return self._import(found, _date(None))
+
+    def add_players(self, names):
+        """Add each of ``names`` the ladder does not know yet (an online or rated game's players)."""
+        known = set(p["name"] for p in self.players())
+        for name in names:
+            if name not in known:
+                self.add_player(name)
+                known.add(name)
+
+    def _import(self, found, day):
+        report = ImportReport()
         with db.write(self.conn, self.path):
             for g in found:
                 if g.skip is not None:

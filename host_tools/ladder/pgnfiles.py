@@ -71,6 +71,11 @@ def read(path):
             text = f.read()
     except (OSError, UnicodeDecodeError) as e:
         raise LadderError("cannot read %s: %s" % (path, e)) from None
+    return parse(text, path)
+
+
+def parse(text, source):
+    """The games of a PGN text (``source`` names it in messages); LadderError if a game does not parse."""
     stream = io.StringIO(text)
     games = []
     while True:
@@ -78,9 +83,9 @@ def read(path):
         game = chess.pgn.read_game(stream)
         if game is None:
             break
-        games.append(_game(path, text[start:stream.tell()].strip() + "\n", game))
+        games.append(_game(source, text[start:stream.tell()].strip() + "\n", game))
     if not games:
-        raise LadderError("%s: no PGN game in it" % path)
+        raise LadderError("%s: no PGN game in it" % source)
     return games
 
 

@@ -103,14 +103,22 @@ export async function loadLadder() {
 
 $("ladder-box").addEventListener("toggle", () => { if ($("ladder-box").open) loadLadder(); });
 $("ladder-month").addEventListener("change", loadLadder);
+// A player added here, with the companion's own Python (no command to type).
+$("ladder-add").addEventListener("click", async () => {
+  const name = $("ladder-name").value.trim();
+  if (name && await window.companionPost("ladder_player", { name })) $("ladder-name").value = "";
+});
 
-let lastResult = null;
+let ladderChanges = null;
 function received(s) {
   drawClocks(s);
   drawMaterial(s.material);
   drawOffer(s);
-  if (lastResult !== null && lastResult !== s.result && $("ladder-box").open) loadLadder();  // a game ended
-  lastResult = s.result;
+  const ladder = s.ladder || { changes: 0, said: null };
+  $("ladder-said").textContent = ladder.said || "";
+  // A rated game recorded, a player added: the table is read again.
+  if (ladderChanges !== null && ladderChanges !== ladder.changes && $("ladder-box").open) loadLadder();
+  ladderChanges = ladder.changes;
 }
 window.addEventListener("companion-state", (ev) => received(ev.detail));
 if (window.companionState) received(window.companionState);
