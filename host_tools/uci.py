@@ -193,8 +193,8 @@ class UciEngine:
             text = "mate -%d" % ((31000 + score) // 2)
         else:
             text = "cp %d" % score
-        move = engine.best_so_far
-        pv = " pv " + position.uci(move) if move else ""
+        line = engine.principal_variation(position)     # the whole line, for a GUI to show
+        pv = " pv " + " ".join(position.uci(m) for m in line) if line else ""
         self.send("info depth %d score %s nodes %d time %d nps %d%s"
                   % (engine.depth, text, engine.nodes, ms, engine.nodes * 1000 // max(ms, 1), pv))
 

@@ -342,5 +342,30 @@ def test_uci_through_python_chess():
         assert result.move in board.legal_moves
         with pytest.raises(chess.engine.EngineError):
             engine.configure({"Level": 99})
+        # The principal variation, not its first move alone: python-chess reads it as a legal line.
+        engine.configure({"Level": 6, "OwnBook": False})
+        board = chess.Board("r1bqk2r/2ppbppp/p1n2n2/1p2p3/4P3/1B3N2/PPPP1PPP/RNBQR1K1 b kq - 1 7")
+        info = engine.analyse(board, chess.engine.Limit(depth=4))
+        line = info["pv"]
+        assert len(line) >= 3, line
+        for move in line:
+            assert move in board.legal_moves
+            board.push(move)
     finally:
         engine.quit()
+
+
+def test_the_principal_variation_is_the_search_line_and_leaves_the_position():
+    p = Position("r1bqk2r/2ppbppp/p1n2n2/1p2p3/4P3/1B3N2/PPPP1PPP/RNBQR1K1 b kq - 1 7")
+    engine = Engine(6)
+    engine.use_book = False
+    engine.start(p, max_depth=3)
+    while not engine.step(1000):
+        pass
+    fen = p.fen()
+    line = engine.principal_variation(p)
+    assert p.fen() == fen and line[0] == engine.result and len(line) >= 3
+    board = chess.Board(fen)
+    for move in line:
+        board.push_uci(p.uci(move))
+        p.push(move)

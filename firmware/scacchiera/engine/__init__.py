@@ -143,6 +143,22 @@ class Engine:
         """The move the search would play now (``result`` once done)."""
         return self.result if self.done else self.search.result
 
+    def principal_variation(self, position, length=16):
+        """The line the search expects from ``position`` (the one searched): its move now, then the
+        move its table holds for each position after, while that move is legal and no position
+        comes twice. ``position`` is left as it was."""
+        line = []
+        seen = []
+        move = self.best_so_far
+        while move and len(line) < length and position.hash not in seen and move in position.legal_moves():
+            seen.append(position.hash)
+            line.append(move)
+            position.push(move)
+            move = 0 if self.from_book else self.search.tt_move(position.hash)
+        for _ in line:
+            position.pop()
+        return line
+
     @property
     def nodes(self):
         return 0 if self.from_book else self.search.nodes

@@ -179,6 +179,14 @@ class Search:
             return -1
         return i
 
+    def tt_move(self, key):
+        """The move this search stored for the position ``key`` (its hash), or 0 (none stored)."""
+        i = self._tt_index(key)
+        if i < 0:
+            return 0
+        tt = self.tt
+        return tt[i + 4] | tt[i + 5] << 8 | (tt[i + 6] & 3) << 16
+
     # -- the search -------------------------------------------------------
 
     def run(self, budget):
