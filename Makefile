@@ -116,12 +116,15 @@ pgn: $(VENV)/.installed
 # -- the simulator ---------------------------------------------------------
 # make sim SIM_ARGS="--port 9000 --no-browser";  scripted: .venv/bin/python -m host_tools.sim --script FILE --json
 
-sim: $(VENV)/.installed $(CG_DIR)/node_modules/.installed
-	$(PY) -m host_tools.sim $(SIM_ARGS)
+# LAN=1: also on this machine's LAN address, for a phone paired with a one-time key (docs/companion.md).
+LAN_ARG := $(if $(filter 1 yes true,$(LAN)),--lan)
 
-# make connect [PORT=/dev/ttyACM0] [CONNECT_ARGS="--port 9000 --no-browser"]: docs/companion.md
+sim: $(VENV)/.installed $(CG_DIR)/node_modules/.installed
+	$(PY) -m host_tools.sim $(LAN_ARG) $(SIM_ARGS)
+
+# make connect [PORT=/dev/ttyACM0] [LAN=1] [CONNECT_ARGS="--port 9000 --no-browser"]: docs/companion.md
 connect: $(VENV)/.installed $(CG_DIR)/node_modules/.installed
-	$(PY) -m host_tools.companion $(CONNECT_ARGS) connect $(if $(filter-out auto,$(PORT)),--device $(PORT))
+	$(PY) -m host_tools.companion $(LAN_ARG) $(CONNECT_ARGS) connect $(if $(filter-out auto,$(PORT)),--device $(PORT))
 
 clean:
 	rm -rf $(VENV) $(MPY_DIR)/node_modules $(RP2040_DIR)/node_modules $(CG_DIR)/node_modules .pytest_cache

@@ -5,11 +5,13 @@ Pico over USB serial (``make connect``), the one plugged in unless a device is n
 """
 
 import argparse
+import socket
 import sys
 import webbrowser
 
 from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard, pick_port
 from host_tools.companion.cli import add_page_arguments
+from host_tools.companion.pairing import Pairing, lan_address
 from host_tools.companion.server import bind, make_server, quiet_disconnects
 from scacchiera.rules.variants import PROFILES, VARIANTS
 
@@ -45,29 +47,49 @@ def offer_lichess(board, args):
     print("Lichess: %s" % (board.lichess.problem or "a token is there: logging in"))
 
 
-def listen(port):
-    """The page's socket on 127.0.0.1:``port``, or None (said) if it cannot be had. Bound before
-    anything starts (Stockfish, Lichess's threads), so a taken port ends the command at once."""
+def listen(args):
+    """(sockets, pairing): the page's socket on 127.0.0.1, and with ``--lan`` one on the LAN address
+    (pairing.py: who may use it); None (said) if one cannot be had. Bound before anything starts
+    (Stockfish, Lichess's threads), so a taken port ends the command at once."""
     try:
-        return bind(port)
+        sock = bind(args.port)
     except OSError as e:
-        print("error: cannot listen on 127.0.0.1:%d: %s (try --port)" % (port, e), file=sys.stderr)
+        print("error: cannot listen on 127.0.0.1:%d: %s (try --port)" % (args.port, e), file=sys.stderr)
         return None
+    if not args.lan:
+        return [sock], None
+    address = args.lan_address or lan_address()
+    port = sock.getsockname()[1]
+    try:
+        if address is None or address == "127.0.0.1":
+            raise OSError("no LAN address found (is this machine on a network?)")
+        lan = bind(port, address)
+    except OSError as e:
+        sock.close()
+        print("error: cannot listen on the LAN: %s" % (e.strerror or e), file=sys.stderr)
+        return None
+    host = socket.gethostname()
+    return [sock, lan], Pairing(address, port, names=(host, host + ".local"))
 
 
-def serve(board, sock, open_browser=True, what="Scacchiera", ladder=None):
-    """Serve ``board``'s page on ``sock`` (``listen``) until Ctrl-C; ``ladder``: the ladder's file."""
-    server = make_server(board, sock, ladder)
+def serve(board, listening, open_browser=True, what="Scacchiera", ladder=None):
+    """Serve ``board``'s page on ``listening`` (``listen``'s) until Ctrl-C; ``ladder``: the ladder's file."""
+    sockets, pairing = listening
+    server = make_server(board, sockets[0], ladder, pairing)
     quiet_disconnects()
-    url = "http://127.0.0.1:%d/" % sock.getsockname()[1]
+    url = "http://127.0.0.1:%d/" % sockets[0].getsockname()[1]
     print("%s at %s  (Ctrl-C to stop)" % (what, url), flush=True)
+    if pairing is not None:
+        print("a phone on the LAN: scan this code, or open %s (a one-time key; the page at %s shows the "
+              "next one)" % (pairing.link(), url))
+        print(pairing.qr("text"), flush=True)
     if open_browser:
         try:
             webbrowser.open(url)
         except webbrowser.Error:
             pass
     try:
-        server.run(sockets=[sock])
+        server.run(sockets=sockets)
     except KeyboardInterrupt:
         pass
     return 0
@@ -76,19 +98,20 @@ def serve(board, sock, open_browser=True, what="Scacchiera", ladder=None):
 def serve_sim(args):
     """The page for the simulated board (``make sim``): args has fen, profile, variant, seed, lichess
     and the page's own (cli.add_page_arguments)."""
-    sock = listen(args.port)
-    if sock is None:
+    listening = listen(args)
+    if listening is None:
         return 2
     try:
         board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
     except ValueError as e:
-        sock.close()
+        for sock in listening[0]:
+            sock.close()
         print("error: %s" % e, file=sys.stderr)
         return 2
     offer_engine(board, args.engine)
     if args.lichess:                         # the simulator plays online only when asked
         offer_lichess(board, args)
-    return serve(board, sock, not args.no_browser, "Scacchiera simulator", args.ladder)
+    return serve(board, listening, not args.no_browser, "Scacchiera simulator", args.ladder)
 
 
 def main(argv=None):
@@ -108,8 +131,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.board == "sim":
         return serve_sim(args)
-    sock = listen(args.port)
-    if sock is None:
+    listening = listen(args)
+    if listening is None:
         return 2
     if not args.device:
         try:
@@ -120,7 +143,7 @@ def main(argv=None):
     offer_engine(board, args.engine)
     if not args.no_lichess:
         offer_lichess(board, args)
-    return serve(board, sock, not args.no_browser, "Scacchiera companion", args.ladder)
+    return serve(board, listening, not args.no_browser, "Scacchiera companion", args.ladder)
 
 
 if __name__ == "__main__":

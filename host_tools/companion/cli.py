@@ -2,6 +2,8 @@
 ``python -m host_tools.companion``): one definition, so ``make sim`` and ``make connect`` take the same.
 Imports nothing heavy: the simulator's scripted mode parses them too."""
 
+import argparse
+
 
 def add_page_arguments(parser):
     parser.add_argument("--port", type=int, default=8765, help="web server port on 127.0.0.1 (0: any free port)")
@@ -12,3 +14,6 @@ def add_page_arguments(parser):
                         help="the Lichess server online games use (default: lichess.org)")
     parser.add_argument("--ladder", metavar="PATH", help="the ladder file online and rated games go into "
                         "(default: the household ladder, host_tools/ladder)")
+    parser.add_argument("--lan", action="store_true", help="also listen on this machine's LAN address, for a phone "
+                        "paired with a one-time key (printed with a QR code; docs/companion.md)")
+    parser.add_argument("--lan-address", help=argparse.SUPPRESS)   # the LAN address (default: the one found)

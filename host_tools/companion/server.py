@@ -1,4 +1,5 @@
-"""The companion's web server: Starlette on uvicorn, on loopback only.
+"""The companion's web server: Starlette on uvicorn, on loopback (and with ``--lan`` for paired
+phones on the LAN: pairing.py).
 
 The page gets the board's state over a WebSocket (``/ws``: the server pushes
 the whole state whenever it changes; a slow page gets only the newest) and
@@ -34,11 +35,12 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from host_tools.companion.boards import ActionError
+from host_tools.companion.pairing import COOKIE
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 FILES = {"/": "index.html", "/index.html": "index.html", "/companion.js": "companion.js",
          "/companion.css": "companion.css", "/page.js": "page.js", "/explain.js": "explain.js",
-         "/room.js": "room.js", "/lichess.js": "lichess.js", "/display.js": "display.js"}
+         "/room.js": "room.js", "/lichess.js": "lichess.js", "/display.js": "display.js", "/phone.js": "phone.js"}
 # The mirror board: lichess's chessground (GPL-3.0), installed by `make` (npm ci in tools/chessground),
 # served from node_modules by a fixed allow-list, never a path taken from the request.
 CHESSGROUND = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -67,34 +69,49 @@ FRAME_HEADERS = [(b"x-frame-options", b"DENY"), (b"content-security-policy", b"f
 
 class Guard:
     """ASGI middleware: Host and Origin must be this server's own loopback address, else 403;
-    every HTTP answer says it may not be framed."""
+    every HTTP answer says it may not be framed. With ``pairing`` (pairing.py, ``--lan``), a
+    connection accepted on the LAN address must name it instead and be a paired browser's (401),
+    and the pairing's own controls answer on loopback only."""
 
-    def __init__(self, app, port):
+    def __init__(self, app, port, pairing=None):
         self.app = app
+        self.pairing = pairing
         self.hosts = allowed_hosts(port)
         self.origins = set("http://" + h for h in self.hosts)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
             headers = dict((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"])
-            reason = None
             if sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEAD:
                 if scope["type"] == "http":
                     await PlainTextResponse("headers over %d bytes" % MAX_HEAD, status_code=431)(scope, receive, send)
                 else:
                     await send({"type": "websocket.close", "code": 1009})
                 return
-            if headers.get("host", "").lower() not in self.hosts:
-                reason = "this server answers only to %s" % " or ".join(sorted(self.hosts))
-            elif "origin" in headers and headers["origin"].lower() not in self.origins:
+            pairing = self.pairing
+            # The LAN's by the address the connection was accepted on (the socket's), never a header.
+            lan = pairing is not None and (scope.get("server") or ("",))[0] == pairing.address
+            hosts, origins = (pairing.hosts, pairing.origins) if lan else (self.hosts, self.origins)
+            status, reason = 403, None
+            if headers.get("host", "").lower() not in hosts:
+                reason = "this server answers only to %s" % " or ".join(sorted(hosts))
+            elif "origin" in headers and headers["origin"].lower() not in origins:
                 reason = "requests from other sites are refused"
             elif headers.get("sec-fetch-site") == "cross-site":
                 reason = "requests from other sites are refused"
+            elif lan and scope["path"] == "/pair" and scope["type"] == "http":
+                await _pair(pairing, scope, receive, send)
+                return
+            elif lan and scope["path"].startswith("/api/pairing"):
+                reason = "pairing is managed from the computer the board is plugged into"
+            elif lan and not pairing.admits(headers.get("cookie")):
+                status, reason = 401, "this browser is not paired: open the pairing link (its QR code is on the " \
+                    "computer's page)"
             if reason:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})   # refused before accept: HTTP 403
                 else:
-                    await PlainTextResponse(reason, status_code=403)(scope, receive, send)
+                    await PlainTextResponse(reason, status_code=status)(scope, receive, send)
                 return
         if scope["type"] == "http":
             inner = send
@@ -221,9 +238,10 @@ def ladder_table(path, month=None):
         return {"month": month, "rows": ladder.table(month), "note": None}
 
 
-def create_app(board, port, ladder=None):
+def create_app(board, port, ladder=None, pairing=None):
     """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages. ``ladder``:
-    the ladder's file (default: host_tools.ladder's own), where the board's rated games go too."""
+    the ladder's file (default: host_tools.ladder's own), where the board's rated games go too;
+    ``pairing``: the LAN's paired browsers (pairing.py), None on loopback only."""
     from host_tools.ladder import db
     board.ladder_path = ladder or db.default_path()
     hub = None
@@ -331,9 +349,23 @@ def create_app(board, port, ladder=None):
         finally:
             pusher.cancel()
 
+    async def get_pairing(request):
+        """The desktop page's phone panel (loopback only: Guard): the link, its QR code, how many paired."""
+        if pairing is None:
+            return JSONResponse({"lan": False}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"lan": True, "link": pairing.link(), "svg": pairing.qr("svg"), "paired": pairing.paired()},
+                            headers={"Cache-Control": "no-store"})
+
+    async def revoke_pairing(request):
+        if pairing is None:
+            return JSONResponse({"ok": False, "error": "the page is on loopback only (no --lan)"}, status_code=400)
+        pairing.revoke()
+        return JSONResponse({"ok": True})
+
     routes = [Route(path, page) for path in FILES] + [Route(path, vendor) for path in VENDOR]
     routes += [Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
-               Route("/api/ladder", get_ladder),
+               Route("/api/ladder", get_ladder), Route("/api/pairing", get_pairing),
+               Route("/api/pairing/revoke", revoke_pairing, methods=["POST"]),
                WebSocketRoute("/ws", ws)]
 
     @contextlib.asynccontextmanager
@@ -345,7 +377,21 @@ def create_app(board, port, ladder=None):
             await shutdown()
 
     app = Starlette(routes=routes, lifespan=lifespan)
-    return Guard(app, port)
+    return Guard(app, port, pairing)
+
+
+async def _pair(pairing, scope, receive, send):
+    """``/pair?key=...`` on the LAN: the current key gets this browser its cookie, then the page."""
+    from urllib.parse import parse_qs
+    key = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("key") or [None])[0]
+    token = pairing.redeem(key)
+    if token is None:
+        await PlainTextResponse("this pairing key is not valid (used, revoked or mistyped): scan the new code "
+                                "on the computer's page", status_code=403)(scope, receive, send)
+        return
+    cookie = "%s=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000" % (COOKIE, token)
+    await PlainTextResponse("paired", status_code=303, headers={"Location": "/", "Set-Cookie": cookie,
+                                                                "Cache-Control": "no-store"})(scope, receive, send)
 
 
 async def _read_body(request):
@@ -357,22 +403,24 @@ async def _read_body(request):
     return bytes(body)
 
 
-def bind(port):
-    """A listening socket on 127.0.0.1 (port 0: any free one); OSError if taken."""
+def bind(port, address="127.0.0.1"):
+    """A listening socket on 127.0.0.1 (or ``address``: the LAN's, ``--lan``; port 0: any free one);
+    OSError if taken."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
+    sock.bind((address, port))
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
 
 
-def make_server(board, sock, ladder=None):
-    """A uvicorn server for ``board`` on the bound socket ``sock`` (``server.run(sockets=[sock])``);
-    ``ladder``: the ladder's file for the page's table (default: $SCACCHIERA_LADDER_DB or the user's)."""
+def make_server(board, sock, ladder=None, pairing=None):
+    """A uvicorn server for ``board`` on the bound socket ``sock`` (``server.run(sockets=[sock])``, and
+    the LAN's socket too with ``pairing``); ``ladder``: the ladder's file for the page's table
+    (default: $SCACCHIERA_LADDER_DB or the user's)."""
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(board, port, ladder), http=BoundedH11, ws=BoundedWebSocket, lifespan="on",
+        create_app(board, port, ladder, pairing), http=BoundedH11, ws=BoundedWebSocket, lifespan="on",
         ws_max_size=MAX_MESSAGE, ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=False, timeout_keep_alive=5, limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=16384, access_log=False, log_level="warning", server_header=False)
