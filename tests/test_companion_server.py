@@ -485,3 +485,16 @@ def test_a_new_game_keeps_the_boards_options(url):
     s = wait_for(url, lambda s: s["moves"] == [] and s["in_sync"] and s["ready"])
     assert s["options"]["clock"] == "1+0" and s["options"]["hints"] is False
     assert s["pieces"][12] == "P" and s["pieces"][28] == "", "the hands set the new game up"
+
+
+def test_a_piece_put_on_an_enemy_piece_takes_it_first(url):
+    """As hands do: the victim off the board (the firmware sees d5 empty), then the capturing piece."""
+    wait_for(url, lambda s: s["ready"])
+    for square, action in (("e2", "lift"), ("e4", "place"), ("d7", "lift"), ("d5", "place"), ("e4", "lift")):
+        assert act(url, action, square=square)[0] == 200
+        time.sleep(0.2)
+    assert act(url, "place", square="d5")[0] == 200
+    s = wait_for(url, lambda s: len(s["moves"]) == 3)
+    assert s["moves"] == ["e2e4", "d7d5", "e4d5"] and s["pieces"][35] == "P" and s["hand"] == ""
+    assert act(url, "lift", square="d5")[0] == 200
+    assert act(url, "place", square="d1")[1]["error"].endswith("take its piece off first"), "one's own piece stays"

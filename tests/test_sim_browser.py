@@ -114,6 +114,18 @@ def test_italian_letters_and_options(page):
     page.mouse.up()
 
 
+def test_a_capture_dragged_onto_the_enemy_piece_is_played_as_hands_do_it(page):
+    """The taken piece goes off the board, then the piece lands: the firmware sees both (the piece
+    once stayed "in the hand" with the reason far down the page)."""
+    for fr, to in (("e2", "e4"), ("d7", "d5")):
+        drag(page, fr, to)
+    moves_are(page, ["e4", "d5"])
+    drag(page, "e4", "d5")
+    moves_are(page, ["e4", "d5", "exd5"])
+    assert page.locator("#hand .piece").count() == 0 and page.locator("#error").text_content() == ""
+    assert page.locator(".sq[data-square='d5'] .piece").count() == 1
+
+
 def test_a_piece_cannot_be_put_on_an_occupied_square(page):
     drag(page, "e2", "e1")
     page.wait_for_function("document.getElementById('error').textContent.includes('occupied')")

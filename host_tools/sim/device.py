@@ -40,6 +40,7 @@ def _piece_letter(code):
 
 
 BUTTON_MS = 150       # how long a simulated button press lasts
+CAPTURE_GAP_MS = 120  # a captured piece off the board, then the capturing one lands (past the 30 ms debounce)
 NEW_STEPS = 400       # main-loop steps (1 s) the board has to answer the constructor's ``new``
 
 
@@ -208,7 +209,10 @@ class SimBoard(FirmwareHands):
         with self.lock:
             name = square_name(square)
             if level:
-                if self.pieces[square]:
+                victim, incoming = self.pieces[square], piece or self.hand
+                if victim and incoming and victim.isupper() != incoming.isupper():
+                    self._take_off(square)       # a capture dropped onto its victim: as hands do it
+                elif victim:
                     raise SimError("%s is occupied: take its piece off first" % name)
                 if piece is None:
                     piece = self.hand or self._tray_default(square)
@@ -234,6 +238,14 @@ class SimBoard(FirmwareHands):
                 self.pieces[square] = ""
             FirmwareHands.touch(self, square, level)
             self._changed()
+
+    def _take_off(self, square):
+        """The victim of a capture leaves the board for the tray, and the firmware sees the square
+        empty before the capturing piece lands there (a page drag onto an enemy piece)."""
+        self.tray.append(self.pieces[square])
+        self.pieces[square] = ""
+        FirmwareHands.touch(self, square, 0)
+        self.wait(CAPTURE_GAP_MS)
 
     def lift(self, name):
         self.touch(self.square(name), 0)
