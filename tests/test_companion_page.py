@@ -632,3 +632,39 @@ def test_the_computers_levels_run_from_the_engines_own_bottom_to_its_top(browser
     assert elos[0] == 1320 and elos[-1] == 3190 and elos[-2] == 3120 and len(elos) == 14
     assert [v for v in values if v.startswith("skill ")] == ["skill %d" % k for k in range(21)]
     assert values[0] == ""                                   # full strength
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_takeback_draw_and_resign_from_the_pages_buttons(browser, board, size):
+    """The game's actions were gestures on the board only: the page's buttons do them (44 px tall)."""
+    page = open_page(browser, board, size)
+    page.on("dialog", lambda d: d.accept())
+    assert page.locator("#act-undo").is_disabled() and page.locator("#act-offer").is_disabled()
+    assert page.locator("#act-resign").bounding_box()["height"] >= 44
+    mouse_drag(page, "e2", "e4")
+    moves_are(page, ["e4"])
+    page.click("#act-undo")
+    page.wait_for_function("window.companionState.moves.length === 0")
+    board.act("lift", {"square": "e4"})                 # the hands put the pawn back
+    board.act("place", {"square": "e2"})
+    page.wait_for_function("window.companionState.in_sync")
+    for fr, to in (("e2", "e4"), ("e7", "e5")):
+        mouse_drag(page, fr, to)
+    moves_are(page, ["e4", "e5"])
+    page.click("#act-offer")                              # Black, who just moved, offers
+    page.wait_for_selector("#act-accept:visible")
+    assert page.locator("#offer").is_visible() and page.locator("#act-offer").is_hidden()
+    page.click("#act-decline")
+    page.wait_for_selector("#act-accept", state="hidden")
+    mouse_drag(page, "d2", "d4")
+    moves_are(page, ["e4", "e5", "d4"])
+    page.click("#act-offer")                              # now White (one offer per 5 moves each)
+    page.wait_for_selector("#act-accept:visible")
+    page.click("#act-accept")
+    page.wait_for_function("window.companionState.result === '1/2-1/2'")
+    assert page.locator("#act-resign").is_disabled()
+    board.act("new", {})
+    page.wait_for_function("window.companionState.result === '*' && window.companionState.moves.length === 0")
+    page.click("#act-resign")                             # White to move resigns
+    page.wait_for_function("window.companionState.result === '0-1'")
+    assert not page.errors

@@ -120,6 +120,8 @@ def test_the_page_gets_the_boards_own_buttons_and_option_specs(url):
     ({"do": "clock", "speed": 99}, 400, "speed"),
     ({"do": "new", "fen": "8/8/8 w"}, 400, "FEN"),
     ({"do": "explode"}, 400, "no such action"),
+    ({"do": "game", "op": "explode"}, 400, "'op' is one of"),
+    ({"do": "game", "op": "undo", "side": "w"}, 400, "'side' is w or b"),
     ({"do": "send", "line": ""}, 400, "blank"),
     ({"do": "send", "line": "x" * 513}, 400, "at most 512 bytes; this one has 513"),
     ({"do": "send", "line": "status\nresign"}, 400, "line break"),

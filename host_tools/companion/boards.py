@@ -30,6 +30,11 @@ def _text(fields, key):
     return value
 
 
+# The game's buttons on the page: the protocol's commands of the same names (take back, offer, accept
+# or decline a draw, resign); the board's gestures do the same on the board.
+GAME_ACTIONS = ("undo", "offer", "draw", "decline", "resign")
+
+
 def _protocol_action(board, action, fields):
     """The actions every board has, as protocol lines: options, a new game, a line typed by the person."""
     if action == "send":
@@ -76,6 +81,17 @@ def _protocol_action(board, action, fields):
             board.model.keep()             # the game on the board gets them now
         except ActionError:
             pass                           # not connected: sent when the board answers again
+    elif action == "game":
+        op = fields.get("op")
+        if op not in GAME_ACTIONS:
+            raise ActionError("'op' is one of %s" % ", ".join(GAME_ACTIONS))
+        cmd = {"cmd": op}
+        side = fields.get("side")
+        if side is not None:
+            if op not in ("resign", "offer") or side not in ("w", "b"):
+                raise ActionError("'side' is w or b, for resign and offer")
+            cmd["side"] = side
+        board.command(cmd)
     elif action == "ladder_player":
         board.add_ladder_player(_text(fields, "name"))
     elif action == "new":

@@ -252,6 +252,7 @@ function render(s) {
   renderSprint(s);
   renderComputer(s.computer);
   // No hints in a rated or online game: the board's suggest option is off then.
+  renderGameActions(s);
   $("hint").disabled = s.options.suggest === false;
   $("hint").title = $("hint").disabled ? "no hints in this game (rated or online)" : "";
   window.companionState = s;
@@ -400,6 +401,33 @@ $("computer-engine").addEventListener("change", () => {
 });
 $("computer-sides").addEventListener("change", sendComputer);
 $("hint").addEventListener("click", () => post("hint"));
+
+// The game's buttons (what the board's gestures also do): take back, a draw offered, accepted or
+// declined, resign. Against the computer the person resigns and offers for their own side.
+function personSide(s) {
+  const sides = (s.computer && s.computer.sides) || [];
+  return sides.length === 1 ? (sides[0] === "white" ? "b" : "w") : null;
+}
+function renderGameActions(s) {
+  const over = s.result !== "*";
+  const offered = !!s.offer && !over;
+  $("act-undo").disabled = !s.moves.length;
+  $("act-offer").hidden = offered;
+  $("act-offer").disabled = over || !s.moves.length;
+  $("act-accept").hidden = $("act-decline").hidden = !offered;
+  $("act-resign").disabled = over;
+}
+function gameAction(op, withSide) {
+  const side = withSide && state ? personSide(state) : null;
+  return post("game", side ? { op, side } : { op });
+}
+$("act-undo").addEventListener("click", () => gameAction("undo"));
+$("act-offer").addEventListener("click", () => gameAction("offer", true));
+$("act-accept").addEventListener("click", () => gameAction("draw"));
+$("act-decline").addEventListener("click", () => gameAction("decline"));
+$("act-resign").addEventListener("click", () => {
+  if (confirm("Resign this game?")) gameAction("resign", true);
+});
 $("computer-level").addEventListener("change", sendComputer);
 $("send-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
