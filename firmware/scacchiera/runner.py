@@ -54,7 +54,7 @@ class Runner:
         options.defaults(self, options.RUNNER)   # brightness: percent of max_level
         self.period_us = period_us
         self.app = App(led_of_square=self.led_of_square, led_order=led_order, brightness_cap=max_level)
-        self.app.game.draw_seed = hw.random_seed
+        self.app.game.seed_source = hw.random_seed
         self.journal = Journal(hw.fs)
         self.protocol = Protocol(self)
         self.app.listeners.append(self.journal.event)

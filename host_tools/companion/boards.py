@@ -12,7 +12,7 @@ import threading
 import time
 
 from host_tools.companion.model import BoardModel, MAX_LINE
-from host_tools.companion.players import Players
+from host_tools.companion.players import RATED_EVENT, Players
 from host_tools.sim.device import SimBoard, SimError
 from scacchiera.rules.variants import PROFILES, VARIANTS, SPRINT
 
@@ -180,8 +180,9 @@ class Board:
         once, its players added if new: the page's Ladder panel shows it at once."""
         given = self.players.given
         result = status.get("result", "*")
-        if self.ladder_path is None or not given or not given["rated"] or result == "*":
-            return
+        if self.ladder_path is None or not given or not given["rated"] or result == "*" or \
+                (self.model.headers or {}).get("Event") != RATED_EVENT:
+            return                          # (a Lichess game goes in as an online game: lichess.py)
         key = (self.model.session, status.get("game"))
         if key == self._rated or '[Result "%s"]' % result not in self.model.pgn:
             return                          # recorded already, or the finished game's PGN not in yet

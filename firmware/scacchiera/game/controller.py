@@ -95,7 +95,7 @@ class Game:
         self.redraw = False          # the LEDs must change though no event said so (App.scan)
         self.timed = False           # a clock or abandon_min is set: tick watches the time
         self.suggestion = -1         # a move suggested to the side to move (lit as a hint), or -1
-        self.draw_seed = None        # f() -> a fresh Sprint seed (the HAL's random_seed), for a new game without one
+        self.seed_source = None      # f() -> a fresh Sprint seed (the HAL's random_seed), for a new game without one
         self._state = self.tracker.state
         self._apply_options()
 
@@ -326,8 +326,8 @@ class Game:
         """
         if variant is None and fen is None:
             variant = variant_of(self.position)
-        if variant == SPRINT and fen is None and seed is None and self.draw_seed is not None:
-            seed = self.draw_seed()        # else every game would deal seed 0's decks
+        if variant == SPRINT and fen is None and seed is None and self.seed_source is not None:
+            seed = self.seed_source()      # else every game would deal seed 0's decks
         pos = new_position(fen, profile or self.position.profile, variant, seed)  # ValueError if bad
         self._adopt(pos, now)
         self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
