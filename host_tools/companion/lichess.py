@@ -93,9 +93,6 @@ class Refused(Exception):
         super().__init__(message)
         self.status = status
 
-    def __str__(self):
-        return self.args[0]
-
 
 class _Session(requests.Session):
     """berserk's session: the token as a bearer header, a timeout on every request (a read that
