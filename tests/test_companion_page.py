@@ -409,6 +409,7 @@ def test_a_crash_of_the_board_is_said_after_its_restart(browser, scripted):
 
 def test_the_log_follows_its_newest_line_unless_scrolled_up(browser, board):
     page = open_page(browser, board)
+    page.locator("#serial-box summary").click()
     log = page.locator("#protocol")
     at_end = "l => l.scrollTop + l.clientHeight >= l.scrollHeight - 4"
     for i in range(30):
@@ -667,4 +668,31 @@ def test_takeback_draw_and_resign_from_the_pages_buttons(browser, board, size):
     page.wait_for_function("window.companionState.result === '*' && window.companionState.moves.length === 0")
     page.click("#act-resign")                             # White to move resigns
     page.wait_for_function("window.companionState.result === '0-1'")
+    assert not page.errors
+
+
+def test_arrow_keys_walk_the_moves_f_flips_and_the_page_follows_a_dark_system(browser, board):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark")
+    page = open_page(browser, board, context=context)
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(29, 26, 22)"
+    for fr, to in (("e2", "e4"), ("e7", "e5")):
+        mouse_drag(page, fr, to)
+    moves_are(page, ["e4", "e5"])
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#viewing:visible")
+    page.wait_for_function("document.getElementById('viewing-text').textContent === 'after 1. e4'")
+    page.keyboard.press("Home")
+    page.wait_for_function("document.getElementById('viewing-text').textContent === 'the start position'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.getElementById('viewing-text').textContent === 'after 1. e4'")
+    page.keyboard.press("End")
+    page.wait_for_selector("#viewing", state="hidden")
+    assert page.evaluate("companionMirror.state.orientation") == "white"
+    page.keyboard.press("f")
+    assert page.evaluate("companionMirror.state.orientation") == "black"
+    page.reload()
+    page.wait_for_selector("#mirror piece")
+    assert page.evaluate("companionMirror.state.orientation") == "black", "remembered"
+    page.click("#flip")
+    assert page.evaluate("companionMirror.state.orientation") == "white"
     assert not page.errors

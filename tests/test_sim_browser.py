@@ -187,6 +187,8 @@ def test_the_page_reconnects_after_a_server_restart():
 
 
 def test_the_send_box_takes_a_whole_line_and_says_what_is_wrong(page):
+    assert page.locator("#send").is_hidden(), "the developer's drawer is closed at first"
+    page.locator("#serial-box summary").click()
     page.locator("#send").fill("   ")
     page.locator("#send-form button").click()
     page.wait_for_function("document.getElementById('error').textContent.includes('blank')")

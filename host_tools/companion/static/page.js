@@ -238,6 +238,22 @@ $("forward").addEventListener("click", () => step(1));
 $("live").addEventListener("click", () => { viewPly = null; draw(); });
 $("live-2").addEventListener("click", () => { viewPly = null; draw(); });
 
+// Flip the game's board, and remember it; the arrow keys walk the moves (← → Home End), F flips,
+// as on lichess.org, unless a field has the keyboard.
+function flip() {
+  mirror.toggleOrientation();
+  localStorage.setItem("scacchiera-orientation", mirror.state.orientation);
+}
+if (localStorage.getItem("scacchiera-orientation") === "black") mirror.toggleOrientation();
+$("flip").addEventListener("click", flip);
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest("input, select, textarea, [contenteditable]") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => { viewPly = 0; draw(); },
+                 End: () => { viewPly = null; draw(); }, f: flip };
+  const act = keys[ev.key];
+  if (act) { ev.preventDefault(); act(); }
+});
+
 let legendFor = "";
 function drawLegend(s) {
   const key = JSON.stringify(s.palette || []);
