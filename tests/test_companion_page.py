@@ -696,3 +696,19 @@ def test_arrow_keys_walk_the_moves_f_flips_and_the_page_follows_a_dark_system(br
     page.click("#flip")
     assert page.evaluate("companionMirror.state.orientation") == "white"
     assert not page.errors
+
+
+def test_the_legend_says_what_the_lights_on_now_mean(browser, board):
+    """Only the meanings lit now (a colour is never listed twice on screen), every one on request."""
+    page = open_page(browser, board)
+    visible = "() => Array.from(document.querySelectorAll('#legend li')).filter(li => !li.hidden).map(li => li.dataset.meaning)"
+    page.wait_for_selector("#legend-none:visible")
+    assert page.evaluate(visible) == []
+    board.act("lift", {"square": "g1"})
+    page.wait_for_function("window.companionState.leds.g1 !== undefined")
+    lit = sorted(set(board.state()["leds"].values()))
+    page.wait_for_function("(n) => (%s)().length === n" % visible, arg=len(lit))
+    assert sorted(page.evaluate(visible)) == lit and page.locator("#legend-none").is_hidden()
+    page.check("#legend-all")
+    assert len(page.evaluate(visible)) == page.locator("#legend li").count() > len(lit)
+    assert not page.errors

@@ -255,9 +255,18 @@ document.addEventListener("keydown", (ev) => {
 });
 
 let legendFor = "";
+// The legend says what the lights on now mean (each colour once), every meaning on request.
+function showLit(s) {
+  const lit = new Set(Object.values(s.leds || {}));
+  const all = $("legend-all").checked;
+  for (const li of $("legend").children) li.hidden = !all && !lit.has(li.dataset.meaning);
+  $("legend-none").hidden = all || lit.size > 0;
+}
+$("legend-all").addEventListener("change", () => { if (state) showLit(state); });
+
 function drawLegend(s) {
   const key = JSON.stringify(s.palette || []);
-  if (key === legendFor) return;
+  if (key === legendFor) return showLit(s);
   legendFor = key;
   const list = $("legend");
   list.innerHTML = "";
@@ -274,6 +283,7 @@ function drawLegend(s) {
     li.append(dot, words);
     list.appendChild(li);
   }
+  showLit(s);
 }
 
 function drawPlayers() {
