@@ -712,3 +712,14 @@ def test_the_legend_says_what_the_lights_on_now_mean(browser, board):
     page.check("#legend-all")
     assert len(page.evaluate(visible)) == page.locator("#legend li").count() > len(lit)
     assert not page.errors
+
+
+def test_the_pieces_each_side_took_are_shown_with_the_material(browser, board):
+    page = open_page(browser, board, "phone")
+    assert page.locator("#captured").is_hidden()
+    for fr, to in (("e2", "e4"), ("d7", "d5"), ("e4", "d5")):
+        mouse_drag(page, fr, to)
+    moves_are(page, ["e4", "d5", "exd5"])
+    page.wait_for_selector("#captured:visible")
+    assert page.inner_text("#captured-white") == "♟" and page.inner_text("#captured-black") == ""
+    assert not page.errors

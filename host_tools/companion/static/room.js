@@ -53,12 +53,32 @@ setInterval(tick, 100);
 
 // -- material and offers ------------------------------------------------------------------------
 
-function drawMaterial(m) {
+// The pieces each side has taken, from the position (a chess set less what stands; a promoted
+// pawn counts as the piece it became), as lichess.org shows them beside the players.
+const SET = { p: 8, n: 2, b: 2, r: 2, q: 1 };
+const GLYPHS = { p: "♟", n: "♞", b: "♝", r: "♜", q: "♛" };
+export function captured(fen) {
+  const left = {};
+  for (const c of fen.split(" ")[0]) if (/[a-z]/i.test(c)) left[c] = (left[c] || 0) + 1;
+  const taken = { w: "", b: "" };            // w: the black pieces White took; b: the white ones Black took
+  for (const [kind, n] of Object.entries(SET)) {
+    taken.w += GLYPHS[kind].repeat(Math.max(0, n - (left[kind] || 0)));
+    taken.b += GLYPHS[kind].repeat(Math.max(0, n - (left[kind.toUpperCase()] || 0)));
+  }
+  return taken;
+}
+
+function drawMaterial(s) {
+  const m = s.material;
   $("material").hidden = !m;
   if (!m) return;
   const diff = m.w - m.b;
   $("material").textContent = "Material: White " + m.w + " · Black " + m.b +
     (diff ? " (" + (diff > 0 ? "White +" + diff : "Black +" + -diff) + ")" : " (even)");
+  const taken = s.variant === "chess" && s.fen ? captured(s.fen) : { w: "", b: "" };
+  $("captured-white").textContent = taken.w;
+  $("captured-black").textContent = taken.b;
+  $("captured").hidden = !(taken.w || taken.b);
 }
 
 function drawOffer(s) {
@@ -112,7 +132,7 @@ $("ladder-add").addEventListener("click", async () => {
 let ladderChanges = null;
 function received(s) {
   drawClocks(s);
-  drawMaterial(s.material);
+  drawMaterial(s);
   drawOffer(s);
   const ladder = s.ladder || { changes: 0, said: null };
   $("ladder-said").textContent = ladder.said || "";
