@@ -723,3 +723,34 @@ def test_the_pieces_each_side_took_are_shown_with_the_material(browser, board):
     page.wait_for_selector("#captured:visible")
     assert page.inner_text("#captured-white") == "♟" and page.inner_text("#captured-black") == ""
     assert not page.errors
+
+
+def test_a_past_game_is_listed_opened_downloaded_and_imported_into_the_ladder(browser, tmp_path):
+    from host_tools.ladder.ladder import Ladder
+    path = str(tmp_path / "ladder.sqlite3")
+    board = SimulatedBoard()
+    with serve_board(board, ladder=path) as url:
+        board.url = url + "/"
+        page = open_page(browser, board)
+        page.locator("summary", has_text="Players and export").click()
+        page.fill("#white-name", "Anna")
+        page.fill("#black-name", "Bruno")
+        page.wait_for_function("document.getElementById('pgn').value.includes('Bruno')", polling=50)
+        for fr, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+            mouse_drag(page, fr, to)
+        moves_are(page, ["f3", "e5", "g4", "Qh4#"])
+        board.act("new", {})                                  # the next game: the mate is archived
+        page.wait_for_function("window.companionState.moves.length === 0")
+        page.locator("#past-box summary").click()
+        page.wait_for_selector("#past-games button[data-game='1']")
+        page.click("#past-games button[data-game='1']")
+        page.wait_for_selector("#past-open:visible")
+        text = page.inner_text("#past-pgn")
+        assert '[White "Anna"]' in text and "2. g4 Qh4# 0-1" in text
+        href = page.get_attribute("#past-download", "href")
+        assert "Qh4%23" in href and page.get_attribute("#past-download", "download") == "scacchiera-1.pgn"
+        page.click("#past-import")
+        page.wait_for_function("document.getElementById('ladder-said').textContent.includes('imported into the ladder')")
+        with Ladder(path) as ladder:
+            assert [(g["white"], g["black"], g["result"]) for g in ladder.games()] == [("Anna", "Bruno", "0-1")]
+        assert not page.errors

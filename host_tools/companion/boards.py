@@ -92,6 +92,8 @@ def _protocol_action(board, action, fields):
                 raise ActionError("'side' is w or b, for resign and offer")
             cmd["side"] = side
         board.command(cmd)
+    elif action == "past":
+        board.past_games(fields.get("op"), fields.get("game"))
     elif action == "ladder_player":
         board.add_ladder_player(_text(fields, "name"))
     elif action == "new":
@@ -126,6 +128,7 @@ class Board:
         self.ladder_changes = 0         # games and players the page added to it (its table is read again)
         self.ladder_said = None         # what became of the last rated game (recorded, or why not)
         self._rated = None              # (session, game number) of the last rated game recorded
+        self.past = {"games": None, "open": None, "error": None}   # the board's archive, as the page asked
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
@@ -201,6 +204,56 @@ class Board:
         except LadderError as e:
             self.ladder_said = "game %s not recorded in the ladder: %s" % (status.get("game"), e)
 
+    # -- the board's archive: the page's Past games ----------------------------------------
+
+    def past_games(self, op, number=None):
+        """``list`` the board's archived games, ``open`` one (its PGN), ``import`` the open one into the
+        household ladder (players new to it added): the protocol's ``games`` and ``pgn N``."""
+        if op == "list":
+            self.ask({"cmd": "games"}, self._listed)
+        elif op == "open":
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                raise ActionError("'game' is an archived game's number")
+            self.ask({"cmd": "pgn", "game": number}, self._opened)
+        elif op == "import":
+            self._import_past(number)
+        else:
+            raise ActionError("'op' is list, open or import")
+
+    def ask(self, cmd, on_reply):
+        """A protocol command on the page's behalf whose reply goes to ``on_reply`` (model.command)."""
+        self.model.command(cmd, on_reply)
+
+    def _listed(self, reply):
+        self.past = dict(self.past, games=reply.get("games") if reply.get("ok") else self.past["games"],
+                         error=None if reply.get("ok") else reply.get("message"))
+
+    def _opened(self, reply):
+        if reply.get("ok"):
+            self.past = dict(self.past, open={"game": reply["game"], "pgn": reply["pgn"]}, error=None)
+        else:
+            self.past = dict(self.past, error=reply.get("message"))
+
+    def _import_past(self, number):
+        from host_tools.ladder.db import LadderError
+        from host_tools.ladder.ladder import Ladder
+        opened = self.past["open"]
+        if not opened or opened["game"] != number:
+            raise ActionError("open game %s first" % number)
+        if self.ladder_path is None:
+            raise ActionError("no ladder here")
+        try:
+            with Ladder(self.ladder_path) as ladder:
+                report = ladder.import_text(opened["pgn"], "the board's game %d" % number, new_players=True)
+        except LadderError as e:
+            raise ActionError(str(e))
+        if report.added:
+            self.ladder_said = "game %d imported into the ladder" % number
+            self.ladder_changes += 1
+        else:
+            self.ladder_said = "game %d not imported: %s" % (number, "; ".join(
+                why for _source, why in report.skipped) or "already in the ladder")
+
     def add_ladder_player(self, name):
         """A player added to the household ladder from the page's Ladder panel."""
         from host_tools.ladder.db import LadderError
@@ -222,6 +275,7 @@ class Board:
         state["lichess"] = self.lichess.describe() if self.lichess is not None else None
         state["players"] = self.players.given
         state["ladder"] = {"changes": self.ladder_changes, "said": self.ladder_said}
+        state["past"] = self.past
         return state
 
     def connected(self):
@@ -281,6 +335,10 @@ class SimulatedBoard(Board):
     def command(self, cmd):
         with self.sim.lock:            # the firmware's serial input is not shared across threads
             super().command(cmd)
+
+    def ask(self, cmd, on_reply):
+        with self.sim.lock:
+            super().ask(cmd, on_reply)
 
     def _run(self):
         owed = 0.0

@@ -129,10 +129,46 @@ $("ladder-add").addEventListener("click", async () => {
   if (name && await window.companionPost("ladder_player", { name })) $("ladder-name").value = "";
 });
 
+// -- past games: the board's archive (the protocol's games and pgn N) ----------------------------
+
+$("past-list").addEventListener("click", () => window.companionPost("past", { op: "list" }));
+$("past-box").addEventListener("toggle", () => { if ($("past-box").open) window.companionPost("past", { op: "list" }); });
+$("past-import").addEventListener("click", () =>
+  window.companionPost("past", { op: "import", game: Number($("past-number").textContent) }));
+
+let pastKey = "";
+function drawPast(past) {
+  if (!past) return;
+  const key = JSON.stringify(past);
+  if (key === pastKey) return;
+  pastKey = key;
+  const list = $("past-games");
+  list.innerHTML = "";
+  for (const g of past.games || []) {
+    const li = document.createElement("li");
+    const open = document.createElement("button");
+    open.textContent = "game " + g.game;
+    open.dataset.game = g.game;
+    open.addEventListener("click", () => window.companionPost("past", { op: "open", game: g.game }));
+    li.append(open, " " + g.bytes + " bytes");
+    list.appendChild(li);
+  }
+  if (past.games && !past.games.length) list.textContent = "no game archived yet";
+  $("past-open").hidden = !past.open;
+  if (past.open) {
+    $("past-number").textContent = past.open.game;
+    $("past-pgn").textContent = past.open.pgn;
+    $("past-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(past.open.pgn);
+    $("past-download").download = "scacchiera-" + past.open.game + ".pgn";
+  }
+  $("past-error").textContent = past.error || "";
+}
+
 let ladderChanges = null;
 function received(s) {
   drawClocks(s);
   drawMaterial(s);
+  drawPast(s.past);
   drawOffer(s);
   const ladder = s.ladder || { changes: 0, said: null };
   $("ladder-said").textContent = ladder.said || "";
