@@ -754,3 +754,13 @@ def test_a_past_game_is_listed_opened_downloaded_and_imported_into_the_ladder(br
         with Ladder(path) as ladder:
             assert [(g["white"], g["black"], g["result"]) for g in ladder.games()] == [("Anna", "Bruno", "0-1")]
         assert not page.errors
+
+
+def test_the_boards_hardware_settings_are_apart_from_the_games(browser, board):
+    page = open_page(browser, board)
+    page.locator("summary", has_text="Options").click()
+    for name in ("settle_ms", "brightness", "profile"):
+        assert page.locator("#board-options #%s" % name).count() == 1, name
+    for name in ("hints", "clock", "takeback"):
+        assert page.locator("#options-list #%s" % name).count() == 1, name
+    assert not page.errors

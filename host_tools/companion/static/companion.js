@@ -115,11 +115,15 @@ const CHOICE_LABELS = {
   "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (strongest)",
   w: "white", b: "black",
 };
+// The board's own settings (the hardware's), kept apart from the game's: under "the board".
+const BOARD_OPTIONS = ["settle_ms", "brightness", "profile"];
 let optionSpecs = null;
 
 function buildOptions(specs) {
   const box = $("options-list");
   box.innerHTML = "";
+  const hardware = $("board-options");
+  for (const old of hardware.querySelectorAll("label, br")) old.remove();
   for (const [name, spec] of Object.entries(specs)) {
     const label = document.createElement("label");
     let input;
@@ -177,7 +181,7 @@ function buildOptions(specs) {
     } else if (slot) {
       slot.innerHTML = "";
       slot.append(input);
-    } else box.append(label, document.createElement("br"));
+    } else (BOARD_OPTIONS.includes(name) ? hardware : box).append(label, document.createElement("br"));
   }
   optionSpecs = specs;
 }
