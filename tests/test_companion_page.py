@@ -764,3 +764,35 @@ def test_the_boards_hardware_settings_are_apart_from_the_games(browser, board):
     for name in ("hints", "clock", "takeback"):
         assert page.locator("#options-list #%s" % name).count() == 1, name
     assert not page.errors
+
+
+def test_a_move_a_capture_and_a_check_are_heard_and_muting_is_remembered(browser, board):
+    page = open_page(browser, board)
+    for fr, to in (("e2", "e4"), ("d7", "d5"), ("e4", "d5"), ("d8", "d5"), ("f1", "b5")):
+        mouse_drag(page, fr, to)
+    moves_are(page, ["e4", "d5", "exd5", "Qxd5", "Bb5+"])
+    page.wait_for_function("window.companionSounds.length === 5")
+    assert page.evaluate("window.companionSounds") == ["move", "move", "capture", "capture", "check"]
+    assert page.inner_text("#mute") == "sound on"
+    page.click("#mute")
+    page.reload()
+    page.wait_for_selector("#mirror piece")
+    assert page.inner_text("#mute") == "sound off" and page.get_attribute("#mute", "aria-pressed") == "true"
+    assert not page.errors
+
+
+def test_the_last_ten_seconds_of_a_clock_are_heard_once(browser, scripted):
+    page = open_page(browser, scripted)
+    scripted.feed({"ev": "new_game"})
+    scripted.answer(status_reply(clock={"control": "5+3", "white": 12000, "black": 300000, "running": "w"},
+                                 options={"profile": "fide", "clock": "5+3"}))
+    page.wait_for_selector("#clocks:not([hidden])")
+    assert "low time" not in page.evaluate("window.companionSounds")
+    for left in (9500, 8000):
+        scripted.feed({"ev": "clock", "white": left, "black": 300000, "running": "w"})
+        scripted.answer(status_reply(clock={"control": "5+3", "white": left, "black": 300000, "running": "w"},
+                                     options={"profile": "fide", "clock": "5+3"}))
+    page.wait_for_function("window.companionSounds.includes('low time')")
+    time.sleep(0.3)
+    assert page.evaluate("window.companionSounds.filter(s => s === 'low time').length") == 1
+    assert not page.errors
