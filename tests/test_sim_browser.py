@@ -295,3 +295,17 @@ def test_the_display_panel_and_its_menu_buttons(page):
     size = page.evaluate("() => [document.getElementById('oled').width, document.getElementById('oled').height]")
     assert size[0] == 2 * size[1], "a 128 x 64 panel, scaled"
     page.locator("#oled").screenshot(path=os.path.join(ARTIFACTS, "display.png"))
+
+
+def test_the_board_by_keyboard_with_names_for_a_screen_reader(page):
+    """Tab to a square, Enter lifts its piece, Enter on another square puts it down; each square is
+    named with what stands on it."""
+    assert cell(page, "e2").get_attribute("aria-label") == "e2, white pawn"
+    assert cell(page, "e4").get_attribute("aria-label") == "e4, empty"
+    cell(page, "e2").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".sq[data-square='e2'][data-led='lifted']")
+    cell(page, "e4").focus()
+    page.keyboard.press("Enter")
+    moves_are(page, ["e4"])
+    page.wait_for_function("document.querySelector(\".sq[data-square='e4']\").getAttribute('aria-label').startsWith('e4, white pawn')")

@@ -65,6 +65,10 @@ function showConnection(s) {
   conn.classList.toggle("down", !s || !s.board.connected);
 }
 
+const PIECE_WORDS = { K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight",
+  P: "white pawn", k: "black king", q: "black queen", r: "black rook", b: "black bishop", n: "black knight",
+  p: "black pawn" };
+
 function pieceEl(letter) {
   const el = document.createElement("span");
   el.className = "piece " + (letter === letter.toUpperCase() ? "w" : "b");
@@ -83,6 +87,8 @@ function buildBoard() {
       cell.className = "sq " + ((rank + file) % 2 ? "light" : "dark");
       cell.dataset.square = squareName(sq);
       cell.innerHTML = '<div class="led"></div><span class="name">' + squareName(sq) + "</span>";
+      cell.tabIndex = 0;                      // by keyboard: Tab to a square, Enter lifts or places
+      cell.setAttribute("role", "button");
       board.appendChild(cell);
     }
   }
@@ -227,6 +233,8 @@ function render(s) {
     led.className = "led" + (lit ? " on" : "") + (lit && info.blink ? (info.blink === 2 ? " blink slow" : " blink") : "");
     led.style.background = lit ? `radial-gradient(circle, rgb(${info.rgb}) 0%, rgba(${info.rgb},.55) 45%, transparent 72%)` : "";
     cell.title = lit ? name + ": " + info.meaning : name;
+    cell.setAttribute("aria-label", name + ", " + (s.pieces[sq] ? PIECE_WORDS[s.pieces[sq]] : "empty") +
+      (lit ? ", light: " + info.meaning : ""));
     cell.dataset.led = info.meaning;
     const old = cell.querySelector(".piece");
     if (old) old.remove();
@@ -355,6 +363,16 @@ async function endDrag(ev) {
     await post("tray");
   }
 }
+
+// The physical board by keyboard: Enter or Space on a square lifts its piece into the hand, or puts
+// the hand's piece there (onto an enemy piece: a capture, as a drag does).
+$("board").addEventListener("keydown", (ev) => {
+  const cell = ev.target.closest(".sq");
+  if (!cell || (ev.key !== "Enter" && ev.key !== " ") || !state) return;
+  ev.preventDefault();
+  const occupied = state.pieces[FILES.indexOf(cell.dataset.square[0]) + 8 * (Number(cell.dataset.square[1]) - 1)];
+  post(occupied && !state.hand ? "lift" : "place", { square: cell.dataset.square });
+});
 
 $("board").addEventListener("pointerdown", async (ev) => {
   if (!state || !state.board.hands) return;   // a real board: the pieces are moved by hand
