@@ -2,6 +2,8 @@
 // a challenge to a friend or to Lichess's AI, incoming challenges, and during a game the clocks
 // (from the game's stream, counted down here between updates), the opponent's draw offer, resigning.
 // Every button is one action: {"do": "lichess", "op": ...}.
+import { clockText } from "./room.js";   // one clock formatter for the board's clocks and Lichess's
+
 (() => {   // its own scope: companion.js's globals (render, post…) stay theirs
   "use strict";
 
@@ -11,13 +13,6 @@
 
   function act(op, fields) {
     return window.companionPost("lichess", Object.assign({ op }, fields || {}));
-  }
-
-  function clockText(ms) {
-    if (ms === null || ms === undefined) return "–";
-    const total = Math.max(0, Math.ceil(ms / 1000));
-    const m = Math.floor(total / 60), s = total % 60;
-    return m + ":" + String(s).padStart(2, "0");
   }
 
   function tick() {

@@ -12,6 +12,7 @@ let clockKey = "";
 let rate = 1;            // the board's milliseconds per real millisecond (the simulator's speed)
 
 export function clockText(ms) {
+  if (ms === null || ms === undefined) return "–";
   ms = Math.max(0, ms);
   if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);   // the last ten seconds in tenths
   const s = Math.ceil(ms / 1000);
