@@ -38,10 +38,9 @@ from host_tools.companion.boards import ActionError
 from host_tools.companion.pairing import COOKIE
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-FILES = {"/": "index.html", "/index.html": "index.html", "/companion.js": "companion.js",
-         "/companion.css": "companion.css", "/page.js": "page.js", "/explain.js": "explain.js",
-         "/room.js": "room.js", "/lichess.js": "lichess.js", "/display.js": "display.js", "/phone.js": "phone.js",
-         "/sounds.js": "sounds.js"}
+# The page's own files: every .html, .js and .css in static/ (the folder is the list), "/" its index.
+FILES = dict([("/", "index.html")] + [("/" + name, name) for name in sorted(os.listdir(STATIC))
+                                      if name.endswith((".html", ".js", ".css"))])
 # The mirror board: lichess's chessground (GPL-3.0), installed by `make` (npm ci in tools/chessground),
 # served from node_modules by a fixed allow-list, never a path taken from the request.
 CHESSGROUND = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
