@@ -33,7 +33,6 @@ wait. A 401 stops everything with a message about the token.
 """
 
 import datetime
-import json
 import os
 import socket
 import threading
@@ -278,8 +277,7 @@ class Lichess:
         self._stopped = threading.Event()
         self._threads = []
         self._event_session = self._game_session = self._seek_session = None
-        self._awaiting = None             # (id, sent): a board command whose reply is not in yet
-        self._next_id = 0
+        self._awaiting = None             # when a board command whose reply is not in yet was sent
         self._version = 0                 # moves on every change of the online side (the bridge wakes)
         self._listening = 0               # the event stream's generation (a new token starts a new one)
         self._following = threading.Thread()   # the game's stream thread (not started: none yet)
@@ -598,40 +596,27 @@ class Lichess:
                 self._stopped.wait(1)
 
     def _board(self, cmd):
-        """A protocol command to the board, with an id: the next comparison waits for its reply."""
-        self._next_id += 1
-        rid = "l%d" % self._next_id
-        cmd = dict(cmd, id=rid)
+        """A protocol command to the board through the model's request API (its reply comes to
+        ``_replied``, not found by reading the log): the next comparison waits for it."""
+        self._awaiting = time.monotonic()
         try:
-            self.board.command(cmd)
+            self.board.ask(cmd, self._replied)
         except ValueError as e:               # boards.ActionError: the board is not connected
+            self._awaiting = None
             self.notice = "the board did not take %s: %s" % (cmd["cmd"], e)
-            return
-        self._awaiting = (rid, time.monotonic())
+
+    def _replied(self, reply):
+        """The board's reply to ``_board``'s command (called with the model's lock held)."""
+        self._awaiting = None
+        if not reply.get("ok"):
+            self.notice = "the board refused %s: %s" % (reply.get("re"), reply.get("message") or reply.get("error"))
 
     def _board_replied(self):
-        """Whether the last command's reply came (and the status asked after it too)."""
-        if self._awaiting is None:
-            return True
-        rid, sent = self._awaiting
-        model = self.board.model
-        with model.lock:
-            for line in reversed(model.log):
-                if line.startswith("< ") and '"%s"' % rid in line:
-                    try:
-                        reply = json.loads(line[2:])
-                    except ValueError:
-                        continue
-                    if reply.get("id") == rid:
-                        self._awaiting = None
-                        if not reply.get("ok"):
-                            self.notice = "the board refused %s: %s" % (reply.get("re"), reply.get("message")
-                                                                         or reply.get("error"))
-                        return True
-        if time.monotonic() - sent > REPLY_SECONDS:
+        """Whether the last command's reply came (or is taken as lost after REPLY_SECONDS)."""
+        sent = self._awaiting
+        if sent is not None and time.monotonic() - sent > REPLY_SECONDS:
             self._awaiting = None
-            return True
-        return False
+        return self._awaiting is None
 
     def _reconcile(self):
         g = self.game
