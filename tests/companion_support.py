@@ -221,3 +221,26 @@ def make(board, s, uci):
         board.act("lift", {"square": rook_from + rank})
         board.advance(60)
         board.act("place", {"square": rook_to + rank})
+
+
+def start_game(page, opponent=None, colour=None, clock=None, variant=None, seed=None, rated=None, level=None):
+    """The page's "new game" dialog, as a person uses it: the choices given, then Start."""
+    page.click("#act-new")
+    page.wait_for_selector("#new-game[open]")
+    if opponent:
+        page.select_option("#ng-opponent", opponent)
+    if level:
+        page.wait_for_function("want => document.querySelector(`#ng-level option[value='${want}']`)", arg=level)
+        page.select_option("#ng-level", level)
+    if colour:
+        page.check("input[name=ng-colour][value=%s]" % colour)
+    if clock:
+        page.select_option("#ng-clock", clock)
+    if variant:
+        page.select_option("#variant", variant)
+    if seed is not None:
+        page.fill("#seed-in", str(seed))
+    if rated is not None:
+        page.set_checked("#ng-rated", rated)
+    page.click("#reset")
+    page.wait_for_selector("#new-game", state="hidden")

@@ -150,9 +150,9 @@ def test_a_phone_opens_the_link_and_plays_on_the_page(lan, browser_ready):
             page.goto(pairing.link())
             page.wait_for_selector("#conn:text('connected')")
             assert page.url == "http://%s:%d/" % (LAN, port)
-            page.evaluate("window.companionPost('lift', {square: 'e2'})")
-            page.evaluate("window.companionPost('place', {square: 'e4'})")
-            page.wait_for_function("window.companionState && window.companionState.moves.length === 1")
+            page.evaluate("window.scacchiera.post('lift', {square: 'e2'})")
+            page.evaluate("window.scacchiera.post('place', {square: 'e4'})")
+            page.wait_for_function("window.scacchiera.state && window.scacchiera.state.moves.length === 1")
             assert board.state()["moves"] == ["e2e4"]
             assert page.locator("#phone-box").is_hidden(), "no pairing controls on a phone"
             # The computer's page: the next phone's code, one phone paired, and the revoke button.

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from companion_support import (ARTIFACTS, BROWSER_TESTS, CHROMIUM, ScriptedBoard, served as serve_board,
+from companion_support import (ARTIFACTS, BROWSER_TESTS, CHROMIUM, ScriptedBoard, served as serve_board, start_game,
                                 status_reply, sync_playwright)
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
@@ -45,8 +45,11 @@ def serving(b):
 
 
 @pytest.fixture
-def board():
-    yield from serving(SimulatedBoard())
+def board(request):
+    b = SimulatedBoard()
+    if request.node.get_closest_marker("usb_view"):
+        b.hands = False       # shown as a board on USB is: the mirror is the board, the tests' hands move it
+    yield from serving(b)
 
 
 def open_page(browser, board, size="desktop", context=None):
@@ -56,7 +59,7 @@ def open_page(browser, board, size="desktop", context=None):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(board.url)
     page.wait_for_selector("#conn:text('connected')")
-    page.wait_for_selector("#mirror piece")
+    page.wait_for_selector("body:not(.mirror-on) #board .piece, body.mirror-on #mirror piece")   # the one board on screen
     page.errors = errors
     return page
 
@@ -92,6 +95,7 @@ def moves_are(page, sans, timeout=8000):
         arg=" ".join(sans), timeout=timeout, polling=50)
 
 
+@pytest.mark.usb_view
 @pytest.mark.parametrize("size", SIZES)
 def test_mirror_legend_and_no_sideways_scroll(browser, board, size):
     page = open_page(browser, board, size)
@@ -100,12 +104,12 @@ def test_mirror_legend_and_no_sideways_scroll(browser, board, size):
     assert page.locator("#mirror piece.black.pawn").count() == 8
     assert page.locator("#mirror piece.white.king").count() == 1
     assert page.locator("#mirror piece.black.king").count() == 1
-    # Nothing wider than the window: no sideways scroll; both boards inside it.
+    # Nothing wider than the window: no sideways scroll; one board on screen, inside it.
     width = page.evaluate("innerWidth")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width
-    for sel in ("#board", "#mirror"):
-        box = page.locator(sel).bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (sel, box, width)
+    assert page.locator("#board").is_hidden()
+    box = page.locator("#mirror").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, width)
     # The legend: one entry per LED meaning, the palette's colour and blinking, in words.
     entries = page.evaluate("""Array.from(document.querySelectorAll('#legend li')).map(li => ({
         meaning: li.dataset.meaning, colour: getComputedStyle(li.querySelector('.swatch')).backgroundColor,
@@ -121,6 +125,7 @@ def test_mirror_legend_and_no_sideways_scroll(browser, board, size):
     assert page.errors == []
 
 
+@pytest.mark.usb_view
 @pytest.mark.parametrize("size", SIZES)
 def test_a_piece_on_a_wrong_square_is_said_with_its_squares(browser, board, size):
     page = open_page(browser, board, size)
@@ -134,13 +139,14 @@ def test_a_piece_on_a_wrong_square_is_said_with_its_squares(browser, board, size
     # The words are in sight without scrolling, under the physical board on a phone.
     words = page.locator("#explain").bounding_box()
     assert words["y"] + words["height"] <= page.evaluate("innerHeight"), words
-    assert words["y"] >= page.locator("#board").bounding_box()["y"]
+    assert words["y"] >= page.locator("#mirror").bounding_box()["y"]
     shot(page, "error-" + size)
     hands(board, ("lift", "e5"), ("place", "e2"))
     said(page, "White to move.")
     page.wait_for_function("() => " + MARKED % "mark-fill" + " === 0", timeout=3000, polling=50)
 
 
+@pytest.mark.usb_view
 def test_out_of_sync_after_the_undo_button(browser, board):
     page = open_page(browser, board, "phone")
     hands(board, ("lift", "e2"), ("place", "e4"))
@@ -154,6 +160,7 @@ def test_out_of_sync_after_the_undo_button(browser, board):
     said(page, "White to move.")
 
 
+@pytest.mark.usb_view
 def test_a_takeback_half_done_says_the_position_to_restore(browser, board):
     page = open_page(browser, board)
     board.act("option", {"name": "takeback", "value": True})
@@ -168,6 +175,7 @@ def test_a_takeback_half_done_says_the_position_to_restore(browser, board):
     shot(page, "takeback-desktop")
 
 
+@pytest.mark.usb_view
 def test_the_castling_wait_is_said(browser, board):
     board.act("new", {"fen": "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"})
     board.act("clock", {"speed": 0})                 # step mode: the wait lasts until the test moves time
@@ -180,6 +188,7 @@ def test_the_castling_wait_is_said(browser, board):
     moves_are(page, ["O-O"])
 
 
+@pytest.mark.usb_view
 def test_the_move_the_board_asks_for_is_an_arrow(browser, board):
     page = open_page(browser, board)
     board.act("send", {"line": json.dumps({"cmd": "show", "uci": "g1f3"})})   # as the computer does
@@ -199,6 +208,7 @@ def test_the_move_the_board_asks_for_is_an_arrow(browser, board):
     assert "asks for" not in page.locator("#explain").text_content()
 
 
+@pytest.mark.usb_view
 def test_a_pending_promotion_is_said(browser, board):
     board.act("new", {"fen": "8/P6k/8/8/8/8/8/4K3 w - - 0 1"})
     board.act("clock", {"speed": 0})
@@ -211,6 +221,7 @@ def test_a_pending_promotion_is_said(browser, board):
     moves_are(page, ["a8=Q"])
 
 
+@pytest.mark.usb_view
 def test_a_sprint_tile_the_rules_refuse_is_explained(browser, board):
     board.act("new", {"variant": "sprint", "seed": 5})   # White's tile just drawn: a queen (turn 1)
     page = open_page(browser, board)
@@ -222,6 +233,7 @@ def test_a_sprint_tile_the_rules_refuse_is_explained(browser, board):
     assert "Black's tile just drawn" in text
 
 
+@pytest.mark.usb_view
 def test_a_sprint_tile_chosen_by_a_tap_is_no_refusal(browser, board):
     """The knight just drawn is allowed on d3; the player taps the placed tile to make it a pawn:
     the words say the choice, never that the rules refused the knight."""
@@ -290,7 +302,7 @@ def test_pgn_headers_names_and_settings_kept(browser, board):
     page.locator("summary", has_text="Options").click()
     page.fill("#clock", "5+3")
     page.press("#clock", "Enter")
-    page.wait_for_function("window.companionState.options.clock === '5+3'", polling=50)
+    page.wait_for_function("window.scacchiera.state.options.clock === '5+3'", polling=50)
     mouse_drag(page, "f2", "f3")
     moves_are(page, ["f3"])
     page.locator("summary", has_text="Players and export").click()
@@ -323,9 +335,8 @@ def test_pgn_headers_names_and_settings_kept(browser, board):
     assert page.locator("#lang").input_value() == "it"
     # A new game restarts the simulated board with its default letters: the page gives it the saved
     # ones, and the companion the names (the new game's tags).
-    page.locator("summary", has_text="Options").click()
-    page.locator("#reset").click()
-    page.wait_for_function("window.companionState.moves.length === 0 && window.companionState.options.lang === 'it'",
+    start_game(page)
+    page.wait_for_function("window.scacchiera.state.moves.length === 0 && window.scacchiera.state.options.lang === 'it'",
                            polling=50, timeout=8000)
     hands(board, ("lift", "g1"), ("place", "f3"), ("wait", 400))
     moves_are(page, ["Cf3"])
@@ -363,14 +374,14 @@ def test_a_rated_game_has_no_hints_and_says_so_in_its_pgn(browser, board):
     assert board.state()["options"]["suggest"] is True and not page.locator("#hint").is_disabled()
     page.locator("summary", has_text="Players and export").click()
     page.check("#rated")
-    page.wait_for_function("window.companionState.options.suggest === false", polling=50)
+    page.wait_for_function("window.scacchiera.state.options.suggest === false", polling=50)
     page.wait_for_function("document.getElementById('hint').disabled", polling=50)
     page.wait_for_function("document.getElementById('pgn').value.includes('[Event \"Scacchiera rated\"]')",
                            polling=50)
     assert board.state()["options"]["suggest"] is False
     assert '[Event "Scacchiera rated"]' in board_pgn(board)
     page.uncheck("#rated")
-    page.wait_for_function("window.companionState.options.suggest === true", polling=50)
+    page.wait_for_function("window.scacchiera.state.options.suggest === true", polling=50)
     page.wait_for_function("!document.getElementById('hint').disabled", polling=50)
     page.wait_for_function("document.getElementById('pgn').value.includes('[Event \"Scacchiera\"]')", polling=50)
     assert '[Event "Scacchiera"]' in board_pgn(board)
@@ -504,11 +515,11 @@ def scripted():
 
 def test_clocks_material_and_an_offer_are_shown_when_the_board_has_them(browser, scripted):
     page = open_page(browser, scripted)
-    assert page.locator("#clocks").is_hidden() and page.locator("#material").is_hidden()   # none yet
+    assert page.locator("#clock-white").is_hidden() and page.locator("#material").is_hidden()   # none yet
     scripted.feed({"ev": "new_game"})
     scripted.answer(status_reply(clock={"control": "5+3", "white": 300000, "black": 300000, "running": None},
                                  material={"w": 39, "b": 39}, options={"profile": "fide", "clock": "5+3"}))
-    page.wait_for_selector("#clocks:not([hidden])")
+    page.wait_for_selector("#clock-white:not([hidden])")
     assert page.locator("#clock-white b").text_content() == "5:00"
     assert page.locator("#clock-black b").text_content() == "5:00"
     assert "White 39 · Black 39 (even)" in page.locator("#material").text_content()
@@ -543,7 +554,7 @@ def test_clocks_material_and_an_offer_are_shown_when_the_board_has_them(browser,
     # The clock switched off: the faces go.
     scripted.feed({"ev": "new_game"})
     scripted.answer(status_reply(clock=None))
-    page.wait_for_selector("#clocks", state="hidden")
+    page.wait_for_selector("#clock-white", state="hidden")
     assert not page.errors
 
 
@@ -609,6 +620,7 @@ def test_players_added_and_a_rated_game_recorded_from_the_page(browser, tmp_path
         assert not page.errors
 
 
+@pytest.mark.usb_view
 def test_a_position_set_up_in_check_shows_the_check(browser, board):
     """No move has given the check (a FEN set up so): the mirror marks the king from the board's LED."""
     board.act("new", {"fen": "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1"})
@@ -625,10 +637,8 @@ def test_the_computers_levels_run_from_the_engines_own_bottom_to_its_top(browser
     """Elo in steps of 150 over the range the engine reports (Stockfish 16: 1320-3190), its top
     included even off the step; Skill Level one by one."""
     page = open_page(browser, board)
-    page.evaluate("""renderComputer({name: "Stockfish 16", engine: "stockfish", engines: ["stockfish"],
-        levels: {elo: [1320, 3190], skill: [0, 20], level: null}, elo: null, skill: null, level: null,
-        sides: [], message: null, hint: null})""")
-    values = page.eval_on_selector_all("#computer-level option", "os => os.map(o => o.value)")
+    values = page.evaluate("""import('/companion.js').then(m => m.levelChoices(
+        {elo: [1320, 3190], skill: [0, 20], level: null}).map(([value]) => value))""")
     elos = [int(v.split()[1]) for v in values if v.startswith("elo ")]
     assert elos[0] == 1320 and elos[-1] == 3190 and elos[-2] == 3120 and len(elos) == 14
     assert [v for v in values if v.startswith("skill ")] == ["skill %d" % k for k in range(21)]
@@ -645,10 +655,10 @@ def test_takeback_draw_and_resign_from_the_pages_buttons(browser, board, size):
     mouse_drag(page, "e2", "e4")
     moves_are(page, ["e4"])
     page.click("#act-undo")
-    page.wait_for_function("window.companionState.moves.length === 0")
+    page.wait_for_function("window.scacchiera.state.moves.length === 0")
     board.act("lift", {"square": "e4"})                 # the hands put the pawn back
     board.act("place", {"square": "e2"})
-    page.wait_for_function("window.companionState.in_sync")
+    page.wait_for_function("window.scacchiera.state.in_sync")
     for fr, to in (("e2", "e4"), ("e7", "e5")):
         mouse_drag(page, fr, to)
     moves_are(page, ["e4", "e5"])
@@ -662,12 +672,12 @@ def test_takeback_draw_and_resign_from_the_pages_buttons(browser, board, size):
     page.click("#act-offer")                              # now White (one offer per 5 moves each)
     page.wait_for_selector("#act-accept:visible")
     page.click("#act-accept")
-    page.wait_for_function("window.companionState.result === '1/2-1/2'")
+    page.wait_for_function("window.scacchiera.state.result === '1/2-1/2'")
     assert page.locator("#act-resign").is_disabled()
     board.act("new", {})
-    page.wait_for_function("window.companionState.result === '*' && window.companionState.moves.length === 0")
+    page.wait_for_function("window.scacchiera.state.result === '*' && window.scacchiera.state.moves.length === 0")
     page.click("#act-resign")                             # White to move resigns
-    page.wait_for_function("window.companionState.result === '0-1'")
+    page.wait_for_function("window.scacchiera.state.result === '0-1'")
     assert not page.errors
 
 
@@ -681,20 +691,28 @@ def test_arrow_keys_walk_the_moves_f_flips_and_the_page_follows_a_dark_system(br
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#viewing:visible")
     page.wait_for_function("document.getElementById('viewing-text').textContent === 'after 1. e4'")
+    # One board on screen: the earlier position on the mirror, in the simulated board's place.
+    assert page.locator("#mirror").is_visible() and page.locator("#board").is_hidden()
     page.keyboard.press("Home")
     page.wait_for_function("document.getElementById('viewing-text').textContent === 'the start position'")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.getElementById('viewing-text').textContent === 'after 1. e4'")
     page.keyboard.press("End")
     page.wait_for_selector("#viewing", state="hidden")
-    assert page.evaluate("companionMirror.state.orientation") == "white"
+    assert page.locator("#board").is_visible() and page.locator("#mirror").is_hidden()
+    first_square = "document.querySelector('#board .sq').dataset.square"
+    assert page.evaluate("scacchieraMirror.state.orientation") == "white" and page.evaluate(first_square) == "a8"
     page.keyboard.press("f")
-    assert page.evaluate("companionMirror.state.orientation") == "black"
+    assert page.evaluate("scacchieraMirror.state.orientation") == "black"
+    # Both boards and the players' bars turn: h1 top left, White's bar above the board.
+    assert page.evaluate(first_square) == "h1"
+    assert page.locator("#bar-white").bounding_box()["y"] < page.locator("#board").bounding_box()["y"]
     page.reload()
-    page.wait_for_selector("#mirror piece")
-    assert page.evaluate("companionMirror.state.orientation") == "black", "remembered"
+    page.wait_for_selector("#board .piece")
+    assert page.evaluate("scacchieraMirror.state.orientation") == "black", "remembered"
+    assert page.evaluate(first_square) == "h1"
     page.click("#flip")
-    assert page.evaluate("companionMirror.state.orientation") == "white"
+    assert page.evaluate("scacchieraMirror.state.orientation") == "white"
     assert not page.errors
 
 
@@ -705,7 +723,7 @@ def test_the_legend_says_what_the_lights_on_now_mean(browser, board):
     page.wait_for_selector("#legend-none:visible")
     assert page.evaluate(visible) == []
     board.act("lift", {"square": "g1"})
-    page.wait_for_function("window.companionState.leds.g1 !== undefined")
+    page.wait_for_function("window.scacchiera.state.leds.g1 !== undefined")
     lit = sorted(set(board.state()["leds"].values()))
     page.wait_for_function("(n) => (%s)().length === n" % visible, arg=len(lit))
     assert sorted(page.evaluate(visible)) == lit and page.locator("#legend-none").is_hidden()
@@ -716,12 +734,14 @@ def test_the_legend_says_what_the_lights_on_now_mean(browser, board):
 
 def test_the_pieces_each_side_took_are_shown_with_the_material(browser, board):
     page = open_page(browser, board, "phone")
-    assert page.locator("#captured").is_hidden()
+    assert page.inner_text("#captured-white") == "" and page.inner_text("#adv-white") == ""
     for fr, to in (("e2", "e4"), ("d7", "d5"), ("e4", "d5")):
         mouse_drag(page, fr, to)
     moves_are(page, ["e4", "d5", "exd5"])
-    page.wait_for_selector("#captured:visible")
-    assert page.inner_text("#captured-white") == "♟" and page.inner_text("#captured-black") == ""
+    page.wait_for_function("document.getElementById('captured-white').textContent === '♟'")
+    assert page.inner_text("#captured-black") == "" and page.inner_text("#adv-white") == "+1"
+    # Beside White's name, in the first viewport of a phone.
+    assert page.locator("#bar-white").bounding_box()["y"] + 34 <= 844
     assert not page.errors
 
 
@@ -740,7 +760,7 @@ def test_a_past_game_is_listed_opened_downloaded_and_imported_into_the_ladder(br
             mouse_drag(page, fr, to)
         moves_are(page, ["f3", "e5", "g4", "Qh4#"])
         board.act("new", {})                                  # the next game: the mate is archived
-        page.wait_for_function("window.companionState.moves.length === 0")
+        page.wait_for_function("window.scacchiera.state.moves.length === 0")
         page.locator("#past-box summary").click()
         page.wait_for_selector("#past-games button[data-game='1']")
         page.click("#past-games button[data-game='1']")
@@ -771,12 +791,12 @@ def test_a_move_a_capture_and_a_check_are_heard_and_muting_is_remembered(browser
     for fr, to in (("e2", "e4"), ("d7", "d5"), ("e4", "d5"), ("d8", "d5"), ("f1", "b5")):
         mouse_drag(page, fr, to)
     moves_are(page, ["e4", "d5", "exd5", "Qxd5", "Bb5+"])
-    page.wait_for_function("window.companionSounds.length === 5")
-    assert page.evaluate("window.companionSounds") == ["move", "move", "capture", "capture", "check"]
+    page.wait_for_function("window.scacchieraSounds.length === 5")
+    assert page.evaluate("window.scacchieraSounds") == ["move", "move", "capture", "capture", "check"]
     assert page.inner_text("#mute") == "sound on"
     page.click("#mute")
     page.reload()
-    page.wait_for_selector("#mirror piece")
+    page.wait_for_selector("#board .piece")
     assert page.inner_text("#mute") == "sound off" and page.get_attribute("#mute", "aria-pressed") == "true"
     assert not page.errors
 
@@ -786,13 +806,13 @@ def test_the_last_ten_seconds_of_a_clock_are_heard_once(browser, scripted):
     scripted.feed({"ev": "new_game"})
     scripted.answer(status_reply(clock={"control": "5+3", "white": 12000, "black": 300000, "running": "w"},
                                  options={"profile": "fide", "clock": "5+3"}))
-    page.wait_for_selector("#clocks:not([hidden])")
-    assert "low time" not in page.evaluate("window.companionSounds")
+    page.wait_for_selector("#clock-white:not([hidden])")
+    assert "low time" not in page.evaluate("window.scacchieraSounds")
     for left in (9500, 8000):
         scripted.feed({"ev": "clock", "white": left, "black": 300000, "running": "w"})
         scripted.answer(status_reply(clock={"control": "5+3", "white": left, "black": 300000, "running": "w"},
                                      options={"profile": "fide", "clock": "5+3"}))
-    page.wait_for_function("window.companionSounds.includes('low time')")
+    page.wait_for_function("window.scacchieraSounds.includes('low time')")
     time.sleep(0.3)
-    assert page.evaluate("window.companionSounds.filter(s => s === 'low time').length") == 1
+    assert page.evaluate("window.scacchieraSounds.filter(s => s === 'low time').length") == 1
     assert not page.errors

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from companion_support import ARTIFACTS, BROWSER_TESTS, CHROMIUM, served as serve_board, sync_playwright
+from companion_support import ARTIFACTS, BROWSER_TESTS, CHROMIUM, served as serve_board, start_game, sync_playwright
 from host_tools.companion.boards import SimulatedBoard
 
 pytestmark = BROWSER_TESTS
@@ -141,15 +141,10 @@ def test_a_piece_cannot_be_put_on_an_occupied_square(page):
 
 
 def test_scacchi_sprint_tiles_are_dragged_from_the_hand(page):
-    page.locator("summary:text('Options')").click()
-    page.select_option("#variant", "sprint")
-    page.fill("#seed-in", "1")
-    page.locator("#reset").click()
+    start_game(page, variant="sprint", seed=1)
     page.wait_for_selector("#sprint:not([hidden])")
     assert page.locator("#hand-white .piece").count() == 2      # a pawn and the rook just drawn
     rook = page.locator("#hand-white .piece[data-piece='R']")
-    page.locator("#board").scroll_into_view_if_needed()     # the Options box above may have scrolled it away
-    page.locator("#hand-white").scroll_into_view_if_needed()    # the hand (its pieces are redrawn with each state)
     box = rook.bounding_box()
     page.mouse.move(box["x"] + 10, box["y"] + 10)
     page.mouse.down()
@@ -233,13 +228,17 @@ def test_the_same_page_for_a_board_on_usb(tmp_path):
             page = browser.new_page(viewport={"width": 1300, "height": 950})
             page.goto(url + "/")
             page.wait_for_selector("#conn:text('connected (board on USB)')")
-            page.wait_for_selector(".sq[data-square='e1'] .piece[data-piece='K']")
+            page.wait_for_selector(".sq[data-square='e1'] .piece[data-piece='K']", state="attached")
             assert page.locator(".tray-row").is_hidden() and page.locator(".controls").is_hidden()
+            # One board on screen: the mirror (the game as the board's rules see it); no simulated board.
+            assert page.locator("#board").is_hidden() and page.locator("#mirror").is_visible()
+            page.wait_for_selector("#mirror piece.white.king")
             pico.hands(lambda hw: hw.lift(12))
-            page.wait_for_selector(".sq[data-square='e2'][data-led='lifted']")
+            page.wait_for_selector(".sq[data-square='e2'][data-led='lifted']", state="attached")
             pico.hands(lambda hw: hw.place(28))
             moves_are(page, ["e4"])
             assert page.locator(".sq[data-square='e4'] .piece").get_attribute("data-piece") == "P"
+            assert page.locator("#last-move").text_content() == "last: 1. e4"
             pico.unplug()
             page.wait_for_selector("#conn.down:text('waiting for the board')")
             pico.plug()
@@ -258,12 +257,10 @@ def test_play_the_computer_from_the_page(served, page, engine, level):
         pytest.skip("no Stockfish (apt-get install stockfish): only the project's own engine is offered")
     board.computer.start()
     page.reload()
-    page.locator("summary:text('Play the computer')").click()
-    page.select_option("#computer-engine", engine)
-    page.wait_for_function("want => document.getElementById('computer-level').querySelector(`option[value='${want}']`)",
-                           arg=level)
-    page.select_option("#computer-level", level)
-    page.select_option("#computer-sides", "black")
+    page.wait_for_selector("#conn:text('connected')")
+    start_game(page, opponent="computer " + engine, level=level, colour="white")
+    page.wait_for_function("window.scacchiera.state.computer.sides.join() === 'black'")
+    assert page.locator("#name-black").text_content() == board.computer.name
     drag(page, "e2", "e4")
     moves_are(page, ["e4"])
     page.wait_for_selector(".sq[data-led='show-from']", timeout=15000)
@@ -274,7 +271,7 @@ def test_play_the_computer_from_the_page(served, page, engine, level):
     assert c["engine"] == engine and c[level.split()[0]] == int(level.split()[1])
     # The engine's move made by the hands, then a hint for White from the page's button.
     drag(page, shown[:2], shown[2:4])
-    page.wait_for_function("window.companionState.moves.length === 2", timeout=10000)
+    page.wait_for_function("window.scacchiera.state.moves.length === 2", timeout=10000)
     assert board.state()["moves"][1] == shown
     page.wait_for_function("document.getElementById('state').textContent === 'idle'")
     page.click("#hint")

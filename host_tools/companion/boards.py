@@ -8,6 +8,7 @@ thread) whenever what the page shows may have changed.
 """
 
 import json
+import secrets
 import threading
 import time
 
@@ -96,19 +97,32 @@ def _protocol_action(board, action, fields):
         board.past_games(fields.get("op"), fields.get("game"))
     elif action == "ladder_player":
         board.add_ladder_player(_text(fields, "name"))
+    elif action == "start":
+        board.start_game(fields)
     elif action == "new":
-        cmd = {"cmd": "new"}
-        for key in ("fen", "profile", "variant"):
-            if fields.get(key) is not None:
-                cmd[key] = _text(fields, key)
-        seed = fields.get("seed")
-        if seed is not None and fields.get("variant") == SPRINT:
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise ActionError("'seed' must be a whole number")
-            cmd["seed"] = seed
-        board.command(cmd)
+        board.command(_new_command(fields))
     else:
         raise ActionError("no such action: %s" % action)
+
+
+def _new_command(fields):
+    """The protocol's ``new`` from the page's fields: fen, profile, variant, and a Sprint game's seed."""
+    cmd = {"cmd": "new"}
+    for key in ("fen", "profile", "variant"):
+        if fields.get(key) is not None:
+            cmd[key] = _text(fields, key)
+    seed = fields.get("seed")
+    if seed is not None and fields.get("variant") == SPRINT:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ActionError("'seed' must be a whole number")
+        cmd["seed"] = seed
+    return cmd
+
+
+# The page's "new game" dialog: who plays the person (a person, the board's engine at a level, the
+# computer's engine), the person's colour (white, black, or by lot: seed 003's colours drawn), the clock.
+OPPONENTS = ("person", "computer") + tuple("engine %d" % n for n in range(1, 7))
+COLOURS = ("white", "black", "lot")
 
 
 class Board:
@@ -129,6 +143,7 @@ class Board:
         self.ladder_said = None         # what became of the last rated game (recorded, or why not)
         self._rated = None              # (session, game number) of the last rated game recorded
         self.past = {"games": None, "open": None, "error": None}   # the board's archive, as the page asked
+        self.started = None             # the last "new game" from the page: its opponent, the person's colour
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
@@ -220,6 +235,67 @@ class Board:
         else:
             raise ActionError("'op' is list, open or import")
 
+    # -- a new game, in one place ------------------------------------------------------------
+
+    def start_game(self, fields):
+        """The page's "new game": ``opponent`` (OPPONENTS: ``computer`` is the companion's engine,
+        ``engine N`` the board's own), ``colour`` the person's (COLOURS; by lot between two people
+        swaps the names at random), ``clock`` (``off`` or ``M+S``, absent: unchanged), ``rated``, and
+        the game: ``variant``, ``seed``, ``fen``. Checked whole before a line is sent; the lines then go
+        in the order that leaves no engine thinking on the old game: the opponents stop, the clock, the
+        new game, then who plays it."""
+        opponent = fields.get("opponent", "person")
+        colour = fields.get("colour", "white")
+        if opponent not in OPPONENTS:
+            raise ActionError("'opponent' is one of %s" % ", ".join(OPPONENTS))
+        if colour not in COLOURS:
+            raise ActionError("'colour' is white, black or lot")
+        clock = fields.get("clock")
+        if clock is not None and not (isinstance(clock, str) and 0 < len(clock) <= 12):
+            raise ActionError("'clock' is off or minutes+seconds (5+3)")
+        rated = fields.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ActionError("'rated' must be true or false")
+        if opponent == "computer" and self.computer is None:
+            raise ActionError("no engine started on this computer (see the terminal)")
+        if opponent != "person" and fields.get("variant") not in (None, "chess"):
+            raise ActionError("the engines play chess only: Scacchi Sprint is a game between two people")
+        level = fields.get("level") or {}
+        if not isinstance(level, dict) or set(level) - {"elo", "skill", "level"}:
+            raise ActionError("'level' is {\"elo\": N}, {\"skill\": N} or {\"level\": N}")
+        _new_command(fields)               # checked now: nothing is sent for a game that cannot start
+        by_lot = colour == "lot"
+        if by_lot:
+            colour = secrets.choice(("white", "black"))
+        players = dict(self.players.given or {"white": "", "black": "", "site": ""}, rated=rated)
+        if by_lot and opponent == "person" and colour == "black":
+            players["white"], players["black"] = players["black"], players["white"]
+        try:
+            self.players.set(players)
+        except ValueError as e:
+            raise ActionError(str(e))
+        other = "black" if colour == "white" else "white"
+        if self.computer is not None:
+            self.computer.configure(sides=[])
+        self.command({"cmd": "set", "name": "opponent", "value": "person"})
+        if clock is not None:
+            self.command({"cmd": "set", "name": "clock", "value": clock})
+        self.new_game(fields)
+        if opponent == "computer":
+            try:
+                self.computer.configure(sides=[other], elo=level.get("elo"), skill=level.get("skill"),
+                                        level=level.get("level"))
+            except ValueError as e:
+                raise ActionError(str(e))
+        elif opponent != "person":
+            self.command({"cmd": "set", "name": "engine_side", "value": other[0]})
+            self.command({"cmd": "set", "name": "opponent", "value": opponent})
+        self.started = {"opponent": opponent, "colour": colour, "by_lot": by_lot}
+
+    def new_game(self, fields):
+        """The protocol's ``new`` (fen, profile, variant, seed): the hands then set the pieces up."""
+        self.command(_new_command(fields))
+
     def ask(self, cmd, on_reply):
         """A protocol command on the page's behalf whose reply goes to ``on_reply`` (model.command)."""
         self.model.command(cmd, on_reply)
@@ -276,6 +352,7 @@ class Board:
         state["players"] = self.players.given
         state["ladder"] = {"changes": self.ladder_changes, "said": self.ladder_said}
         state["past"] = self.past
+        state["started"] = self.started
         return state
 
     def connected(self):
@@ -400,7 +477,7 @@ class SimulatedBoard(Board):
                 elif action == "press":
                     sim.press(_text(fields, "button"))
                 elif action == "new":
-                    self._restart(fields)
+                    self.new_game(fields)
                 elif action == "clock":
                     self._clock(fields)
                 else:
@@ -413,7 +490,7 @@ class SimulatedBoard(Board):
         self._pump()
         self.on_change()
 
-    def _restart(self, fields):
+    def new_game(self, fields):
         """A new game on the simulator: the protocol's ``new``, as on a real board (its options
         stay: it once restarted the simulated board and lost a clock just set), the simulated
         hands setting the new game's pieces up."""

@@ -238,6 +238,14 @@ def ladder_table(path, month=None):
         return {"month": month, "rows": ladder.table(month), "note": None}
 
 
+async def display_icons(request):
+    """The display's icons, the firmware's own bitmaps (scacchiera/display/icons.py): the page draws
+    the panel with them (display.js), so a new icon needs no copy."""
+    from scacchiera.display import icons
+    return JSONResponse({name: list(bits) for name, bits in zip(icons.NAMES[1:], icons.BITS)},
+                        headers={"Cache-Control": "max-age=3600"})
+
+
 def create_app(board, port, ladder=None, pairing=None):
     """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages. ``ladder``:
     the ladder's file (default: host_tools.ladder's own), where the board's rated games go too;
@@ -363,7 +371,7 @@ def create_app(board, port, ladder=None, pairing=None):
         return JSONResponse({"ok": True})
 
     routes = [Route(path, page) for path in FILES] + [Route(path, vendor) for path in VENDOR]
-    routes += [Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
+    routes += [Route("/icons.json", display_icons), Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
                Route("/api/ladder", get_ladder), Route("/api/pairing", get_pairing),
                Route("/api/pairing/revoke", revoke_pairing, methods=["POST"]),
                WebSocketRoute("/ws", ws)]

@@ -1,7 +1,8 @@
-// The companion page: draws what the board says (the server pushes it on a WebSocket) and,
+// The companion page's physical board: draws what the board says (its pieces, its LEDs) and,
 // when the board has simulated hands, turns drags into their actions (lift a piece, put it
 // down anywhere, into the tray). All decisions are the firmware's: the page never judges a move.
-"use strict";
+// Also the board's options, its buttons, the computer's box and the game's buttons.
+import { onState, post } from "./link.js";
 
 // Filled glyphs for both colours (coloured by CSS): solid white pieces read better than outlines.
 const GLYPHS = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
@@ -11,59 +12,6 @@ let state = null;
 let drag = null; // {piece, el, from: "board" | "tray"}
 
 function squareName(sq) { return FILES[sq % 8] + (Math.floor(sq / 8) + 1); }
-
-// -- the link to the server: one WebSocket, reopened with a growing wait when it drops ----------
-
-let socket = null;
-let nextId = 1;
-const waiting = new Map();   // id -> resolve, actions awaiting their answer
-
-// Sends an action; resolves to true when the board did it, false (with the reason shown) when not.
-function post(action, fields) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
-    $("error").textContent = "not connected to the server: the action was not sent";
-    return Promise.resolve(false);
-  }
-  const id = nextId++;
-  socket.send(JSON.stringify(Object.assign({}, fields || {}, { do: action, id })));
-  return new Promise((resolve) => waiting.set(id, resolve));
-}
-
-function answered(msg) {
-  const resolve = waiting.get(msg.re);
-  waiting.delete(msg.re);
-  const box = $("error");
-  if (!msg.ok || !box.dataset.board) {   // the board's refusal (page.js) stays until the board's state drops it
-    box.textContent = msg.ok ? "" : msg.error;
-    delete box.dataset.board;
-  }
-  if (resolve) resolve(msg.ok);
-}
-
-function connect(delay) {
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-  socket = ws;
-  ws.onopen = () => { delay = 250; };
-  ws.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
-    if (msg.state) render(msg.state);
-    else answered(msg);
-  };
-  ws.onclose = () => {
-    for (const resolve of waiting.values()) resolve(false);
-    waiting.clear();
-    showConnection(null);
-    setTimeout(() => connect(Math.min(delay * 2, 4000)), delay);
-  };
-}
-
-function showConnection(s) {
-  const conn = $("conn");
-  if (!s) conn.textContent = "server unreachable: retrying…";
-  else if (!s.board.connected) conn.textContent = "waiting for the board: " + (s.board.problem || "…");
-  else conn.textContent = s.board.kind === "simulated" ? "connected (simulated board)" : "connected (board on USB)";
-  conn.classList.toggle("down", !s || !s.board.connected);
-}
 
 const PIECE_WORDS = { K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight",
   P: "white pawn", k: "black king", q: "black queen", r: "black rook", b: "black bishop", n: "black knight",
@@ -77,11 +25,13 @@ function pieceEl(letter) {
   return el;
 }
 
-function buildBoard() {
+// The squares in reading order: a8 first, or h1 first when the board is turned round (flip).
+export function buildBoard(flipped) {
   const board = $("board");
   board.innerHTML = "";
-  for (let rank = 7; rank >= 0; rank--) {
-    for (let file = 0; file < 8; file++) {
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const rank = flipped ? row : 7 - row, file = flipped ? 7 - col : col;
       const sq = rank * 8 + file;
       const cell = document.createElement("div");
       cell.className = "sq " + ((rank + file) % 2 ? "light" : "dark");
@@ -115,7 +65,7 @@ const OPTION_LABELS = {
   opponent: "opponent", engine_side: "the side the engine or the computer plays",
   suggest: "hints from the engine on request (off in rated and online games)",
 };
-const CHOICE_LABELS = {
+export const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
   chess: "chess", sprint: "Scacchi Sprint", person: "a person", host: "this computer",
   "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (strongest)",
@@ -123,6 +73,8 @@ const CHOICE_LABELS = {
 };
 // The board's own settings (the hardware's), kept apart from the game's: under "the board".
 const BOARD_OPTIONS = ["settle_ms", "brightness", "profile"];
+// Chosen in the "new game" dialog only (newgame.js): one place to choose an opponent.
+const NEW_GAME_OPTIONS = ["opponent", "engine_side"];
 let optionSpecs = null;
 
 function buildOptions(specs) {
@@ -131,6 +83,7 @@ function buildOptions(specs) {
   const hardware = $("board-options");
   for (const old of hardware.querySelectorAll("label, br")) old.remove();
   for (const [name, spec] of Object.entries(specs)) {
+    if (NEW_GAME_OPTIONS.includes(name)) continue;
     const label = document.createElement("label");
     let input;
     if (spec.type === "bool") {
@@ -212,17 +165,42 @@ function renderOptions(o) {
   if (!optionSpecs) return;
   for (const [name, spec] of Object.entries(optionSpecs)) {
     const input = $(name);
-    if (o[name] === undefined || !settled(name) || document.activeElement === input) continue;
+    if (!input || o[name] === undefined || !settled(name) || document.activeElement === input) continue;
     if (spec.type === "bool") input.checked = o[name];
     else input.value = String(o[name]);
   }
 }
 
+const SIDE_WORDS = { white: "White", black: "Black" };
+
+// Above and below the board: each side's name (the Players panel's, or who plays it), the clock (room.js).
+function renderPlayers(s) {
+  const given = s.players || {};
+  const computer = s.computer && s.computer.sides.length ? s.computer : null;
+  const engine = s.options && /^engine \d/.test(s.options.opponent || "") ? s.options : null;
+  for (const side of ["white", "black"]) {
+    let name = given[side] || SIDE_WORDS[side];
+    if (computer && computer.sides.includes(side)) name = computer.name;
+    else if (engine && engine.engine_side === side[0]) name = "the board's engine, level " + engine.opponent.slice(7);
+    $("name-" + side).textContent = name;
+  }
+}
+
+// Whose turn and the last move, in a line under the board.
+function renderTurn(s) {
+  const n = s.san.length;
+  $("turn-words").textContent = s.result !== "*" ? "" : SIDE_WORDS[s.turn] + " to move";
+  $("last-move").textContent = n ? "last: " + Math.ceil(n / 2) + (n % 2 ? ". " : "… ") + s.san[n - 1] : "";
+}
+
+let builtFlipped = null;
 function render(s) {
   state = s;
-  showConnection(s);
+  const flipped = document.body.classList.contains("flipped");
+  if (flipped !== builtFlipped) { builtFlipped = flipped; buildBoard(flipped); }
   for (const el of document.querySelectorAll(".hands-only")) el.hidden = !s.board.hands;
-  $("kind").textContent = s.board.hands ? "simulator: the real firmware, simulated hands" : "a board on USB";
+  document.body.classList.toggle("sim", !!s.board.hands);
+  $("kind").textContent = s.board.hands ? "simulator" : "a board on USB";
   for (const cell of $("board").children) {
     const name = cell.dataset.square;
     const sq = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
@@ -265,15 +243,15 @@ function render(s) {
   renderComputer(s.computer);
   // No hints in a rated or online game: the board's suggest option is off then.
   renderGameActions(s);
+  renderPlayers(s);
+  renderTurn(s);
+  $("hint").hidden = !s.computer;
   $("hint").disabled = s.options.suggest === false;
-  $("hint").title = $("hint").disabled ? "no hints in this game (rated or online)" : "";
-  window.companionState = s;
-  window.dispatchEvent(new CustomEvent("companion-state", { detail: s }));
+  $("hint").title = $("hint").disabled ? "no hints in this game (rated or online)" : "light the engine's best move";
 }
-window.companionPost = (action, fields) => post(action, fields);
 
 // A select's choices: [[value, words], ...].
-function fillSelect(select, choices) {
+export function fillSelect(select, choices) {
   select.innerHTML = "";
   for (const [value, words] of choices) {
     const o = document.createElement("option");
@@ -283,44 +261,40 @@ function fillSelect(select, choices) {
   }
 }
 
-// The computer opponent's box: the engines offered (Stockfish, the project's own), their levels
-// the engine's own (UCI_Elo's range, Skill Level, the project engine's Level).
+// The computer's box: which engine plays which side (chosen in the new game dialog), its level
+// (the engine's own: UCI_Elo's range, Skill Level, the project engine's Level), changeable mid-game.
+export function levelChoices(levels) {
+  const choices = [["", "full strength"]];
+  for (const [key, words, stride] of [["elo", "Elo ", 150], ["skill", "Skill Level ", 1], ["level", "Level ", 1]]) {
+    if (!levels[key]) continue;
+    const [low, high] = levels[key];
+    for (let k = low; k <= high; k += stride) choices.push([key + " " + k, words + k]);
+    if ((high - low) % stride) choices.push([key + " " + high, words + high]);   // its top, always offered
+  }
+  return choices;
+}
+export function levelOf(c) {
+  return c.elo !== null ? "elo " + c.elo : c.skill !== null ? "skill " + c.skill : c.level !== null ? "level " + c.level : "";
+}
+
 let levelsFor = "";
 function renderComputer(c) {
   $("computer-box").hidden = !c;
   if (!c) return;
   $("computer-name").textContent = c.name;
-  const engine = $("computer-engine");
-  if (engine.options.length !== c.engines.length) {
-    fillSelect(engine, c.engines.map((id) => [id, id === "scacchiera" ? "Scacchiera (the board's own engine)" : id]));
-  }
-  if (document.activeElement !== engine) engine.value = c.engine;
+  $("computer-plays").textContent = c.sides.length ? c.sides.join(" and ") : "nobody (a new game chooses)";
   const level = $("computer-level");
   if (levelsFor !== c.engine + JSON.stringify(c.levels)) {
     levelsFor = c.engine + JSON.stringify(c.levels);
-    const choices = [["", "full strength"]];
-    for (const [key, words, stride] of [["elo", "Elo ", 150], ["skill", "Skill Level ", 1], ["level", "Level ", 1]]) {
-      if (!c.levels[key]) continue;
-      const [low, high] = c.levels[key];
-      for (let k = low; k <= high; k += stride) choices.push([key + " " + k, words + k]);
-      if ((high - low) % stride) choices.push([key + " " + high, words + high]);   // its top, always offered
-    }
-    fillSelect(level, choices);
+    fillSelect(level, levelChoices(c.levels));
   }
-  if (document.activeElement !== level) {
-    level.value = c.elo !== null ? "elo " + c.elo : c.skill !== null ? "skill " + c.skill :
-      c.level !== null ? "level " + c.level : "";
-  }
-  if (document.activeElement !== $("computer-sides")) $("computer-sides").value = c.sides.join(" ");
+  if (document.activeElement !== level) level.value = levelOf(c);
   $("computer-message").textContent = c.message || "";
   $("computer-hint").textContent = c.hint || "";
 }
 
 function renderSprint(s) {
   $("sprint").hidden = !s.sprint;
-  const variants = $("variant");
-  if (variants.options.length !== s.variants.length) fillSelect(variants, s.variants.map((v) => [v, CHOICE_LABELS[v] || v]));
-  if (document.activeElement !== variants) variants.value = s.variant;
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
     const box = $("hand-" + side);
@@ -406,22 +380,15 @@ $("speed").addEventListener("change", () => post("clock", { speed: Number($("spe
 for (const b of document.querySelectorAll("[data-advance]")) {
   b.addEventListener("click", () => post("clock", { advance: Number(b.dataset.advance) }));
 }
-$("reset").addEventListener("click", () => post("new", {
-  fen: $("fen-in").value.trim() || null, profile: $("profile") ? $("profile").value : null,
-  variant: $("variant").value, seed: Number($("seed-in").value) || 0,
-}));
-function sendComputer() {
-  const [kind, value] = $("computer-level").value.split(" ");
-  const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
-  const level = (name) => (kind === name ? Number(value) : null);
-  post("computer", { sides, elo: level("elo"), skill: level("skill"), level: level("level") });
+// "elo 1500" -> {elo: 1500}: a level select's value as the computer action's fields.
+export function levelFields(value) {
+  const [kind, n] = value.split(" ");
+  const level = (name) => (kind === name ? Number(n) : null);
+  return { elo: level("elo"), skill: level("skill"), level: level("level") };
 }
-// Another engine: its own levels (full strength until one is picked), the same sides.
-$("computer-engine").addEventListener("change", () => {
-  const sides = $("computer-sides").value ? $("computer-sides").value.split(" ") : [];
-  post("computer", { engine: $("computer-engine").value, sides });
-});
-$("computer-sides").addEventListener("change", sendComputer);
+function sendComputer() {
+  post("computer", Object.assign({ sides: state.computer.sides }, levelFields($("computer-level").value)));
+}
 $("hint").addEventListener("click", () => post("hint"));
 
 // The game's buttons (what the board's gestures also do): take back, a draw offered, accepted or
@@ -463,5 +430,4 @@ $("send-form").addEventListener("submit", (ev) => {
   post("send", { line }).then((ok) => { if (ok) $("send").value = ""; });
 });
 
-buildBoard();
-connect(250);
+onState(render);

@@ -2,10 +2,12 @@
 // board's rules see it, coloured pieces, the last move, check, the move the board asks for as
 // an arrow), the state said in words beside it with its squares marked, the legend of the LED
 // colours, a move list to click through earlier positions, the PGN with its headers, and the
-// settings kept in localStorage. companion.js (the physical board, the hands, the options)
-// hands each state over with the "companion-state" event.
+// settings kept in localStorage. Each state comes from link.js. On the simulator the simulated
+// board is the board and the mirror shows only an earlier position (one board on screen); with a
+// board on USB the mirror is the board.
 import { Chessground } from "/vendor/chessground.js";
-import { MEANINGS, explain, refusalNote } from "/explain.js";
+import { MEANINGS, explain, refusalNote } from "./explain.js";
+import { onState, post, redraw } from "./link.js";
 
 const $ = (id) => document.getElementById(id);
 const SETTINGS = "scacchiera.settings";
@@ -43,7 +45,7 @@ function sendPlayers(delay) {
   playersTimer = setTimeout(() => {
     playersTimer = null;
     playersSent = { players: playersNow(), at: Date.now() };
-    if (window.companionPost) window.companionPost("players", playersSent.players);
+    post("players", playersSent.players);
   }, delay);
 }
 for (const id of Object.keys(PLAYER_FIELDS)) {
@@ -81,8 +83,8 @@ let speedRestored = false;
 function restoreSpeed(s) {
   if (speedRestored || !s.board || !s.board.connected || !s.board.hands) return;
   speedRestored = true;
-  if (settings.speed !== undefined && String(s.speed) !== settings.speed && window.companionPost) {
-    window.companionPost("clock", { speed: Number(settings.speed) });
+  if (settings.speed !== undefined && String(s.speed) !== settings.speed) {
+    post("clock", { speed: Number(settings.speed) });
   }
 }
 
@@ -102,9 +104,9 @@ function keepLanguage(s) {
     return;
   }
   if (now === settings.lang || !(spec.choices || []).includes(settings.lang)) return;
-  if (langSentFor === s.session || !window.companionPost) return;
+  if (langSentFor === s.session) return;
   langSentFor = s.session;
-  window.companionPost("option", { name: "lang", value: settings.lang });
+  post("option", { name: "lang", value: settings.lang });
 }
 
 // The board's refusal of a line sent for the person, in the red message area too (once each).
@@ -142,7 +144,7 @@ const mirror = Chessground($("mirror"), {
     },
   },
 });
-window.companionMirror = mirror;   // for the browser tests
+window.scacchieraMirror = mirror;   // for the browser tests
 
 function lastMoveOf(uci) {
   if (!uci) return undefined;
@@ -174,6 +176,7 @@ function drawMirror(s, said) {
     check: /[+#]$/.test(san) || (viewPly === null && !said.fen && Object.values(s.leds || {}).includes("check")) ? turn : false,
   });
   mirror.setAutoShapes(shapes);
+  showOneBoard(s);
   $("viewing").hidden = viewPly === null;
   if (viewPly !== null) {
     $("viewing-text").textContent = ply === 0 ? "the start position" :
@@ -238,13 +241,28 @@ $("forward").addEventListener("click", () => step(1));
 $("live").addEventListener("click", () => { viewPly = null; draw(); });
 $("live-2").addEventListener("click", () => { viewPly = null; draw(); });
 
-// Flip the game's board, and remember it; the arrow keys walk the moves (← → Home End), F flips,
-// as on lichess.org, unless a field has the keyboard.
-function flip() {
-  mirror.toggleOrientation();
-  localStorage.setItem("scacchiera-orientation", mirror.state.orientation);
+// One board on screen: the simulator's own board (the hands move its pieces), or the mirror (a board
+// on USB; on the simulator, an earlier position while the move list is walked).
+let mirrorShown = null;
+function showOneBoard(s) {
+  const mirrorOn = !s.board.hands || viewPly !== null;
+  document.body.classList.toggle("mirror-on", mirrorOn);
+  if (mirrorOn !== mirrorShown) {
+    mirrorShown = mirrorOn;
+    if (mirrorOn) mirror.redrawAll();          // chessground measures its squares when it is shown
+  }
 }
-if (localStorage.getItem("scacchiera-orientation") === "black") mirror.toggleOrientation();
+
+// Flip both boards and the players' bars, and remember it; the arrow keys walk the moves
+// (← → Home End), F flips, as on lichess.org, unless a field has the keyboard.
+function orient(black) {
+  if ((mirror.state.orientation === "black") !== black) mirror.toggleOrientation();
+  document.body.classList.toggle("flipped", black);
+  localStorage.setItem("scacchiera-orientation", black ? "black" : "white");
+  redraw();                                   // the physical board is built again, turned round
+}
+function flip() { orient(mirror.state.orientation !== "black"); }
+orient(localStorage.getItem("scacchiera-orientation") === "black");
 $("flip").addEventListener("click", flip);
 document.addEventListener("keydown", (ev) => {
   if (ev.target.closest("input, select, textarea, [contenteditable]") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
@@ -318,5 +336,4 @@ function received(s) {
   drawRefusal(s);
   draw();
 }
-window.addEventListener("companion-state", (ev) => received(ev.detail));
-if (window.companionState) received(window.companionState);
+onState(received);

@@ -2,6 +2,8 @@
 // clock events; hidden while the board has none), a draw offer, and the household ladder's table
 // (GET /api/ladder, host_tools/ladder). The board runs the clocks, for the engine too; the page
 // only shows them, counting down the running one between the board's reports.
+import { onState, post } from "./link.js";
+
 const $ = (id) => document.getElementById(id);
 const SIDES = { w: "White", b: "Black" };
 
@@ -39,7 +41,8 @@ function tick() {
 
 function drawClocks(s) {
   const c = s.clock;
-  $("clocks").hidden = !c;
+  $("clock-white").hidden = $("clock-black").hidden = !c;
+  $("clock-control").textContent = "";
   if (!c) { clock = null; clockKey = ""; return; }
   rate = s.board && s.board.hands ? (s.speed || 0) : 1;
   const key = JSON.stringify([c, s.clock_events]);
@@ -72,14 +75,18 @@ export function captured(fen) {
 function drawMaterial(s) {
   const m = s.material;
   $("material").hidden = !m;
-  if (!m) return;
+  if (!m) {
+    for (const id of ["captured-white", "captured-black", "adv-white", "adv-black"]) $(id).textContent = "";
+    return;
+  }
   const diff = m.w - m.b;
   $("material").textContent = "Material: White " + m.w + " · Black " + m.b +
     (diff ? " (" + (diff > 0 ? "White +" + diff : "Black +" + -diff) + ")" : " (even)");
   const taken = s.variant === "chess" && s.fen ? captured(s.fen) : { w: "", b: "" };
   $("captured-white").textContent = taken.w;
   $("captured-black").textContent = taken.b;
-  $("captured").hidden = !(taken.w || taken.b);
+  $("adv-white").textContent = diff > 0 ? "+" + diff : "";     // the material ahead, beside the side ahead
+  $("adv-black").textContent = diff < 0 ? "+" + -diff : "";
 }
 
 function drawOffer(s) {
@@ -127,15 +134,15 @@ $("ladder-month").addEventListener("change", loadLadder);
 // A player added here, with the companion's own Python (no command to type).
 $("ladder-add").addEventListener("click", async () => {
   const name = $("ladder-name").value.trim();
-  if (name && await window.companionPost("ladder_player", { name })) $("ladder-name").value = "";
+  if (name && await post("ladder_player", { name })) $("ladder-name").value = "";
 });
 
 // -- past games: the board's archive (the protocol's games and pgn N) ----------------------------
 
-$("past-list").addEventListener("click", () => window.companionPost("past", { op: "list" }));
-$("past-box").addEventListener("toggle", () => { if ($("past-box").open) window.companionPost("past", { op: "list" }); });
+$("past-list").addEventListener("click", () => post("past", { op: "list" }));
+$("past-box").addEventListener("toggle", () => { if ($("past-box").open) post("past", { op: "list" }); });
 $("past-import").addEventListener("click", () =>
-  window.companionPost("past", { op: "import", game: Number($("past-number").textContent) }));
+  post("past", { op: "import", game: Number($("past-number").textContent) }));
 
 let pastKey = "";
 function drawPast(past) {
@@ -150,7 +157,7 @@ function drawPast(past) {
     const open = document.createElement("button");
     open.textContent = "game " + g.game;
     open.dataset.game = g.game;
-    open.addEventListener("click", () => window.companionPost("past", { op: "open", game: g.game }));
+    open.addEventListener("click", () => post("past", { op: "open", game: g.game }));
     li.append(open, " " + g.bytes + " bytes");
     list.appendChild(li);
   }
@@ -177,5 +184,4 @@ function received(s) {
   if (ladderChanges !== null && ladderChanges !== ladder.changes && $("ladder-box").open) loadLadder();
   ladderChanges = ladder.changes;
 }
-window.addEventListener("companion-state", (ev) => received(ev.detail));
-if (window.companionState) received(window.companionState);
+onState(received);

@@ -1,14 +1,16 @@
 // Sounds, as lichess.org plays them: a move, a capture, a check, and the last ten seconds of a
 // clock; a mute button, remembered. Made with WebAudio (no sound files): a short tone each.
-// window.companionSounds lists what was played (muted or not), for the browser tests.
+// window.scacchieraSounds lists what was played (muted or not), for the browser tests.
+import { onState } from "./link.js";
+
 const $ = (id) => document.getElementById(id);
 const TONES = { move: [520, 0.06], capture: [330, 0.12], check: [880, 0.18], "low time": [700, 0.05] };
-window.companionSounds = [];
+window.scacchieraSounds = [];
 let audio = null;
 let muted = localStorage.getItem("scacchiera-muted") === "1";
 
 function play(name) {
-  window.companionSounds.push(name);
+  window.scacchieraSounds.push(name);
   if (muted) return;
   try {
     audio = audio || new AudioContext();
@@ -52,5 +54,4 @@ function received(s) {
   if (low && low !== lowFor) play("low time");             // once per turn that enters its last ten seconds
   lowFor = low;
 }
-window.addEventListener("companion-state", (ev) => received(ev.detail));
-if (window.companionState) received(window.companionState);
+onState(received);

@@ -1,0 +1,107 @@
+// A new game, in one place: the opponent (a person, the board's own engine at a level, an engine on
+// this computer, Lichess), the person's colour (or by lot, seed 003), the clock, the variant, rated
+// or not. One action ({"do": "start"}, boards.py's start_game) sets it all and starts the game.
+import { CHOICE_LABELS, fillSelect, levelChoices, levelFields, levelOf } from "./companion.js";
+import { lastRefusal, onState, post, state } from "./link.js";
+
+const $ = (id) => document.getElementById(id);
+const dialog = $("new-game");
+
+// The opponents this board and this computer offer, as [value, words].
+function opponents(s) {
+  const out = [["person", "a person (two players at the board)"]];
+  const c = s.computer;
+  if (c) for (const id of c.engines) out.push(["computer " + id, (id === "scacchiera" ? "Scacchiera's engine" : id) + " on this computer"]);
+  const spec = s.option_specs && s.option_specs.opponent;
+  for (const choice of (spec && spec.choices) || []) {
+    if (/^engine \d/.test(choice)) out.push([choice, "the board's engine, level " + choice.slice(7)]);
+  }
+  if (s.lichess) out.push(["lichess", "someone on Lichess (online)"]);
+  return out;
+}
+
+function clocks(s) {
+  const spec = s.option_specs && s.option_specs.clock;
+  const presets = (spec && spec.presets) || ["5+3", "10+5", "15+10"];
+  return [["off", "no clock"]].concat(presets.map((p) => [p, p.replace("+", " min + ") + " s"]));
+}
+
+// The level select follows the opponent: an engine on this computer has its own levels.
+function showLevel() {
+  const s = state();
+  const chosen = $("ng-opponent").value;
+  const c = s && s.computer;
+  const computer = chosen.startsWith("computer ");
+  $("ng-level-row").hidden = !computer;
+  if (computer && c && chosen.slice(9) !== c.engine) {
+    post("computer", { engine: chosen.slice(9), sides: [] });   // its levels come with the next state
+  }
+  const sprint = $("variant").value === "sprint";
+  $("ng-seed-row").hidden = !sprint;
+}
+
+function fill(s) {
+  fillSelect($("ng-opponent"), opponents(s));
+  const c = s.computer;
+  const now = c && c.sides.length ? "computer " + c.engine :
+    /^engine \d/.test((s.options || {}).opponent || "") ? s.options.opponent : "person";
+  $("ng-opponent").value = now;
+  fillSelect($("ng-clock"), clocks(s));
+  const clock = (s.options || {}).clock || "off";
+  if (![...$("ng-clock").options].some((o) => o.value === clock)) fillSelect($("ng-clock"), clocks(s).concat([[clock, clock]]));
+  $("ng-clock").value = clock;
+  fillSelect($("variant"), s.variants.map((v) => [v, CHOICE_LABELS[v] || v]));
+  $("variant").value = s.variant;
+  $("ng-rated").checked = !!(s.players && s.players.rated);
+  $("ng-error").textContent = "";
+  showLevel();
+}
+
+// The computer's levels, once the state has the chosen engine's.
+let levelsFor = "";
+function fillLevels(s) {
+  if (!dialog.open || !s.computer) return;
+  const key = s.computer.engine + JSON.stringify(s.computer.levels);
+  if (key === levelsFor) return;
+  levelsFor = key;
+  fillSelect($("ng-level"), levelChoices(s.computer.levels));
+  $("ng-level").value = levelOf(s.computer);
+}
+onState(fillLevels);
+
+export function openNewGame() {
+  const s = state();
+  if (!s) return;
+  levelsFor = "";
+  dialog.showModal();
+  fill(s);
+  fillLevels(s);
+}
+
+$("act-new").addEventListener("click", openNewGame);
+$("ng-cancel").addEventListener("click", () => dialog.close());
+$("ng-opponent").addEventListener("change", showLevel);
+$("variant").addEventListener("change", showLevel);
+
+$("ng-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const chosen = $("ng-opponent").value;
+  if (chosen === "lichess") {                   // Lichess's own seek and challenge: its box
+    dialog.close();
+    $("lichess-box").open = true;
+    $("lichess-box").scrollIntoView({ behavior: "smooth" });
+    return;
+  }
+  const fields = {
+    opponent: chosen.startsWith("computer ") ? "computer" : chosen,
+    colour: document.querySelector("input[name=ng-colour]:checked").value,
+    clock: $("ng-clock").value,
+    variant: $("variant").value,
+    rated: $("ng-rated").checked,
+    fen: $("fen-in").value.trim() || null,
+  };
+  if (fields.opponent === "computer") fields.level = levelFields($("ng-level").value);
+  if (fields.variant === "sprint" && $("seed-in").value !== "") fields.seed = Math.round(Number($("seed-in").value));
+  if (await post("start", fields)) dialog.close();
+  else $("ng-error").textContent = lastRefusal() || "not started";
+});
