@@ -136,10 +136,14 @@ def test_a_piece_on_a_wrong_square_is_said_with_its_squares(browser, board, size
     page.wait_for_selector("#mirror square.mark-empty")
     page.wait_for_selector("#mirror square.mark-fill")
     assert page.locator("#explain.act").count() == 1
-    # The words are in sight without scrolling, under the physical board on a phone.
+    # The words are in sight without scrolling: under the board on a phone, beside it on a desktop.
     words = page.locator("#explain").bounding_box()
+    mirror = page.locator("#mirror").bounding_box()
     assert words["y"] + words["height"] <= page.evaluate("innerHeight"), words
-    assert words["y"] >= page.locator("#mirror").bounding_box()["y"]
+    if size == "phone":
+        assert words["y"] >= mirror["y"] + mirror["height"]
+    else:
+        assert words["x"] >= mirror["x"] + mirror["width"] and words["y"] < mirror["y"] + mirror["height"]
     shot(page, "error-" + size)
     hands(board, ("lift", "e5"), ("place", "e2"))
     said(page, "White to move.")
@@ -767,6 +771,15 @@ def test_a_past_game_is_listed_opened_downloaded_and_imported_into_the_ladder(br
         page.wait_for_selector("#past-open:visible")
         text = page.inner_text("#past-pgn")
         assert '[White "Anna"]' in text and "2. g4 Qh4# 0-1" in text
+        # Move by move on its own small board: the mate first, then back to 1... e5.
+        page.wait_for_function("document.getElementById('past-at').textContent === '2… Qh4#'")
+        assert page.locator("#past-board piece.black.queen").count() == 1
+        for _ in range(2):
+            page.click("#past-back")
+        assert page.inner_text("#past-at") == "1… e5"
+        page.wait_for_function("document.querySelectorAll('#past-board piece.white.pawn').length === 8")
+        page.click("#past-first")
+        assert page.inner_text("#past-at") == "the start"
         href = page.get_attribute("#past-download", "href")
         assert "Qh4%23" in href and page.get_attribute("#past-download", "download") == "scacchiera-1.pgn"
         page.click("#past-import")

@@ -125,6 +125,25 @@ OPPONENTS = ("person", "computer") + tuple("engine %d" % n for n in range(1, 7))
 COLOURS = ("white", "black", "lot")
 
 
+def past_positions(pgn):
+    """An archived game move by move, for the page's viewer: [{"fen", "san", "uci"}, ...] from the start
+    position (san and uci None there), read by python-chess; None for what it cannot replay (a Scacchi
+    Sprint game's drops), whose PGN text is still shown."""
+    import io
+
+    import chess.pgn
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    if game is None or game.errors:
+        return None
+    board = game.board()
+    out = [{"fen": board.fen(), "san": None, "uci": None}]
+    for move in game.mainline_moves():
+        san = board.san(move)
+        board.push(move)
+        out.append({"fen": board.fen(), "san": san, "uci": move.uci()})
+    return out
+
+
 class Board:
     """What the server needs of a board."""
 
@@ -306,7 +325,8 @@ class Board:
 
     def _opened(self, reply):
         if reply.get("ok"):
-            self.past = dict(self.past, open={"game": reply["game"], "pgn": reply["pgn"]}, error=None)
+            self.past = dict(self.past, open={"game": reply["game"], "pgn": reply["pgn"],
+                                              "positions": past_positions(reply["pgn"])}, error=None)
         else:
             self.past = dict(self.past, error=reply.get("message"))
 

@@ -294,7 +294,8 @@ function renderComputer(c) {
 }
 
 function renderSprint(s) {
-  $("sprint").hidden = !s.sprint;
+  $("sprint").hidden = $("sprint-status").hidden = !s.sprint;
+  document.body.classList.toggle("sprint-on", !!s.sprint);
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
     const box = $("hand-" + side);

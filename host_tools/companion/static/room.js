@@ -2,6 +2,7 @@
 // clock events; hidden while the board has none), a draw offer, and the household ladder's table
 // (GET /api/ladder, host_tools/ladder). The board runs the clocks, for the engine too; the page
 // only shows them, counting down the running one between the board's reports.
+import { Chessground } from "/vendor/chessground.js";
 import { onState, post } from "./link.js";
 
 const $ = (id) => document.getElementById(id);
@@ -144,6 +145,23 @@ $("past-box").addEventListener("toggle", () => { if ($("past-box").open) post("p
 $("past-import").addEventListener("click", () =>
   post("past", { op: "import", game: Number($("past-number").textContent) }));
 
+// The open game move by move: its positions (python-chess's, from the server), on a small board.
+let pastBoard = null;
+let pastPly = 0;
+let pastPositions = null;
+function showPastPly(ply) {
+  if (!pastPositions) return;
+  pastPly = Math.max(0, Math.min(pastPositions.length - 1, ply));
+  const p = pastPositions[pastPly];
+  if (!pastBoard) pastBoard = Chessground($("past-board"), { viewOnly: true, coordinates: false });
+  pastBoard.set({ fen: p.fen, lastMove: p.uci ? [p.uci.slice(0, 2), p.uci.slice(2, 4)] : undefined });
+  $("past-at").textContent = pastPly ? Math.ceil(pastPly / 2) + (pastPly % 2 ? ". " : "… ") + p.san : "the start";
+}
+$("past-first").addEventListener("click", () => showPastPly(0));
+$("past-back").addEventListener("click", () => showPastPly(pastPly - 1));
+$("past-forward").addEventListener("click", () => showPastPly(pastPly + 1));
+$("past-last").addEventListener("click", () => showPastPly(Infinity));
+
 let pastKey = "";
 function drawPast(past) {
   if (!past) return;
@@ -168,6 +186,9 @@ function drawPast(past) {
     $("past-pgn").textContent = past.open.pgn;
     $("past-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(past.open.pgn);
     $("past-download").download = "scacchiera-" + past.open.game + ".pgn";
+    pastPositions = past.open.positions;
+    $("past-view").hidden = !pastPositions;
+    if (pastPositions) showPastPly(Infinity);
   }
   $("past-error").textContent = past.error || "";
 }
