@@ -313,3 +313,36 @@ def test_a_sprint_game(browser, board, size):
         assert p.page.inner_text("#last-move") == "last: 1. R@a1"
         p.shot("sprint")
         assert not p.errors
+
+
+def test_the_whole_page_in_italian_and_back(browser, board, size):
+    """The header's button: the page's words in Italian (the buttons, the turn, the board's sentences
+    about a piece on a wrong square, the dialog), remembered after a reload, and back to English."""
+    with served(board) as url:
+        p = player_on(browser, board, url, size)
+        p.page.click("#ui-lang")
+        p.page.wait_for_function("document.documentElement.lang === 'it'")
+        assert [p.page.inner_text(b + " span:last-child") for b in ("#act-new", "#act-undo", "#act-resign", "#flip")] == \
+            ["Nuova", "Ritira", "Abbandona", "Gira"]
+        assert p.said("Muove il Bianco.")
+        game = chess.Board()
+        p.play(game, chess.Move.from_uci("e2e4"))
+        p.page.wait_for_function("document.getElementById('last-move').textContent === 'ultima: 1. e4'")
+        board.act("lift", {"square": "g1"})
+        board.act("place", {"square": "g4"})
+        p.said("Rimettilo a posto: metti il cavallo bianco di nuovo su g1 (giallo).")
+        assert "the" not in p.page.inner_text("#explain")
+        p.assert_first_viewport("#explain", "#act-new")
+        p.shot("italian")
+        board.act("lift", {"square": "g4"})
+        board.act("place", {"square": "g1"})
+        p.said("Muove il Nero.")
+        p.page.click("#act-new")
+        assert p.page.inner_text("#ng-title") == "Nuova partita" and p.page.inner_text("#reset") == "Inizia"
+        p.page.click("#ng-cancel")
+        p.page.reload()
+        p.page.wait_for_function("document.getElementById('turn-words').textContent === 'Muove il Nero'")
+        p.page.click("#ui-lang")
+        p.page.wait_for_function("document.getElementById('turn-words').textContent === 'Black to move'")
+        assert p.page.inner_text("#act-new span:last-child") == "New" and p.said("Black to move.")
+        assert not p.errors

@@ -1,5 +1,6 @@
 // The companion page: its parts, each a module that draws from link.js's states and acts with its
 // post; imported in the order they draw, then the link to the server is opened.
+import "./i18n.js";        // Italian or English: first, so that it sees every word the others write
 import "./companion.js";   // the physical board, its options, the game's buttons
 import "./page.js";        // the mirror, the words, the move list, the legend, the PGN
 import "./room.js";        // the clocks, the material, a draw offer, past games, the ladder

@@ -2,6 +2,7 @@
 // when the board has simulated hands, turns drags into their actions (lift a piece, put it
 // down anywhere, into the tray). All decisions are the firmware's: the page never judges a move.
 // Also the board's options, its buttons, the computer's box and the game's buttons.
+import { t } from "./i18n.js";
 import { onState, post } from "./link.js";
 
 // Filled glyphs for both colours (coloured by CSS): solid white pieces read better than outlines.
@@ -416,7 +417,7 @@ $("act-offer").addEventListener("click", () => gameAction("offer", true));
 $("act-accept").addEventListener("click", () => gameAction("draw"));
 $("act-decline").addEventListener("click", () => gameAction("decline"));
 $("act-resign").addEventListener("click", () => {
-  if (confirm("Resign this game?")) gameAction("resign", true);
+  if (confirm(t("Resign this game?"))) gameAction("resign", true);
 });
 $("computer-level").addEventListener("change", sendComputer);
 $("send-form").addEventListener("submit", (ev) => {

@@ -221,7 +221,7 @@ export function explain(s) {
     out.kind = "over";
     const term = (s.termination || "").replace(/_/g, " ");
     const who = s.result === "1-0" ? "White wins" : s.result === "0-1" ? "Black wins" : "Drawn";
-    say("Game over: " + who + (term ? " (" + term + ")" : "") + ". Start a new game from Options.");
+    say("Game over: " + who + (term ? " (" + term + ")" : "") + ". Start a new game with New.");
     return out;
   }
   if (lit("check").length) say(title(s.turn) + " is in check.");

@@ -1,0 +1,230 @@
+// The page in Italian or English (the button in the header; the browser's language the first time).
+// The page is written in English; in Italian every text the page shows is looked up here as it
+// appears: a MutationObserver sees the page's parts write their words, and this module puts the
+// Italian in their place (whole texts from WORDS, the board's sentences from PATTERNS). No part of
+// the page needs to know the language, and a text without a translation stays in English.
+const $ = (id) => document.getElementById(id);
+const KEY = "scacchiera-ui-lang";
+
+// Whole texts: a label, a button, a heading, a title.
+const WORDS = {
+  "New": "Nuova", "Take back": "Ritira", "Draw": "Patta", "Accept": "Accetta", "Decline": "Rifiuta",
+  "Resign": "Abbandona", "Hint": "Aiuto", "Flip": "Gira", "White": "Bianco", "Black": "Nero",
+  "New game": "Nuova partita", "Opponent": "Avversario", "Level": "Livello", "You play": "Giochi con",
+  "by lot": "a sorte", "Clock": "Orologio", "Game": "Gioco", "Deck seed": "Seme del mazzo",
+  "rated (the ladder: no hints)": "valida per la classifica (senza aiuti)", "from a position (FEN)": "da una posizione (FEN)",
+  "Cancel": "Annulla", "Start": "Inizia", "(the standard position)": "(la posizione iniziale)", "at random": "a caso",
+  "What the lights mean": "Cosa dicono le luci", "every meaning, not only the lights on now": "tutti i significati, non solo le luci accese",
+  "no light is on": "nessuna luce accesa", "To move:": "Muove:", "Board:": "Scacchiera:", "Result:": "Risultato:",
+  "In the hand": "In mano", "Tray": "Vassoio", "(pieces off the board: drop a piece here to take it off)":
+    "(i pezzi fuori dalla scacchiera: lascia qui un pezzo per toglierlo)",
+  "Moves": "Mosse", "The computer": "Il computer", "plays": "gioca", "level": "livello",
+  "its moves light up on the board (from, to): make them with the pieces; the board's clocks run for it too":
+    "le sue mosse si accendono sulla scacchiera (da, a): falle con i pezzi; l'orologio corre anche per lui",
+  "Options": "Opzioni", "the game": "la partita", "the board (hardware)": "la scacchiera (hardware)",
+  "the simulator": "il simulatore", "simulated time ×": "tempo simulato ×", "1 (real time)": "1 (tempo reale)",
+  "0.1 (hands 10× faster)": "0.1 (mani 10× più veloci)", "4 (hands 4× slower)": "4 (mani 4× più lente)", "step mode": "passo passo",
+  "The board's display and buttons": "Il display e i pulsanti della scacchiera",
+  "A phone beside the board": "Un telefono accanto alla scacchiera",
+  "Scan this code with the phone (on the same network), or open the link: it pairs one browser, once.":
+    "Inquadra il codice con il telefono (sulla stessa rete) o apri il link: abbina un browser, una volta.",
+  "revoke every phone": "revoca tutti i telefoni", "Past games (the board's archive)": "Partite giocate (l'archivio della scacchiera)",
+  "read the board's archive": "leggi l'archivio della scacchiera", "download its PGN": "scarica il PGN",
+  "import into the ladder": "importa nella classifica", "Ladder": "Classifica", "table": "tabella", "general": "generale",
+  "this month (from 1000)": "questo mese (da 1000)", "player": "giocatore", "games": "partite", "won": "vinte",
+  "drawn": "patte", "lost": "perse", "new player": "nuovo giocatore", "add to the ladder": "aggiungi alla classifica",
+  "Play on Lichess": "Gioca su Lichess", "log in": "accedi", "make a token (scope board:play)": "crea un token (ambito board:play)",
+  "minutes": "minuti", "+ seconds": "+ secondi", "colour": "colore", "random": "a caso", "white": "bianco", "black": "nero",
+  "rated": "valida", "seek a game": "cerca una partita", "(seeks: Rapid or Classical only)": "(ricerche: solo Rapid o Classical)",
+  "seeking…": "cerco…", "cancel": "annulla", "friend": "amico", "challenge": "sfida", "cancel the challenge": "annulla la sfida",
+  "Lichess AI level": "livello dell'IA di Lichess", "play the AI": "gioca con l'IA", "offer a draw": "proponi patta",
+  "resign": "abbandona", "re-read the game": "rileggi la partita", "accept": "accetta", "decline": "rifiuta",
+  "Players and export: FEN and PGN": "Giocatori ed esportazione: FEN e PGN", "Site": "Luogo", "name": "nome",
+  "where you play": "dove giocate", "rated (ladder)": "valida (classifica)", "download PGN": "scarica il PGN",
+  "Serial link (USB protocol): for developers": "Collegamento seriale (protocollo USB): per sviluppatori",
+  "Events": "Eventi", "send": "invia", "Showing": "Mostro", "back to the game": "torna alla partita",
+  "the start": "l'inizio", "the start position": "la posizione iniziale", "sound on": "suono sì", "sound off": "suono no",
+  "connecting…": "connessione…", "connected (simulated board)": "connesso (scacchiera simulata)",
+  "connected (board on USB)": "connesso (scacchiera via USB)", "server unreachable: retrying…": "server irraggiungibile: riprovo…",
+  "simulator": "simulatore", "a board on USB": "scacchiera via USB", "companion": "companion",
+  "a person (two players at the board)": "una persona (due giocatori alla scacchiera)", "no clock": "senza orologio",
+  "someone on Lichess (online)": "qualcuno su Lichess (online)", "full strength": "massima forza",
+  "chess": "scacchi", "Scacchi Sprint": "Scacchi Sprint", "the game goes on": "la partita continua",
+  "White to move.": "Muove il Bianco.", "Black to move.": "Muove il Nero.", "Waiting for the board…": "Aspetto la scacchiera…",
+  "The pieces on the board do not match the game yet.": "I pezzi sulla scacchiera non corrispondono ancora alla partita.",
+  "White is in check.": "Il Bianco è sotto scacco.", "Black is in check.": "Il Nero è sotto scacco.",
+  "idle": "ferma", "lifted": "pezzo in mano", "pending": "in attesa", "error": "errore", "out of sync": "non allineata",
+  "every choice": "ogni scelta", "the board's buttons": "i pulsanti della scacchiera", "nobody (a new game chooses)": "nessuno (lo sceglie una nuova partita)",
+  "Resign this game?": "Abbandonare la partita?", "the game's actions": "le azioni della partita",
+  "a new game: opponent, colour, clock, variant": "una nuova partita: avversario, colore, orologio, variante",
+  "take the last move back (against the computer: its reply and your move)": "annulla l'ultima mossa (contro il computer: la sua risposta e la tua mossa)",
+  "resign this game": "abbandona la partita", "light the engine's best move": "accendi la mossa migliore del motore",
+  "turn the board round (also the F key)": "gira la scacchiera (anche il tasto F)", "accept the draw offered": "accetta la patta proposta",
+  "decline the draw offered": "rifiuta la patta proposta", "taken by White": "presi dal Bianco", "taken by Black": "presi dal Nero",
+  "the physical board: drag pieces to move them": "la scacchiera: trascina i pezzi per muoverli",
+  "the game as the board's rules see it": "la partita come la vedono le regole della scacchiera",
+};
+
+// Each piece with its article, in the singular and the plural, and whether its adjective is feminine.
+const PIECES = { pawn: ["il pedone", "i pedoni"], knight: ["il cavallo", "i cavalli"], bishop: ["l'alfiere", "gli alfieri"],
+                 rook: ["la torre", "le torri"], queen: ["la donna", "le donne"], king: ["il re", "i re"] };
+const FEMININE = new Set(["rook", "queen"]);
+const SIDE = { White: "il Bianco", Black: "il Nero" };
+
+// "the white pawns", "the black queen": in Italian, with its article and agreement.
+function piece(colour, kind, plural) {
+  const feminine = FEMININE.has(kind);
+  const adj = (colour === "white" ? "bianc" : "ner") + (plural ? (feminine ? "e" : (colour === "white" ? "hi" : "i")) : (feminine ? "a" : "o"));
+  return PIECES[kind][plural ? 1 : 0] + " " + adj;
+}
+function pieces(text) {
+  return text
+    .replace(/\bthe (white|black) (pawn|knight|bishop|rook|queen|king)(s?)\b/g, (_, c, k, s) => piece(c, k, !!s))
+    .replace(/\b(white|black) (pawn|knight|bishop|rook|queen|king)(s?)\b/g, (_, c, k, s) => piece(c, k, !!s).replace(/^(il |la |i |le |gli |l')/, ""))
+    .replace(/\ba piece\b/g, "un pezzo").replace(/ and /g, " e ").replace(/ back on /g, " di nuovo su ").replace(/ on /g, " su ")
+    .replace(/ from /g, " da ").replace(/ to /g, " a ");
+}
+const RESULT = { "White wins": "vince il Bianco", "Black wins": "vince il Nero", "Drawn": "patta" };
+const TERMS = { checkmate: "scacco matto", stalemate: "stallo", resignation: "abbandono", agreement: "accordo",
+  "time forfeit": "tempo scaduto", "threefold repetition": "triplice ripetizione", "fivefold repetition": "quintuplice ripetizione",
+  "fifty moves": "cinquanta mosse", "seventyfive moves": "settantacinque mosse", "insufficient material": "materiale insufficiente",
+  abandoned: "abbandono della scacchiera", "dead position": "posizione morta" };
+
+// The board's sentences (explain.js, room.js, companion.js): a pattern, and its Italian.
+const PATTERNS = [
+  [/^(White|Black) to move$/, (m) => "Muove il " + (m[1] === "White" ? "Bianco" : "Nero")],
+  [/^last: (.*)$/, (m) => "ultima: " + m[1]],
+  [/^Game over: (White wins|Black wins|Drawn)(?: \((.*)\))?\. Start a new game with New\.$/,
+    (m) => "Partita finita: " + RESULT[m[1]] + (m[2] ? " (" + (TERMS[m[2]] || m[2]) + ")" : "") + ". Una nuova partita con Nuova."],
+  [/^(\S+) \((.*)\)$/, (m) => /^(1-0|0-1|1\/2-1\/2)$/.test(m[1]) ? m[1] + " (" + (TERMS[m[2]] || m[2]) + ")" : null],
+  [/^Take the pieces? off (.*) \(blinking pink\)\.$/, (m) => "Togli i pezzi da " + pieces(m[1]) + " (rosa lampeggiante)."],
+  [/^Put (.*) \(blinking yellow\)\.$/, (m) => "Metti " + pieces(m[1]) + " (giallo lampeggiante)."],
+  [/^A piece stands where no move puts it(?:: on (.*) \(blinking red\))?\.$/,
+    (m) => "Un pezzo è dove nessuna mossa lo mette" + (m[1] ? ": su " + pieces(m[1]) + " (rosso lampeggiante)" : "") + "."],
+  [/^Move it back: put (.*) \(yellow\)\.$/, (m) => "Rimettilo a posto: metti " + pieces(m[1]) + " (giallo)."],
+  [/^Take it off (.*)\.$/, (m) => "Toglilo da " + pieces(m[1]) + "."],
+  [/^In the hand: (.*)\.$/, (m) => "In mano: " + pieces(m[1]) + "."],
+  [/^The board asks for (.*): make this move with the pieces \(blue squares, the arrow on the diagram\)\.$/,
+    (m) => "La scacchiera chiede " + pieces(m[1]) + ": fai questa mossa con i pezzi (case blu)."],
+  [/^Hint: (.*), the engine's best move \(lit on the board; you may play another\)\.$/,
+    (m) => "Aiuto: " + pieces(m[1]) + ", la mossa migliore del motore (accesa sulla scacchiera; puoi giocarne un'altra)."],
+  [/^(White|Black) may claim a draw \(the king pulses slowly\)\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " può chiedere la patta (il re pulsa lento)."],
+  [/^(White|Black) offers a draw: (White|Black) may accept it or play on\.$/,
+    (m) => SIDE[m[1]].replace(/^il/, "Il") + " propone patta: " + SIDE[m[2]] + " può accettarla o continuare."],
+  [/^Material: White (\d+) · Black (\d+)(.*)$/, (m) => "Materiale: Bianco " + m[1] + " · Nero " + m[2] +
+    m[3].replace("(even)", "(pari)").replace("White", "Bianco").replace("Black", "Nero")],
+  [/^Promotion on (\w\d): the new piece counts as a (\w+)\. .*$/, (m) => "Promozione su " + m[1] + ": il nuovo pezzo vale " +
+    ({ queen: "una donna", knight: "un cavallo", rook: "una torre", bishop: "un alfiere" }[m[2]] || m[2]) +
+    ". Per cambiarlo toccalo (alzalo e rimettilo) finché la casa mostra quello che vuoi."],
+  [/^The board refused (.*?): (.*)$/, (m) => "La scacchiera ha rifiutato " + m[1] + ": " + m[2]],
+  [/^the board's engine, level (\d)$/, (m) => "il motore della scacchiera, livello " + m[1]],
+  [/^(.*) on this computer$/, (m) => m[1] + " su questo computer"],
+  [/^Scacchiera's engine$/, () => "il motore di Scacchiera"],
+  [/^waiting for the board: (.*)$/, (m) => "aspetto la scacchiera: " + m[1]],
+  [/^(\d+) min \+ (\d+) s$/, (m) => m[1] + " min + " + m[2] + " s"],
+  [/^after (.*)$/, (m) => "dopo " + m[1]],
+];
+
+let lang = localStorage.getItem(KEY) || ((navigator.language || "").startsWith("it") ? "it" : "en");
+const english = new WeakMap();     // a text node or an element's attribute -> its English, to come back to
+const ATTRIBUTES = ["title", "placeholder", "aria-label"];
+
+function italian(text) {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  if (WORDS[trimmed] !== undefined) return text.replace(trimmed, WORDS[trimmed]);
+  for (const [pattern, to] of PATTERNS) {
+    const m = trimmed.match(pattern);
+    if (m) {
+      const out = to(m);
+      if (out !== null) return text.replace(trimmed, out);
+    }
+  }
+  return null;
+}
+
+// Skipped: the logs (protocol lines), the PGN, the move list (the board's own letters: the Moves
+// select), the scripts.
+const SKIP = "script, style, pre, textarea, #moves, #events, #protocol, code";
+
+function translateText(node) {
+  if (!node.parentElement || node.parentElement.closest(SKIP)) return;
+  const now = node.nodeValue;
+  const known = english.get(node);
+  const source = known && known.it === now ? known.en : now;     // a text the page wrote anew: English again
+  if (lang === "it") {
+    const it = italian(source);
+    if (it !== null && it !== now) {
+      english.set(node, { en: source, it });
+      node.nodeValue = it;
+    }
+  } else if (known && known.it === now) {
+    node.nodeValue = known.en;
+    english.delete(node);
+  }
+}
+
+function translateAttributes(el) {
+  for (const name of ATTRIBUTES) {
+    if (!el.hasAttribute(name)) continue;
+    const store = english.get(el) || {};
+    const now = el.getAttribute(name);
+    const source = store[name] && store[name].it === now ? store[name].en : now;
+    if (lang === "it") {
+      const it = italian(source);
+      if (it !== null && it !== now) {
+        store[name] = { en: source, it };
+        english.set(el, store);
+        el.setAttribute(name, it);
+      }
+    } else if (store[name] && store[name].it === now) {
+      el.setAttribute(name, store[name].en);
+    }
+  }
+}
+
+function translateTree(root) {
+  if (root.nodeType === Node.TEXT_NODE) return translateText(root);
+  if (root.nodeType !== Node.ELEMENT_NODE || root.closest(SKIP)) return;
+  translateAttributes(root);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.nodeType === Node.TEXT_NODE) translateText(n);
+    else translateAttributes(n);
+  }
+}
+
+const observer = new MutationObserver((records) => {
+  for (const r of records) {
+    if (r.type === "characterData") translateText(r.target);
+    else if (r.type === "attributes") translateAttributes(r.target);
+    else for (const n of r.addedNodes) translateTree(n);
+  }
+});
+
+// In Italian the page's own words; "Resign this game?" and the like go through here too.
+export function t(text) { return lang === "it" ? (italian(text) || text) : text; }
+
+function apply() {
+  document.documentElement.lang = lang;
+  $("ui-lang").textContent = lang === "it" ? "EN" : "IT";
+  $("ui-lang").title = lang === "it" ? "English" : "Italiano";
+  translateTree(document.body);
+}
+
+// In English the observer rests: the page's own words are the English.
+function watch() {
+  if (lang === "it") {
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true,
+                                      attributeFilter: ATTRIBUTES });
+  } else observer.disconnect();
+}
+
+$("ui-lang").addEventListener("click", () => {
+  lang = lang === "it" ? "en" : "it";
+  localStorage.setItem(KEY, lang);
+  apply();
+  watch();
+});
+apply();
+watch();
