@@ -327,6 +327,51 @@ def companion_latency(rounds=40, engine_rounds=8):
     board.computer.stop()
 
 
+def page_first_load(rounds=5):
+    """The page's first load on loopback, in headless Chromium at a phone's size (390 x 844): from
+    navigation to the board drawn with the board's state (the simulated board's pieces on it),
+    a fresh browser context each time (no cache). Skipped, saying so, without Chromium or Playwright."""
+    import shutil
+    import threading
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    print("== companion: the page's first load (loopback, headless Chromium, 390 x 844, no cache)")
+    if chromium is None or sync_playwright is None:
+        print("  skipped: needs Chromium (apt-get install chromium) and Playwright (make deps)")
+        return
+    from host_tools.companion.boards import SimulatedBoard
+    from host_tools.companion.server import bind, make_server
+    board = SimulatedBoard()
+    sock = bind(0)
+    server = make_server(board, sock)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    url = "http://127.0.0.1:%d/" % sock.getsockname()[1]
+    times = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            for _ in range(rounds + 1):               # the first warms Chromium itself up: not counted
+                context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+                page = context.new_page()
+                start = time.perf_counter()
+                page.goto(url)
+                page.wait_for_selector(".sq[data-square='e1'] .piece[data-piece='K']")
+                times.append((time.perf_counter() - start) * 1000)
+                context.close()
+            browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(5)
+    times = sorted(times[1:])
+    print("median %.0f ms  max %.0f ms over %d loads  (target <= 1000 ms)" % (times[len(times) // 2], times[-1], len(times)))
+
+
 # -- the engine (issue 15): nodes/s, heap, the RP2040's node budget per move -----------------
 
 
@@ -458,6 +503,7 @@ def display_figures():
 
 def main():
     companion_latency()
+    page_first_load()
     lichess_latency()
     journal_flash_work()
     cpython_perft()
