@@ -350,25 +350,33 @@ def test_pgn_headers_names_and_settings_kept(browser, board):
     context.close()
 
 
-def test_a_page_gives_the_board_its_saved_players_and_another_page_shows_them(browser, board):
-    """A page that kept its Players panel (localStorage) connects to a companion that has none (a
-    restarted server): the board's game gets its tags. A second page, with nothing saved, shows them."""
-    saved = json.dumps({"white-name": "Anna", "black-name": "Bruno", "site": "Casa"})
-    first = browser.new_context(viewport={"width": 1280, "height": 800})
-    first.add_init_script("localStorage.setItem('scacchiera.settings', %s)" % json.dumps(saved))
-    open_page(browser, board, context=first)
+def test_the_players_are_the_board_games_and_every_page_shows_them(browser, board):
+    """Names typed on one page become the board's game's tags; another page shows them; a companion
+    that restarts (a new Players panel) takes them back from the board's game, and a page shows them
+    again: one source, the board's game, and no copy kept in the browser."""
+    from host_tools.companion.players import Players
+    first = open_page(browser, board)
+    first.locator("summary", has_text="Players and export").click()
+    first.fill("#white-name", "Anna")
+    first.fill("#black-name", "Bruno")
+    first.fill("#site", "Casa")
     deadline = time.monotonic() + 8
-    while '[White "Anna"]' not in board.state()["pgn"]:
+    while '[Site "Casa"]' not in board.state()["pgn"]:
         assert time.monotonic() < deadline, board.state()["pgn"]
         time.sleep(0.05)
     text = board_pgn(board)
-    assert '[White "Anna"]' in text and '[Black "Bruno"]' in text and '[Site "Casa"]' in text
+    assert '[White "Anna"]' in text and '[Black "Bruno"]' in text
     assert time.strftime('[Date "%Y.%m.%d"]') in text and '[TimeControl "-"]' in text
     second = open_page(browser, board)
     second.wait_for_function("document.getElementById('white-name').value === 'Anna'", polling=50)
     assert second.locator("#black-name").input_value() == "Bruno"
     assert second.locator("#pgn").input_value() == text
-    first.close()
+    assert "Anna" not in second.evaluate("JSON.stringify(localStorage)")     # nothing kept in the browser
+    board.players = Players()                           # the companion restarted: it knows no names
+    board.model.keep()                                  # (as after the board's next reply): taken from its game
+    third = open_page(browser, board)
+    third.wait_for_function("document.getElementById('white-name').value === 'Anna'", polling=50)
+    assert board.players.given == {"white": "Anna", "black": "Bruno", "site": "Casa", "rated": False}
 
 
 def test_a_rated_game_has_no_hints_and_says_so_in_its_pgn(browser, board):

@@ -204,6 +204,7 @@ class Board:
         game (lichess.py gives its own tags), nor to a firmware without ``tag``."""
         if self.lichess is not None and self.lichess.playing():
             return []
+        self.players.adopt(headers)
         cmds = self.players.commands(status, headers)
         if self.model.knows("tag") is False:
             cmds = [c for c in cmds if c["cmd"] != "tag"]

@@ -106,6 +106,17 @@ class Players:
     def set(self, fields):
         self.given = check_players(fields)
 
+    def adopt(self, headers):
+        """A companion that has no Players panel yet (it just started) takes the one the board's game
+        already has: its tags, kept in the board's journal. The board's game is the one source; the
+        pages only show it."""
+        if self.given is not None or not headers:
+            return
+        known = lambda name: headers.get(name) if headers.get(name) not in (None, "?") else ""
+        self.given = check_players({"white": known("White")[:NAME_MAX], "black": known("Black")[:NAME_MAX],
+                                    "site": known("Site")[:NAME_MAX].replace("|", " "),
+                                    "rated": headers.get("Event") == RATED_EVENT})
+
     def commands(self, status, headers, today=None):
         """The protocol commands (dicts) the board's game needs; the caller sends each once."""
         if self.given is None or status is None or status.get("diag"):

@@ -246,145 +246,159 @@ async def display_icons(request):
                         headers={"Cache-Control": "max-age=3600"})
 
 
-def create_app(board, port, ladder=None, pairing=None):
-    """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages. ``ladder``:
-    the ladder's file (default: host_tools.ladder's own), where the board's rated games go too;
-    ``pairing``: the LAN's paired browsers (pairing.py), None on loopback only."""
-    from host_tools.ladder import db
-    board.ladder_path = ladder or db.default_path()
-    hub = None
+# -- the routes: each reads what it serves from the app's state (board, hub, ladder, pairing) -------
 
-    async def startup():
-        nonlocal hub
-        hub = Hub(board)
-        loop = asyncio.get_running_loop()
+async def page(request):
+    return FileResponse(os.path.join(STATIC, FILES[request.url.path]),
+                        headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
-        def on_change():
+
+async def vendor(request):
+    path = os.path.join(CHESSGROUND, VENDOR[request.url.path])
+    if not os.path.isfile(path):
+        return PlainTextResponse("chessground is not installed: run `make deps` (npm ci in tools/chessground)",
+                                 status_code=404)
+    return FileResponse(path, headers={"Cache-Control": "max-age=3600", "X-Content-Type-Options": "nosniff"})
+
+
+async def get_state(request):
+    return JSONResponse(await run_in_threadpool(request.app.state.board.state), headers={"Cache-Control": "no-store"})
+
+
+async def get_ladder(request):
+    from host_tools.ladder.db import LadderError
+    try:
+        table = await run_in_threadpool(ladder_table, request.app.state.ladder,
+                                        request.query_params.get("month") or None)
+    except LadderError as e:
+        return JSONResponse({"error": str(e)}, status_code=400)
+    except (sqlite3.Error, UnicodeError, ValueError, OverflowError) as e:    # a damaged ladder file
+        return JSONResponse({"error": "the ladder cannot be read (%s: %s)" % (type(e).__name__, e)},
+                            status_code=503)
+    return JSONResponse(table, headers={"Cache-Control": "no-store"})
+
+
+async def act(request):
+    """``POST /api/act``: one action, as the WebSocket takes it (for scripts)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        return JSONResponse({"error": "the body is over %d bytes" % MAX_BODY}, status_code=413)
+    try:
+        body = await asyncio.wait_for(_read_body(request), BODY_SECONDS)
+    except asyncio.TimeoutError:
+        return JSONResponse({"error": "the body did not arrive in time"}, status_code=408)
+    except OverflowError:
+        return JSONResponse({"error": "the body is over %d bytes" % MAX_BODY}, status_code=413)
+    try:
+        msg = parse_message(body)
+        await run_in_threadpool(request.app.state.board.act, msg.pop("do"), msg)
+    except (ActionError, ValueError) as e:
+        return JSONResponse({"ok": False, "error": str(e)}, status_code=400)
+    return JSONResponse({"ok": True})
+
+
+async def ws(websocket: WebSocket):
+    """``/ws``: the board's state pushed (the newest only), the page's actions answered."""
+    board, hub = websocket.app.state.board, websocket.app.state.hub
+    await websocket.accept()
+    lock = asyncio.Lock()
+
+    async def send(text):
+        async with lock:
+            await websocket.send_text(text)
+
+    async def push():
+        seen = None
+        try:
+            while True:
+                if hub.version == seen:
+                    await hub.event.wait()
+                    continue
+                seen = hub.version
+                await send(await hub.text())
+        except OSError:
+            pass                        # the page stopped reading and was dropped (BoundedWebSocket)
+
+    pusher = asyncio.ensure_future(push())
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            answer = {"re": None, "ok": True}
             try:
-                loop.call_soon_threadsafe(hub.changed)
-            except RuntimeError:           # the loop has closed: the server is stopping
-                pass
-        board.on_change = on_change
-        board.start()
+                if raw is None:
+                    raise ValueError("messages are JSON text, not binary")
+                if len(raw) > MAX_MESSAGE:
+                    raise ValueError("the message is over %d bytes" % MAX_MESSAGE)
+                msg = parse_message(raw)
+                answer["re"] = msg.pop("id", None)
+                await run_in_threadpool(board.act, msg.pop("do"), msg)
+            except (ActionError, ValueError) as e:
+                answer.update(ok=False, error=str(e))
+            await send(json.dumps(answer))
+    except (WebSocketDisconnect, RuntimeError):
+        pass                            # the page went away: nothing to say
+    finally:
+        pusher.cancel()
 
-    async def shutdown():
+
+async def get_pairing(request):
+    """The desktop page's phone panel (loopback only: Guard): the link, its QR code, how many paired."""
+    pairing = request.app.state.pairing
+    if pairing is None:
+        return JSONResponse({"lan": False}, headers={"Cache-Control": "no-store"})
+    return JSONResponse({"lan": True, "link": pairing.link(), "svg": pairing.qr("svg"), "paired": pairing.paired()},
+                        headers={"Cache-Control": "no-store"})
+
+
+async def revoke_pairing(request):
+    pairing = request.app.state.pairing
+    if pairing is None:
+        return JSONResponse({"ok": False, "error": "the page is on loopback only (no --lan)"}, status_code=400)
+    pairing.revoke()
+    return JSONResponse({"ok": True})
+
+
+ROUTES = [Route(path, page) for path in FILES] + [Route(path, vendor) for path in VENDOR] + [
+    Route("/icons.json", display_icons), Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
+    Route("/api/ladder", get_ladder), Route("/api/pairing", get_pairing),
+    Route("/api/pairing/revoke", revoke_pairing, methods=["POST"]), WebSocketRoute("/ws", ws)]
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    """The board runs while the server does; its changes wake the pages (Hub) from any thread."""
+    board = app.state.board
+    hub = app.state.hub = Hub(board)
+    loop = asyncio.get_running_loop()
+
+    def on_change():
+        try:
+            loop.call_soon_threadsafe(hub.changed)
+        except RuntimeError:           # the loop has closed: the server is stopping
+            pass
+    board.on_change = on_change
+    board.start()
+    try:
+        yield
+    finally:
         board.on_change = lambda: None
         await run_in_threadpool(board.stop)
 
-    async def page(request):
-        return FileResponse(os.path.join(STATIC, FILES[request.url.path]),
-                            headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
-    async def vendor(request):
-        path = os.path.join(CHESSGROUND, VENDOR[request.url.path])
-        if not os.path.isfile(path):
-            return PlainTextResponse("chessground is not installed: run `make deps` (npm ci in tools/chessground)",
-                                     status_code=404)
-        return FileResponse(path, headers={"Cache-Control": "max-age=3600", "X-Content-Type-Options": "nosniff"})
-
-    async def get_state(request):
-        return JSONResponse(await run_in_threadpool(board.state), headers={"Cache-Control": "no-store"})
-
-    async def get_ladder(request):
-        from host_tools.ladder.db import LadderError
-        try:
-            table = await run_in_threadpool(ladder_table, ladder, request.query_params.get("month") or None)
-        except LadderError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
-        except (sqlite3.Error, UnicodeError, ValueError, OverflowError) as e:    # a damaged ladder file
-            return JSONResponse({"error": "the ladder cannot be read (%s: %s)" % (type(e).__name__, e)},
-                                status_code=503)
-        return JSONResponse(table, headers={"Cache-Control": "no-store"})
-
-    async def act(request):
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"error": "the body is over %d bytes" % MAX_BODY}, status_code=413)
-        try:
-            body = await asyncio.wait_for(_read_body(request), BODY_SECONDS)
-        except asyncio.TimeoutError:
-            return JSONResponse({"error": "the body did not arrive in time"}, status_code=408)
-        except OverflowError:
-            return JSONResponse({"error": "the body is over %d bytes" % MAX_BODY}, status_code=413)
-        try:
-            msg = parse_message(body)
-            await run_in_threadpool(board.act, msg.pop("do"), msg)
-        except (ActionError, ValueError) as e:
-            return JSONResponse({"ok": False, "error": str(e)}, status_code=400)
-        return JSONResponse({"ok": True})
-
-    async def ws(websocket: WebSocket):
-        await websocket.accept()
-        lock = asyncio.Lock()
-
-        async def send(text):
-            async with lock:
-                await websocket.send_text(text)
-
-        async def push():
-            seen = None
-            try:
-                while True:
-                    if hub.version == seen:
-                        await hub.event.wait()
-                        continue
-                    seen = hub.version
-                    await send(await hub.text())
-            except OSError:
-                pass                        # the page stopped reading and was dropped (BoundedWebSocket)
-
-        pusher = asyncio.ensure_future(push())
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                raw = message.get("text")
-                answer = {"re": None, "ok": True}
-                try:
-                    if raw is None:
-                        raise ValueError("messages are JSON text, not binary")
-                    if len(raw) > MAX_MESSAGE:
-                        raise ValueError("the message is over %d bytes" % MAX_MESSAGE)
-                    msg = parse_message(raw)
-                    answer["re"] = msg.pop("id", None)
-                    await run_in_threadpool(board.act, msg.pop("do"), msg)
-                except (ActionError, ValueError) as e:
-                    answer.update(ok=False, error=str(e))
-                await send(json.dumps(answer))
-        except (WebSocketDisconnect, RuntimeError):
-            pass                            # the page went away: nothing to say
-        finally:
-            pusher.cancel()
-
-    async def get_pairing(request):
-        """The desktop page's phone panel (loopback only: Guard): the link, its QR code, how many paired."""
-        if pairing is None:
-            return JSONResponse({"lan": False}, headers={"Cache-Control": "no-store"})
-        return JSONResponse({"lan": True, "link": pairing.link(), "svg": pairing.qr("svg"), "paired": pairing.paired()},
-                            headers={"Cache-Control": "no-store"})
-
-    async def revoke_pairing(request):
-        if pairing is None:
-            return JSONResponse({"ok": False, "error": "the page is on loopback only (no --lan)"}, status_code=400)
-        pairing.revoke()
-        return JSONResponse({"ok": True})
-
-    routes = [Route(path, page) for path in FILES] + [Route(path, vendor) for path in VENDOR]
-    routes += [Route("/icons.json", display_icons), Route("/api/state", get_state), Route("/api/act", act, methods=["POST"]),
-               Route("/api/ladder", get_ladder), Route("/api/pairing", get_pairing),
-               Route("/api/pairing/revoke", revoke_pairing, methods=["POST"]),
-               WebSocketRoute("/ws", ws)]
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        await startup()
-        try:
-            yield
-        finally:
-            await shutdown()
-
-    app = Starlette(routes=routes, lifespan=lifespan)
+def create_app(board, port, ladder=None, pairing=None):
+    """The ASGI app for ``board`` served on ``port``; the board's changes wake the pages. ``ladder``:
+    the ladder's file (default: host_tools.ladder's own), where the board's rated games go too;
+    ``pairing``: the LAN's paired browsers (pairing.py), None on loopback only. Guard checks every
+    request's Host, Origin and (on the LAN) pairing before the routes see it."""
+    from host_tools.ladder import db
+    board.ladder_path = ladder or db.default_path()
+    app = Starlette(routes=ROUTES, lifespan=lifespan)
+    app.state.board = board
+    app.state.ladder = ladder
+    app.state.pairing = pairing
     return Guard(app, port, pairing)
 
 

@@ -27,54 +27,38 @@ function saveSetting(name, value) {
 
 if (settings.lang) $("lang").value = settings.lang;
 $("lang").addEventListener("change", () => { saveSetting("lang", $("lang").value); draw(); });
-// The Players panel goes to the companion, which gives the board's game its PGN tags (names, site,
-// date, time control; Event "Scacchiera rated" and no hints for a rated game): the board's archive
-// and this page's export are then the same text. The companion keeps one Players panel for all the
-// pages of a board: a page gives it the saved one if it has none, else shows the companion's.
+// The Players panel is the companion's (one for every page of a board, taken from the board's game
+// when the companion starts): it gives the board's game its PGN tags (names, site, date, time
+// control; Event "Scacchiera rated" and no hints for a rated game), so the board's archive and this
+// page's export are the same text. The page only shows it and sends what the person types: a field
+// the person is typing in, or whose change is on its way, is not overwritten.
 const PLAYER_FIELDS = { "white-name": "white", "black-name": "black", site: "site" };
 function playersNow() {
   const p = { rated: $("rated").checked };
   for (const [id, key] of Object.entries(PLAYER_FIELDS)) p[key] = $(id).value.trim();
   return p;
 }
-const samePlayers = (a, b) => ["white", "black", "site", "rated"].every((k) => a[k] === b[k]);
 let playersTimer = null;
-let playersSent = null;          // what this page sent last, until a state has it (or 3 s passed)
+let playersSending = 0;          // changes sent whose answer has not come yet
 function sendPlayers(delay) {
   clearTimeout(playersTimer);    // typing: the board's archive is written again only once it pauses
   playersTimer = setTimeout(() => {
     playersTimer = null;
-    playersSent = { players: playersNow(), at: Date.now() };
-    post("players", playersSent.players);
+    playersSending++;
+    post("players", playersNow()).finally(() => { playersSending--; });
   }, delay);
 }
 for (const id of Object.keys(PLAYER_FIELDS)) {
-  if (settings[id]) $(id).value = settings[id];
-  $(id).addEventListener("input", () => { saveSetting(id, $(id).value); drawPlayers(); sendPlayers(400); });
+  $(id).addEventListener("input", () => { drawPlayers(); sendPlayers(400); });
 }
-$("rated").checked = settings.rated === true;
-$("rated").addEventListener("change", () => { saveSetting("rated", $("rated").checked); sendPlayers(0); });
+$("rated").addEventListener("change", () => sendPlayers(0));
 
-let playersSentFor = null;
 function keepPlayers(s) {
-  if (!s.board || !s.board.connected) return;
-  if (!s.players) {              // even with no names: the game's Date and TimeControl
-    if (playersSentFor !== s.session) {
-      playersSentFor = s.session;
-      sendPlayers(0);
-    }
-    return;
-  }
-  if (playersTimer !== null) return;      // the page's newer choice is on its way
-  if (playersSent && !samePlayers(s.players, playersSent.players) && Date.now() - playersSent.at < 3000) return;
-  playersSent = null;
+  if (!s.players || playersTimer !== null || playersSending) return;
   for (const [id, key] of Object.entries(PLAYER_FIELDS)) {
-    if ($(id).value.trim() !== s.players[key] && document.activeElement !== $(id)) {
-      $(id).value = s.players[key];
-      saveSetting(id, s.players[key]);
-    }
+    if ($(id).value.trim() !== s.players[key] && document.activeElement !== $(id)) $(id).value = s.players[key];
   }
-  if ($("rated").checked !== s.players.rated) { $("rated").checked = s.players.rated; saveSetting("rated", s.players.rated); }
+  $("rated").checked = s.players.rated;
 }
 $("speed").addEventListener("change", () => saveSetting("speed", $("speed").value));
 
