@@ -211,11 +211,16 @@ class Computer:
         if "opponent" not in specs:
             return
         if sides:
-            self.board.command({"cmd": "set", "name": "opponent", "value": "host"})
+            self.board.ask({"cmd": "set", "name": "opponent", "value": "host"}, self._told_board)
             if len(sides) == 1 and "engine_side" in specs:
-                self.board.command({"cmd": "set", "name": "engine_side", "value": sides[0][0]})
+                self.board.ask({"cmd": "set", "name": "engine_side", "value": sides[0][0]}, self._told_board)
         elif now == "host":
-            self.board.command({"cmd": "set", "name": "opponent", "value": "person"})
+            self.board.ask({"cmd": "set", "name": "opponent", "value": "person"}, self._told_board)
+
+    def _told_board(self, reply):
+        if not reply.get("ok"):
+            self.message = "the board refused %s: %s" % (reply.get("name") or reply.get("re"),
+                                                        reply.get("message") or reply.get("error"))
 
     def describe(self):
         return {"name": self.name, "engine": self.ident, "sides": list(self.sides), "elo": self.elo,
@@ -332,10 +337,17 @@ class Computer:
         self.hint_said = None
         self.replied_at = time.perf_counter()
         try:
-            self.board.command({"cmd": "show", "uci": uci})
+            self.board.ask({"cmd": "show", "uci": uci}, self._shown)
         except ValueError as e:
             self.message = "could not show the move: %s" % e
         self.board.notify()
+
+    def _shown(self, reply):
+        """The board's reply to the computer's ``show`` (the model's request API): a refusal is the
+        computer's own message, and the move is asked again at the next change."""
+        if not reply.get("ok"):
+            self.message = "the board refused the computer's move: %s" % (reply.get("message") or reply.get("error"))
+            self._asked = None
 
 
 def _quit(engine):
