@@ -634,7 +634,7 @@ def test_a_clock_of_seconds_is_whole_minutes_on_the_board_with_lichesss_times(bo
 
 
 def test_the_boards_time_control_for_lichesss_clocks():
-    from host_tools.companion.lichess import OnlineGame
+    from host_tools.companion.lichess_game import OnlineGame
     g = OnlineGame("x", "white")
     for clock, control in (({"initial": 15000, "increment": 0}, "1+0"), ({"initial": 600000, "increment": 5000}, "10+5"),
                            ({"initial": 90000, "increment": 2000}, "2+2"), ({"initial": 0, "increment": 5000}, "1+5"),

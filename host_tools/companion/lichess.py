@@ -32,9 +32,7 @@ minute) before the next request; 5xx and network errors retry with a growing
 wait. A 401 stops everything with a message about the token.
 """
 
-import datetime
 import os
-import socket
 import threading
 import time
 
@@ -46,11 +44,12 @@ import platformdirs
 import requests
 
 from host_tools.companion import lichess_token
+from host_tools.companion.lichess_game import LIVE, OnlineGame, decide, ended_by_move, result as _result
+from host_tools.companion.lichess_link import Refused, Session
 from host_tools.companion.lichess_token import TokenError
 from host_tools.companion.players import host_date
 
 API = "https://lichess.org"
-LIVE = ("created", "started")
 # Lichess's speed of a clock: estimated duration = initial + 40 x increment (seconds) (lichess.org/faq#time-controls).
 BLITZ_FROM, RAPID_FROM = 180, 480
 # The Board API's documented limits (lichess-org/api, doc/specs/tags/board/api-board-seek.yaml and the Board tag):
@@ -85,167 +84,8 @@ def check_clock(minutes, increment, seek):
     return minutes, int(increment)
 
 
-class Refused(Exception):
-    """Lichess said no (4xx other than 401/429): the message is Lichess's own; ``status`` its HTTP code."""
-
-    def __init__(self, message, status=None):
-        super().__init__(message)
-        self.status = status
-
-
-class _Session(requests.Session):
-    """berserk's session: the token as a bearer header, a timeout on every request (a read that
-    waits longer means a dead link: Lichess's streams send keep-alive newlines), and ``cut()``,
-    which shuts the sockets of the streams it opened (to cancel a seek, to re-read a game)."""
-
-    def __init__(self, token, timeout):
-        super().__init__()
-        self.headers["Authorization"] = "Bearer " + token
-        self.timeout = timeout
-        self._streams = []
-        self._lock = threading.Lock()
-        self._cut = False
-
-    def __repr__(self):
-        return "<lichess session>"       # never the token
-
-    def request(self, method, url, **kwargs):
-        with self._lock:
-            if self._cut:                    # a cut session sends nothing more (its token may be old)
-                raise requests.ConnectionError("the session was cut")
-        kwargs.setdefault("timeout", self.timeout)
-        response = super().request(method, url, **kwargs)
-        if kwargs.get("stream"):
-            with self._lock:
-                self._streams = [r for r in self._streams if not r.raw.closed] + [response]
-                cut = self._cut
-            if cut:                          # cut while its answer was on the way
-                self.cut()
-                raise requests.ConnectionError("the stream was cut")
-        return response
-
-    def cut(self):
-        with self._lock:
-            self._cut = True
-            streams, self._streams = self._streams, []
-        for response in streams:
-            sock = getattr(getattr(response.raw, "_connection", None), "sock", None)
-            try:
-                if sock is not None:
-                    sock.shutdown(socket.SHUT_RDWR)
-                response.close()
-            except (OSError, AttributeError):
-                pass
-
-
 class Stop(Exception):
     """The client is stopping (or the stream was cut on purpose)."""
-
-
-class OnlineGame:
-    """One Lichess game as the stream tells it, and how far the board follows it."""
-
-    def __init__(self, game_id, color):
-        self.id = game_id
-        self.color = color                # "white" or "black": the board's player
-        self.full = None                  # the gameFull line (players, clock, initial FEN)
-        self.initial = chess.Board()
-        self.moves = []                   # UCI, castling as e1g1 (python-chess)
-        self.status = "started"
-        self.winner = None
-        self.clock = {"white": None, "black": None, "running": None}
-        self.clock_at = time.monotonic()
-        self.offer = None                 # "white"/"black": who offers a draw now
-        self.phase = "setup"              # setup -> play -> done
-        self.board_game = None            # the board's game number that follows this one
-        self.before_game = None
-        self.base = 0                     # plies of the online game before the board's game started
-        self.saved_options = None         # the board's takeback/suggest before the game, restored after
-        self.sent = {}                    # ply -> uci sent to Lichess
-        self.refused = {}                 # ply -> (uci, reason): Lichess refused it
-        self.need_full = False            # a refused move waits for the whole state to be read again
-        self.offer_told = None            # the ply at which the opponent's offer went to the board
-        self.my_offer_sent = None
-        self.my_offer_seen = None         # the ply at which Lichess showed the player's offer
-        self.clock_version = 0            # counts the stream's clock updates
-        self.clock_sent = None            # (board game, clock_version) last set on the board's clocks
-        self.end_sent_at = None
-        self.message = None
-        self.recorded = None              # where the PGN went
-
-    def turn_at(self, ply):
-        white = (self.initial.turn == chess.WHITE) == (ply % 2 == 0)
-        return "white" if white else "black"
-
-    def opponent(self):
-        if not self.full:
-            return None
-        other = self.full.get("black" if self.color == "white" else "white") or {}
-        if other.get("aiLevel"):
-            return "Lichess AI level %d" % other["aiLevel"]
-        return other.get("name") or other.get("id") or "?"
-
-    def set_state(self, st):
-        """A gameState (or gameFull's state): moves, clocks, status, draw offers."""
-        position = self.initial.copy(stack=False)
-        moves = []
-        for uci in (st.get("moves") or "").split():
-            move = position.parse_uci(uci)        # e1h1 (king to rook) becomes e1g1 in standard chess
-            moves.append(move.uci())
-            position.push(move)
-        self.moves = moves
-        self.status = st.get("status", self.status)
-        self.winner = st.get("winner")
-        self.offer = "white" if st.get("wdraw") else "black" if st.get("bdraw") else None
-        if self.offer == self.color:
-            self.my_offer_seen = len(moves)
-        running = None
-        if self.status in LIVE and len(moves) >= 2:
-            running = "white" if position.turn == chess.WHITE else "black"
-        self.clock = {"white": _ms(st.get("wtime")), "black": _ms(st.get("btime")), "running": running}
-        self.clock_at = time.monotonic()
-        self.clock_version += 1
-
-    def clock_now(self):
-        """(white ms, black ms, running "w"/"b"/"-") now: the stream's times, the running one counted down."""
-        c = self.clock
-        if c["white"] is None or c["black"] is None:
-            return None
-        spent = int((time.monotonic() - self.clock_at) * 1000)
-        white = max(0, c["white"] - spent) if c["running"] == "white" else c["white"]
-        black = max(0, c["black"] - spent) if c["running"] == "black" else c["black"]
-        return white, black, (c["running"] or "-")[0]
-
-    def control(self):
-        """The game's clock as the board's time control "M+S" (its whole minutes: Lichess's 15 s, 30 s...
-        count as 1; the exact times come with ``clock``), or "off" for a game without a clock."""
-        clock = (self.full or {}).get("clock")
-        if not clock:
-            return "off"
-        minutes = min(180, max(1, -(-int(clock.get("initial", 0)) // 60000)))
-        return "%d+%d" % (minutes, min(60, int(clock.get("increment", 0)) // 1000))
-
-    def position(self, plies=None):
-        board = self.initial.copy(stack=False)
-        for uci in self.moves[:plies]:
-            board.push_uci(uci)
-        return board
-
-    def describe(self):
-        clock = dict(self.clock)
-        clock["age_ms"] = int((time.monotonic() - self.clock_at) * 1000)
-        return {"id": self.id, "color": self.color, "opponent": self.opponent(), "moves": list(self.moves),
-                "status": self.status, "winner": self.winner, "clock": clock, "offer": self.offer,
-                "phase": self.phase, "message": self.message, "rated": bool((self.full or {}).get("rated")),
-                "speed": (self.full or {}).get("speed"), "pgn_file": self.recorded}
-
-
-def _ms(value):
-    if value is None:
-        return None
-    if isinstance(value, datetime.timedelta):
-        return int(value.total_seconds() * 1000)
-    return int(value)
 
 
 class Lichess:
@@ -328,7 +168,7 @@ class Lichess:
         self.board.notify()
 
     def _client(self, timeout=None):
-        session = _Session(self._token, timeout or (5.0, self.stream_timeout))
+        session = Session(self._token, timeout or (5.0, self.stream_timeout))
         return berserk.Client(session=session, base_url=self.base_url), session
 
     # -- requests: errors in words, 429 and 5xx waited out ------------------------------------
@@ -619,6 +459,7 @@ class Lichess:
         return self._awaiting is None
 
     def _reconcile(self):
+        """Compare the online game with the board's (lichess_game.decide) and do the one step it says."""
         g = self.game
         if g is None or g.full is None or g.phase == "done" or not self._board_replied():
             return
@@ -627,66 +468,34 @@ class Lichess:
             if model.status is None or model.start is None or model.busy():
                 return
             s = dict(model.status)
-        if g.phase == "setup":
-            return self._setup(g, s)
-        if s.get("game") != g.board_game:
-            return self._resync(g, "the board started another game: it goes back to the online game")
-        if g.status in LIVE and s.get("result", "*") == "*" and self._sync_clocks(g, s):
+        step = decide(g, s, g.clock_now(), self.board.model.knows("clock") is not False)
+        if step is None:
             return
-        online = g.moves[g.base:]
-        on_board = list(s.get("moves") or ())
-        k = 0
-        while k < min(len(online), len(on_board)) and online[k] == on_board[k]:
-            k += 1
-        board_over = s.get("result", "*") != "*"
-        live = g.status in LIVE
-        if len(on_board) > k:
-            return self._board_ahead(g, s, on_board[k:], g.base + k, k == len(online) and live)
-        if len(on_board) < len(online) and (live or _ended_by_last_move(g.position())):
-            nxt = online[len(on_board)]       # (a mate, a stalemate...: its last move is made on the board too)
-            if board_over:
-                return self._resync(g, "the board's game ended before the online game's moves were made")
-            if s.get("show") != nxt:
-                self._board({"cmd": "show", "uci": nxt})
-            return
-        # The board has the online game's moves (or the online game ended by resignation, time or
-        # agreement while the opponent's last move was still lit: the board ends without it).
-        if s.get("show") and not board_over:
-            return self._board({"cmd": "unshow"})
-        mine = "w" if g.color == "white" else "b"
-        if live and not board_over:
-            opponent_offers = g.offer is not None and g.offer != g.color
-            if opponent_offers and g.offer_told != len(g.moves) and not s.get("offer"):
-                g.offer_told = len(g.moves)
-                return self._board({"cmd": "offer"})
-            if s.get("offer") == mine and g.my_offer_sent != len(g.moves):
-                g.my_offer_sent = len(g.moves)
-                self._online("offering a draw", "draw", True)
-                return
-            # An offer Lichess had at this ply and has no more (declined, or withdrawn): off the board too.
-            told = g.my_offer_seen if s.get("offer") == mine else g.offer_told
-            if s.get("offer") and g.offer is None and told == len(g.moves):
-                return self._board({"cmd": "decline"})
-            return
-        if not live and not board_over:
-            return self._end_on_board(g, s)
-        if live and board_over:
-            return self._end_online(g, s)
-        self._finish(g)
-
-    def _sync_clocks(self, g, s):
-        """Lichess's times on the board's clocks (``clock W B RUN``) after each update of the stream,
-        and whenever the board's clocks are not the host's (a power cut, a time control set on the board).
-        True if a command went."""
-        clock = s.get("clock")
-        times = g.clock_now()
-        if clock is None or times is None or self.board.model.knows("clock") is False:
-            return False
-        if clock.get("host") and g.clock_sent == (g.board_game, g.clock_version):
-            return False
-        g.clock_sent = (g.board_game, g.clock_version)
-        self._board({"cmd": "clock", "white": times[0], "black": times[1], "run": times[2]})
-        return True
+        kind, args = step[0], step[1:]
+        if kind == "setup":
+            self._setup(g, s)
+        elif kind == "resync":
+            self._resync(g, *args)
+        elif kind == "clocks":
+            (white, black, run), = args
+            g.clock_sent = (g.board_game, g.clock_version)
+            self._board({"cmd": "clock", "white": white, "black": black, "run": run})
+        elif kind == "board_ahead":
+            self._board_ahead(g, s, *args)
+        elif kind in ("show", "unshow", "decline"):
+            self._board(dict({"cmd": kind}, **({"uci": args[0]} if args else {})))
+        elif kind == "offer_to_board":
+            g.offer_told = args[0]
+            self._board({"cmd": "offer"})
+        elif kind == "offer_online":
+            g.my_offer_sent = args[0]
+            self._online("offering a draw", "draw", True)
+        elif kind == "end_on_board":
+            self._end_on_board(g, s)
+        elif kind == "end_online":
+            self._end_online(g, s)
+        else:
+            self._finish(g)
 
     def _setup(self, g, s):
         """A new game on the board for the online one: takebacks and hints off, the position set."""
@@ -706,7 +515,7 @@ class Lichess:
             return
         # The reply to ``new`` is in, and the status asked after it: this is the board's game now
         # (its number stays when the game it replaced had no move). Its time control, and its tags
-        # for the board's archive (the clocks' times follow: _sync_clocks).
+        # for the board's archive (the clocks' times follow: decide's "clocks").
         g.board_game = s.get("game")
         if (s.get("options") or {}).get("clock") != g.control():
             self.board.command({"cmd": "set", "name": "clock", "value": g.control()})
@@ -731,7 +540,7 @@ class Lichess:
         else is taken back (the LEDs guide the pieces)."""
         uci = extra[0]
         if could_be_mine and len(extra) == 1 and g.turn_at(ply) == g.color \
-                and (s.get("result", "*") == "*" or _ended_by_move(s)):
+                and (s.get("result", "*") == "*" or ended_by_move(s)):
             refused = g.refused.get(ply)
             if refused is not None and refused[0] == uci:
                 if g.need_full:
@@ -1007,23 +816,6 @@ _TERMINATIONS = {"created": "Unterminated", "started": "Unterminated", "aborted"
                  "stalemate": "Normal", "mate": "Normal", "variantEnd": "Normal",
                  "insufficientMaterialClaim": "Insufficient material", "cheat": "Rules infraction",
                  "unknownFinish": "Unknown"}
-
-
-def _result(g):
-    if g.status in LIVE or g.status in ("aborted", "noStart"):
-        return "*"
-    return {"white": "1-0", "black": "0-1"}.get(g.winner, "1/2-1/2")
-
-
-def _ended_by_last_move(board):
-    """Whether Lichess ended the game by itself with its last move (scalachess: mate, stalemate, and
-    Board.autoDraw: insufficient material, fivefold repetition, the fifty-move rule)."""
-    return board.is_game_over() or board.halfmove_clock >= 100
-
-
-def _ended_by_move(s):
-    return s.get("termination") in ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition",
-                                    "seventyfive_moves")
 
 
 def _player_name(player):
