@@ -757,13 +757,14 @@ def test_the_pieces_each_side_took_are_shown_with_the_material(browser, board):
     assert not page.errors
 
 
-def test_a_past_game_is_listed_opened_downloaded_and_imported_into_the_ladder(browser, tmp_path):
+@pytest.mark.parametrize("size", SIZES)
+def test_a_past_game_is_listed_opened_downloaded_and_imported_into_the_ladder(browser, tmp_path, size):
     from host_tools.ladder.ladder import Ladder
     path = str(tmp_path / "ladder.sqlite3")
     board = SimulatedBoard()
     with serve_board(board, ladder=path) as url:
         board.url = url + "/"
-        page = open_page(browser, board)
+        page = open_page(browser, board, size)
         page.locator("summary", has_text="Players and export").click()
         page.fill("#white-name", "Anna")
         page.fill("#black-name", "Bruno")
