@@ -2,17 +2,16 @@
 // when the board has simulated hands, turns drags into their actions (lift a piece, put it
 // down anywhere, into the tray). All decisions are the firmware's: the page never judges a move.
 // Also the board's options, its buttons, the computer's box and the game's buttons.
+import { $ } from "./dom.js";
+import { squareIndex, squareName } from "./explain.js";
 import { t } from "./i18n.js";
 import { onState, post } from "./link.js";
 
 // Filled glyphs for both colours (coloured by CSS): solid white pieces read better than outlines.
 const GLYPHS = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
-const FILES = "abcdefgh";
-const $ = (id) => document.getElementById(id);
 let state = null;
 let drag = null; // {piece, el, from: "board" | "tray"}
 
-function squareName(sq) { return FILES[sq % 8] + (Math.floor(sq / 8) + 1); }
 
 const PIECE_WORDS = { K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight",
   P: "white pawn", k: "black king", q: "black queen", r: "black rook", b: "black bishop", n: "black knight",
@@ -204,7 +203,7 @@ function render(s) {
   $("kind").textContent = s.board.hands ? "simulator" : "a board on USB";
   for (const cell of $("board").children) {
     const name = cell.dataset.square;
-    const sq = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
+    const sq = squareIndex(name);
     const led = cell.querySelector(".led");
     const info = s.led_squares[sq];
     const lit = info.meaning !== "";
@@ -346,7 +345,7 @@ $("board").addEventListener("keydown", (ev) => {
   const cell = ev.target.closest(".sq");
   if (!cell || (ev.key !== "Enter" && ev.key !== " ") || !state) return;
   ev.preventDefault();
-  const occupied = state.pieces[FILES.indexOf(cell.dataset.square[0]) + 8 * (Number(cell.dataset.square[1]) - 1)];
+  const occupied = state.pieces[squareIndex(cell.dataset.square)];
   post(occupied && !state.hand ? "lift" : "place", { square: cell.dataset.square });
 });
 

@@ -3,7 +3,7 @@
 // appears: a MutationObserver sees the page's parts write their words, and this module puts the
 // Italian in their place (whole texts from WORDS, the board's sentences from PATTERNS). No part of
 // the page needs to know the language, and a text without a translation stays in English.
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
 const KEY = "scacchiera-ui-lang";
 
 // Whole texts: a label, a button, a heading, a title.

@@ -3,9 +3,9 @@
 // (from the game's stream, counted down here between updates), the opponent's draw offer, resigning.
 // Every button is one action: {"do": "lichess", "op": ...}.
 import { clockText } from "./room.js";   // one clock formatter for the board's clocks and Lichess's
+import { $ } from "./dom.js";
 import { onState, post } from "./link.js";
 
-const $l = (id) => document.getElementById(id);
 let lichess = null;        // the state's "lichess" part
 let clockBase = null;      // {white, black, running, at: performance.now() when the state came}
 
@@ -18,7 +18,7 @@ function tick() {
   const spent = performance.now() - clockBase.at;
   for (const side of ["white", "black"]) {
     const left = clockBase[side] === null ? null : clockBase[side] - (clockBase.running === side ? spent : 0);
-    const el = $l("lichess-clock-" + side);
+    const el = $("lichess-clock-" + side);
     el.textContent = clockText(left);
     el.classList.toggle("running", clockBase.running === side);
   }
@@ -26,25 +26,25 @@ function tick() {
 setInterval(tick, 200);
 
 function clock() {
-  return { minutes: Number($l("lichess-minutes").value), increment: Number($l("lichess-increment").value),
-           color: $l("lichess-color").value, rated: $l("lichess-rated").checked };
+  return { minutes: Number($("lichess-minutes").value), increment: Number($("lichess-increment").value),
+           color: $("lichess-color").value, rated: $("lichess-rated").checked };
 }
 
 function render(s) {
   const l = s.lichess;
-  $l("lichess-box").hidden = !l;
+  $("lichess-box").hidden = !l;
   if (!l) return;
   lichess = l;
-  $l("lichess-account").textContent = l.account ? "logged in as " + l.account.username : "not logged in";
-  $l("lichess-problem").textContent = l.problem || "";
-  $l("lichess-token-link").href = l.token_url;
-  $l("lichess-login").hidden = !!l.account;
-  $l("lichess-notice").textContent = l.notice || "";
+  $("lichess-account").textContent = l.account ? "logged in as " + l.account.username : "not logged in";
+  $("lichess-problem").textContent = l.problem || "";
+  $("lichess-token-link").href = l.token_url;
+  $("lichess-login").hidden = !!l.account;
+  $("lichess-notice").textContent = l.notice || "";
   const g = l.game;
-  $l("lichess-start").hidden = !l.account || !!g;
-  $l("lichess-seeking").hidden = !l.seeking;
-  $l("lichess-outgoing").hidden = !l.outgoing;
-  const list = $l("lichess-challenges");
+  $("lichess-start").hidden = !l.account || !!g;
+  $("lichess-seeking").hidden = !l.seeking;
+  $("lichess-outgoing").hidden = !l.outgoing;
+  const list = $("lichess-challenges");
   list.innerHTML = "";
   for (const c of l.challenges) {
     const li = document.createElement("li");
@@ -54,27 +54,27 @@ function render(s) {
     li.appendChild(button("decline", () => act("decline", { challenge: c.id })));
     list.appendChild(li);
   }
-  $l("lichess-game").hidden = !g;
+  $("lichess-game").hidden = !g;
   if (g) {
-    $l("lichess-opponent").textContent = `${g.color === "white" ? "you (white)" : g.opponent + " (white)"} – ` +
+    $("lichess-opponent").textContent = `${g.color === "white" ? "you (white)" : g.opponent + " (white)"} – ` +
       `${g.color === "black" ? "you (black)" : g.opponent + " (black)"}, ${g.speed || ""}${g.rated ? " rated" : ""} `;
     const link = document.createElement("a");
     link.href = g.url;
     link.target = "_blank";
     link.rel = "noopener";
     link.textContent = "on Lichess";
-    $l("lichess-opponent").appendChild(link);
+    $("lichess-opponent").appendChild(link);
     clockBase = Object.assign({}, g.clock, { at: performance.now() - (g.clock.age_ms || 0) });
     tick();
     const offer = g.offer && g.offer !== g.color;
-    $l("lichess-offer").hidden = !offer;
-    $l("lichess-message").textContent = g.message || "";
-    $l("lichess-phase").textContent = g.phase === "setup" ? "setting the board up for the game…" : "";
+    $("lichess-offer").hidden = !offer;
+    $("lichess-message").textContent = g.message || "";
+    $("lichess-phase").textContent = g.phase === "setup" ? "setting the board up for the game…" : "";
   } else {
     clockBase = null;
   }
   const last = l.last_game;
-  $l("lichess-last").textContent = last && !g ? `last game: ${last.status}${last.winner ? ", " + last.winner + " won" : ""}` +
+  $("lichess-last").textContent = last && !g ? `last game: ${last.status}${last.winner ? ", " + last.winner + " won" : ""}` +
     (last.pgn_file ? " — PGN saved in " + last.pgn_file : "") : "";
 }
 
@@ -85,18 +85,18 @@ function button(text, onclick) {
   return b;
 }
 
-$l("lichess-save-token").addEventListener("click", () => {
-  act("token", { token: $l("lichess-token").value }).then((ok) => { if (ok) $l("lichess-token").value = ""; });
+$("lichess-save-token").addEventListener("click", () => {
+  act("token", { token: $("lichess-token").value }).then((ok) => { if (ok) $("lichess-token").value = ""; });
 });
-$l("lichess-seek").addEventListener("click", () => act("seek", clock()));
-$l("lichess-cancel-seek").addEventListener("click", () => act("cancel_seek"));
-$l("lichess-challenge").addEventListener("click", () => act("challenge", Object.assign({ user: $l("lichess-user").value.trim() }, clock())));
-$l("lichess-cancel-challenge").addEventListener("click", () => act("cancel_challenge"));
-$l("lichess-ai").addEventListener("click", () => act("ai", Object.assign({ level: Number($l("lichess-level").value) }, clock())));
-$l("lichess-draw").addEventListener("click", () => act("draw"));
-$l("lichess-accept-draw").addEventListener("click", () => act("draw"));
-$l("lichess-decline-draw").addEventListener("click", () => act("decline_draw"));
-$l("lichess-resign").addEventListener("click", () => { if (confirm("Resign this game on Lichess?")) act("resign"); });
-$l("lichess-reread").addEventListener("click", () => act("reread"));
+$("lichess-seek").addEventListener("click", () => act("seek", clock()));
+$("lichess-cancel-seek").addEventListener("click", () => act("cancel_seek"));
+$("lichess-challenge").addEventListener("click", () => act("challenge", Object.assign({ user: $("lichess-user").value.trim() }, clock())));
+$("lichess-cancel-challenge").addEventListener("click", () => act("cancel_challenge"));
+$("lichess-ai").addEventListener("click", () => act("ai", Object.assign({ level: Number($("lichess-level").value) }, clock())));
+$("lichess-draw").addEventListener("click", () => act("draw"));
+$("lichess-accept-draw").addEventListener("click", () => act("draw"));
+$("lichess-decline-draw").addEventListener("click", () => act("decline_draw"));
+$("lichess-resign").addEventListener("click", () => { if (confirm("Resign this game on Lichess?")) act("resign"); });
+$("lichess-reread").addEventListener("click", () => act("reread"));
 
 onState(render);

@@ -2,7 +2,7 @@
 // server pushes the board's whole state on it; the page sends actions on it ({"do": ..., "id": N})
 // and each is answered ({"re": N, "ok": ..., "error": ...}). Every part of the page imports from here:
 // `post` to act, `onState` to draw each state, `state()` for the newest one.
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
 
 let socket = null;
 let nextId = 1;

@@ -1,10 +1,10 @@
 // A new game, in one place: the opponent (a person, the board's own engine at a level, an engine on
 // this computer, Lichess), the person's colour (or by lot, seed 003), the clock, the variant, rated
 // or not. One action ({"do": "start"}, boards.py's start_game) sets it all and starts the game.
+import { $ } from "./dom.js";
 import { CHOICE_LABELS, fillSelect, levelChoices, levelFields, levelOf } from "./companion.js";
 import { lastRefusal, onState, post, state } from "./link.js";
 
-const $ = (id) => document.getElementById(id);
 const dialog = $("new-game");
 
 // The opponents this board and this computer offer, as [value, words].

@@ -5,11 +5,11 @@
 // settings kept in localStorage. Each state comes from link.js. On the simulator the simulated
 // board is the board and the mirror shows only an earlier position (one board on screen); with a
 // board on USB the mirror is the board.
+import { $ } from "./dom.js";
 import { Chessground } from "/vendor/chessground.js";
 import { MEANINGS, explain, refusalNote } from "./explain.js";
 import { onState, post, redraw } from "./link.js";
 
-const $ = (id) => document.getElementById(id);
 const SETTINGS = "scacchiera.settings";
 let viewPly = null;        // null: the game as it stands; a number: the position after that many plies
 let state = null;

@@ -1,7 +1,7 @@
 // The phone beside a real board (make connect LAN=1, docs/companion.md): the code the next phone
 // scans (a one-time key: it changes once used), how many are paired, and a button that revokes them
 // all. Shown only on the computer's own page while the server listens on the LAN.
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
 
 async function loadPairing() {
   let p;

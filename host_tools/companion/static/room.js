@@ -2,10 +2,10 @@
 // clock events; hidden while the board has none), a draw offer, and the household ladder's table
 // (GET /api/ladder, host_tools/ladder). The board runs the clocks, for the engine too; the page
 // only shows them, counting down the running one between the board's reports.
+import { $ } from "./dom.js";
 import { Chessground } from "/vendor/chessground.js";
 import { onState, post } from "./link.js";
 
-const $ = (id) => document.getElementById(id);
 const SIDES = { w: "White", b: "Black" };
 
 // -- clocks -----------------------------------------------------------------------------------

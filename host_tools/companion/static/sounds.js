@@ -1,9 +1,9 @@
 // Sounds, as lichess.org plays them: a move, a capture, a check, and the last ten seconds of a
 // clock; a mute button, remembered. Made with WebAudio (no sound files): a short tone each.
 // window.scacchieraSounds lists what was played (muted or not), for the browser tests.
+import { $ } from "./dom.js";
 import { onState } from "./link.js";
 
-const $ = (id) => document.getElementById(id);
 const TONES = { move: [520, 0.06], capture: [330, 0.12], check: [880, 0.18], "low time": [700, 0.05] };
 window.scacchieraSounds = [];
 let audio = null;
