@@ -299,8 +299,12 @@ function renderSprint(s) {
   if (!s.sprint) return;
   for (const side of ["white", "black"]) {
     const box = $("hand-" + side);
-    box.innerHTML = "";
-    for (const t of s.sprint.hands[side]) box.appendChild(pieceEl(t));
+    const tiles = s.sprint.hands[side];             // a string: a letter a tile
+    if (box.dataset.tiles !== tiles) {            // drawn again only when it changed: a tile held stays put
+      box.dataset.tiles = tiles;
+      box.innerHTML = "";
+      for (const t of s.sprint.hands[side]) box.appendChild(pieceEl(t));
+    }
     $("deck-" + side).textContent = s.sprint.decks[side];
   }
   $("drawn").innerHTML = "";
