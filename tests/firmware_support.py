@@ -22,12 +22,12 @@ PERIOD_US = 5000
 START_SQUARES = list(range(16)) + list(range(48, 64))
 
 
-def run_on_the_pins(script, flash):
+def run_on_the_pins(script, flash, *args):
     """A tests/mpy check of the whole firmware on the fake pins under CPython: the fake ``machine`` first
     on the path (as mpy_runner.run_micropython puts it for MicroPython), ``flash`` its folder."""
     import subprocess
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([FAKEHW, os.path.join(ROOT, "firmware")]))
-    return subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", script), str(flash)],
+    return subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", script), str(flash)] + list(args),
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
 
 

@@ -39,6 +39,16 @@ _MAX_QUEUED = const(64)        # lines waiting to be written; past this the olde
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
 _BACKLOG = const(4)            # commands wait unread while this many lines wait to go out
 _CRASH_WRITE_MS = const(200)   # how long a crash waits for the host to take its last lines
+# A DGT host's commands (dgt.COMMANDS, kept here so that dgt.py loads only when one comes), as bits
+# above 0x40: 0x40, 0x42-0x47, 0x49, 0x4B-0x4D, 0x55. No JSON or text command starts with one of these
+# bytes (the text commands are lowercase words).
+_DGT_COMMANDS = const(0x203afd)
+_DGT_SILENCE_MS = const(40)    # a DGT host sends its commands and waits: held bytes then silence
+_HELD = const(8)               # at most this many DGT command bytes held before they count as text
+
+
+def _is_dgt(b):
+    return 0x40 <= b <= 0x55 and (_DGT_COMMANDS >> (b - 0x40)) & 1
 
 
 class Protocol:
@@ -64,12 +74,21 @@ class Protocol:
         self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
         self._seen_rows = bytearray(8)   # occupancy last sent (watch)
         self._seen_frame = bytearray(64)  # frame last sent (watch)
+        self.dgt = None                # a DGT host's link (dgt.py), once its first byte was a DGT command
+        self.held = None               # bytes that may be a DGT host's, waiting for silence (feed)
+        self.held_n = 0
+        self.held_at = 0
 
     # -- the way out ---------------------------------------------------------------------
 
     def send(self, obj, reply=False):
         """Queue one line; past the limits the oldest event goes (never a reply, never a half-written line)."""
-        line = (json.dumps(obj) + "\n").encode()
+        if self.dgt is not None:
+            return                     # a DGT host reads DGT's messages only
+        self.send_bytes((json.dumps(obj) + "\n").encode(), reply)
+
+    def send_bytes(self, line, reply=False):
+        """Queue bytes to go out whole (a JSON line, or a DGT message: dgt.py)."""
         out = self.out
         out.append(line)
         self._replies.append(reply)
@@ -120,12 +139,50 @@ class Protocol:
     # -- the way in ----------------------------------------------------------------------
 
     def feed(self, data, n, now, start=0):
-        """Bytes from the serial port (``data[start:n]``); returns where it stopped (framing.py)."""
+        """Bytes from the serial port (``data[start:n]``); returns where it stopped (framing.py).
+        A host whose bytes at a line's start are DGT commands and then silence speaks DGT: dgt.py
+        answers it, byte by byte, and no JSON goes out, until a byte no DGT host sends (a line end,
+        a lowercase letter, "{") gives the link back to text and JSON."""
+        if self.dgt is not None:
+            while start < n:
+                b = data[start]
+                if b == 10 or b == 13 or b == 123 or b >= 0x61:
+                    self.dgt = None        # never a DGT command: a text or JSON host, from this byte on
+                    break
+                self.dgt.command(self.runner, b)
+                start += 1
+            if self.dgt is not None:
+                return start
+        elif self.held_n or (self.n == 0 and start < n and _is_dgt(data[start])):
+            # Bytes that could be a DGT host's: held until silence says so (expire); any other byte
+            # after them makes them text, as if never held (a line "B..." gets its JSON reply).
+            held = self.held
+            if held is None:
+                held = self.held = bytearray(_HELD)
+            while start < n and self.held_n < _HELD and _is_dgt(data[start]):
+                held[self.held_n] = data[start]
+                self.held_n += 1
+                start += 1
+            self.held_at = now
+            if start == n and self.held_n < _HELD:
+                return start
+            k, self.held_n = self.held_n, 0
+            self._text(held, k, now, 0)
+        return self._text(data, n, now, start)
+
+    def _text(self, data, n, now, start):
         from . import framing
         return framing.feed(self, data, n, now, start)
 
     def expire(self, now):
-        """Drop a half line that has waited too long for its next byte (framing.py)."""
+        """Drop a half line that has waited too long for its next byte (framing.py); bytes held as a
+        DGT host's with nothing after them for DGT_SILENCE_MS: a DGT host, answered (dgt.py)."""
+        if self.held_n and elapsed(now, self.held_at) >= _DGT_SILENCE_MS:
+            from .dgt import Dgt
+            self.dgt = Dgt(self)
+            k, self.held_n = self.held_n, 0
+            for i in range(k):
+                self.dgt.command(self.runner, self.held[i])
         if self.n:
             from . import framing
             framing.tick(self, now)
@@ -152,6 +209,8 @@ class Protocol:
             if self._rx_n:
                 self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
         self.expire(now)
+        if self.dgt is not None:
+            self.dgt.tick(runner)
         stable = runner.app.debouncer.stable
         if self.watch_occupancy and runner.holder is None and stable != self._seen_rows:
             self._seen_rows[:] = stable

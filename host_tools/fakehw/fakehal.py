@@ -30,6 +30,7 @@ class LoopSerial:
         self._tx = b""                    # written, not read by the host yet (a half line when reading)
         self._rx = bytearray()
         self._pos = 0
+        self.raw = None                   # a bytearray: every byte the board writes from then on (DGT's)
 
     def read(self, buf):
         rx = self._rx
@@ -53,13 +54,18 @@ class LoopSerial:
         if self.paused:
             n = max(0, min(n, self.tx_size - len(self._tx)))
         self._tx += data[start:start + n]
+        if self.raw is not None:
+            self.raw += data[start:start + n]
         if not self.paused:
             self.resume()
         return n
 
     def resume(self):
-        """The host reads every whole line waiting."""
+        """The host reads every whole line waiting (a binary protocol's host reads ``raw``)."""
         self.paused = False
+        if self.raw is not None:
+            self._tx = b""
+            return
         lines = self._tx.split(b"\n")
         self._tx = lines.pop()
         for line in lines:

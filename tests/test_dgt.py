@@ -1,0 +1,276 @@
+"""The board as a DGT e-board: a host that speaks DGT's serial protocol (written here from DGT's public
+``dgtbrd.h``, not from the firmware) plays a whole game through the board's USB link, the hands
+making the moves (captures in both orders, castling, en passant, promotions, a takeback), and after
+every settled move both the FIELD_UPDATEs it was sent and a fresh BOARD_DUMP equal python-chess's
+position. Runs the firmware on fake hardware, on CPython."""
+
+import json
+import random
+import shutil
+
+import chess
+import pytest
+
+from firmware_support import Board, run_on_the_pins
+from hands_fuzz import choose
+from mpy_runner import run_micropython
+
+# dgtbrd.h: commands, message ids (0x80 | id), piece codes.
+DGT_SEND_RESET, DGT_SEND_BRD, DGT_SEND_UPDATE_BRD = 0x40, 0x42, 0x44
+DGT_SEND_TRADEMARK, DGT_SEND_VERSION, DGT_RETURN_SERIALNR = 0x47, 0x4D, 0x45
+DGT_BOARD_DUMP, DGT_FIELD_UPDATE, DGT_SERIALNR, DGT_TRADEMARK, DGT_VERSION = 0x86, 0x8E, 0x91, 0x92, 0x93
+PIECES = ".PRNBKQprnbkq"            # code 0 empty, 1-6 white P R N B K Q, 7-12 black
+
+
+class DgtHost:
+    """A DGT host on the board's USB link: its one-byte commands, the board's messages parsed."""
+
+    def __init__(self, board):
+        self.board = board
+        self.seen = 0
+        self.field = None           # 64 letters, a8 first: the board as its messages told it
+
+    def command(self, byte):
+        """One command, and 60 ms for the board (its first: 40 ms of silence make it a DGT host)."""
+        self.board.hw.send_bytes(bytes((byte,)))
+        self.board.run(12)
+
+    def messages(self, keep=False):
+        """The messages since the last call (``keep``: left to be read again)."""
+        raw = self.board.hw.serial.raw
+        out = []
+        at = self.seen
+        while at < len(raw):
+            head = raw[at]
+            assert head & 0x80, "a message starts with a byte >= 0x80, not %r" % head
+            size = (raw[at + 1] << 7) | raw[at + 2]
+            data = bytes(raw[at + 3:at + size])
+            assert len(data) == size - 3 and all(b < 0x80 for b in data)
+            out.append((head, data))
+            at += size
+        if not keep:
+            self.seen = at
+        return out
+
+    def dump(self):
+        self.command(DGT_SEND_BRD)
+        (kind, data), = [m for m in self.messages() if m[0] == DGT_BOARD_DUMP]
+        assert len(data) == 64
+        return "".join(PIECES[b] for b in data)
+
+    def follow(self):
+        """Apply the FIELD_UPDATEs that came: the host's own view of the board."""
+        for kind, data in self.messages():
+            if kind == DGT_FIELD_UPDATE:
+                field, piece = data
+                self.field = self.field[:field] + PIECES[piece] + self.field[field + 1:]
+        return self.field
+
+
+def field_of(board):
+    """python-chess's position as a DGT dump's 64 letters, a8 first."""
+    out = ""
+    for i in range(64):
+        piece = board.piece_at(chess.square(i % 8, 7 - i // 8))
+        out += piece.symbol() if piece else "."
+    return out
+
+
+def steps(game, move, other_order):
+    """The hands' steps for ``move`` (python-chess), as (lift|place, square, piece placed): a capture's
+    victim taken off after the mover is lifted, or first (``other_order``); castling king first, or
+    rook first; en passant with the passed pawn taken off after the mover is lifted."""
+    fr, to = move.from_square, move.to_square
+    piece = game.piece_at(fr).symbol()
+    if game.is_castling(move):
+        rook_from, rook_to = {chess.G1: (chess.H1, chess.F1), chess.C1: (chess.A1, chess.D1),
+                              chess.G8: (chess.H8, chess.F8), chess.C8: (chess.A8, chess.D8)}[to]
+        rook = game.piece_at(rook_from).symbol()
+        king = [("lift", fr, None), ("place", to, piece)]
+        rook = [("lift", rook_from, None), ("place", rook_to, rook)]
+        return rook + king if other_order else king + rook
+    victim = None
+    if game.is_en_passant(move):
+        victim = chess.square(chess.square_file(to), chess.square_rank(fr))
+    elif game.is_capture(move):
+        victim = to
+    if victim is None:
+        return [("lift", fr, None), ("place", to, piece)]
+    if other_order and victim == to:
+        return [("lift", victim, None), ("lift", fr, None), ("place", to, piece)]
+    return [("lift", fr, None), ("lift", victim, None), ("place", to, piece)]
+
+
+def make(board, host, game, move, other_order):
+    """The hands make ``move``; the FIELD_UPDATEs the host got for it are exactly the hands' changes,
+    each placed piece named (a promotion's new piece is checked once the move is made)."""
+    hands = board.hands
+    if move.promotion:
+        hands.play(board.game.position, board.game.position.parse_uci(move.uci()))
+        game.push(move)
+        return
+    expected = []
+    for kind, square, piece in steps(game, move, other_order):
+        (hands.lift if kind == "lift" else hands.place)(square)
+        expected.append((dgt_field(square), piece or "."))
+    hands.wait(hands.settle_ms)
+    got = [(data[0], PIECES[data[1]]) for kind, data in host.messages(keep=True) if kind == DGT_FIELD_UPDATE]
+    assert got == expected, (move.uci(), got, expected)
+    game.push(move)
+
+
+def dgt_field(square):
+    return (7 - chess.square_rank(square)) * 8 + chess.square_file(square)
+
+
+def take_back(board, game):
+    """The board's undo button, then the hands put the last move's pieces back (a plain capture)."""
+    move = game.pop()
+    board.hw.press("undo")
+    board.wait(100)
+    board.hw.press("undo", False)
+    board.wait(300)
+    hands = board.hands
+    hands.lift(move.to_square)
+    hands.place(move.from_square)
+    hands.place(move.to_square)          # the taken piece, back from beside the board
+    hands.wait(hands.settle_ms)
+
+
+def test_a_dgt_host_is_answered_and_follows_a_whole_game():
+    board = Board()
+    board.wait(300)
+    board.hw.serial.raw = bytearray()     # what the board writes from now on (the boot's JSON line is before)
+    host = DgtHost(board)
+    host.command(DGT_SEND_VERSION)
+    host.command(DGT_RETURN_SERIALNR)
+    host.command(DGT_SEND_TRADEMARK)
+    got = dict(host.messages())
+    assert len(got[DGT_VERSION]) == 2 and got[DGT_SERIALNR].isdigit()
+    assert b"DGT" in got[DGT_TRADEMARK] or b"Digital Game Technology" in got[DGT_TRADEMARK]
+    game = chess.Board()
+    assert host.dump() == field_of(game)
+    host.field = host.dump()
+    host.command(DGT_SEND_UPDATE_BRD)
+    rng = random.Random(3)            # 80 plies: both castlings, en passant, promotions (two to a knight)
+    seen = {"castling, rook first": 0, "castling, king first": 0, "en passant": 0, "promotion": 0,
+            "capture, victim first": 0, "capture, mover first": 0, "takeback": 0}
+    while not game.is_game_over() and len(game.move_stack) < 80:
+        move = choose(rng, game)
+        other_order = len(game.move_stack) % 2 == 0
+        if game.is_castling(move):
+            seen["castling, rook first" if other_order else "castling, king first"] += 1
+        seen["en passant"] += game.is_en_passant(move)
+        seen["promotion"] += bool(move.promotion)
+        plain_capture = game.is_capture(move) and not game.is_en_passant(move) and not move.promotion
+        if plain_capture:
+            seen["capture, victim first" if other_order else "capture, mover first"] += 1
+        make(board, host, game, move, other_order)
+        assert [board.game.position.uci(m) for m in board.game.position.move_stack] == \
+            [m.uci() for m in game.move_stack], "the board took the hands' move"
+        assert host.follow() == field_of(game), "field updates after %s" % move
+        assert host.dump() == field_of(game), "board dump after %s" % move
+        if plain_capture and not seen["takeback"] and len(game.move_stack) > 10:
+            seen["takeback"] += 1
+            take_back(board, game)
+            assert len(board.game.position.move_stack) == len(game.move_stack)
+            assert host.follow() == field_of(game), "field updates after taking %s back" % move
+            assert host.dump() == field_of(game)
+            make(board, host, game, move, False)
+            assert host.follow() == field_of(game)
+    assert len(game.move_stack) >= 40 and all(seen.values()), seen
+
+
+def test_no_json_goes_to_a_dgt_host():
+    board = Board()
+    board.wait(300)
+    board.hw.serial.raw = bytearray()
+    host = DgtHost(board)
+    host.command(DGT_SEND_UPDATE_BRD)
+    board.play("e2e4")
+    board.wait(500)
+    assert b"{" not in bytes(board.hw.serial.raw), "a JSON event went to the DGT host"
+    kinds = [k for k, _ in host.messages()]
+    assert kinds and set(kinds) == {DGT_FIELD_UPDATE}
+
+
+# -- the same under MicroPython (the WebAssembly port): the game from CPython, its positions python-chess's --
+
+def dump_codes(board):
+    return [PIECES.index(ch) for ch in field_of(board)]
+
+
+def game_for_micropython(seed=3, plies=80):
+    """The seeded game's hand steps (both orders), the FIELD_UPDATEs each must bring (python-chess's
+    pieces; a promotion's checked by the dump only), and the board dump after each."""
+    from scacchiera.tracking.tracker import PROMOTION_CYCLE
+    from scacchiera.rules.squares import KNIGHT, BISHOP, ROOK, QUEEN
+    ours = {chess.KNIGHT: KNIGHT, chess.BISHOP: BISHOP, chess.ROOK: ROOK, chess.QUEEN: QUEEN}
+    rng = random.Random(seed)
+    game = chess.Board()
+    out = {"start": dump_codes(game), "steps": [], "updates": [], "dumps": [], "settle": []}
+    while not game.is_game_over() and len(game.move_stack) < plies:
+        move = choose(rng, game)
+        other_order = len(game.move_stack) % 2 == 0 and not move.promotion
+        hand = steps(game, move, other_order)
+        updates = [[dgt_field(sq), PIECES.index(piece or ".")] for _, sq, piece in hand]
+        if move.promotion:
+            for _ in range(PROMOTION_CYCLE.index(ours[move.promotion])):
+                hand += [("lift", move.to_square, None), ("place", move.to_square, None)]
+            updates = None
+        out["steps"].append([[kind, sq] for kind, sq, _ in hand])
+        out["updates"].append(updates)
+        out["settle"].append(1700 if move.promotion else 450)
+        game.push(move)
+        out["dumps"].append(dump_codes(game))
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_dgt_host_under_micropython():
+    game = game_for_micropython()
+    out = run_micropython("tests/mpy/check_dgt_game.py", "/tmp/flash", json.dumps(game),
+                          paths=("host_tools/fakehw", "firmware"), data=())
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+    assert "80 plies" in out.stdout
+
+
+def test_the_micropython_check_on_cpython(tmp_path):
+    """The same script on CPython (it must pass there too: the expectations are the same)."""
+    game = game_for_micropython()
+    out = run_on_the_pins("check_dgt_game.py", tmp_path / "flash", json.dumps(game))
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+
+
+def test_a_text_line_that_starts_like_a_dgt_command_is_text():
+    """"B", "I", "@"… are DGT commands, but followed by anything else they are a line like any other:
+    its JSON reply, and the link stays JSON (a garbage byte changes nothing)."""
+    board = Board()
+    board.wait(300)
+    board.lines()
+    for line in ("Board", "I am here", "@"):
+        board.send(line, steps=12)
+        replies = board.replies()
+        assert len(replies) == 1 and replies[0]["error"] == "unknown_command", (line, replies)
+    assert board.runner.protocol.dgt is None
+    board.send("status", steps=12)
+    assert board.replies("status")[0]["ok"]
+
+
+def test_a_dgt_host_then_a_json_host_on_the_same_link():
+    board = Board()
+    board.wait(300)
+    board.hw.serial.raw = bytearray()
+    host = DgtHost(board)
+    assert host.dump().startswith("rnbqkbnr")
+    board.hw.serial.raw = None
+    board.lines()
+    board.send("status", steps=12)                 # a line end: never a DGT byte
+    assert board.replies("status")[0]["ok"] and board.runner.protocol.dgt is None
+
+
+def test_the_protocols_bits_are_dgts_commands():
+    from scacchiera import dgt, protocol
+    assert sorted(c for c in range(0x40, 0x56) if protocol._DGT_COMMANDS >> (c - 0x40) & 1) == sorted(dgt.COMMANDS)
