@@ -147,7 +147,8 @@ class Protocol:
             while start < n:
                 b = data[start]
                 if b == 10 or b == 13 or b == 123 or b >= 0x61:
-                    self.dgt = None        # never a DGT command: a text or JSON host, from this byte on
+                    self.dgt = None        # never a DGT command: a text or JSON host, from this byte on,
+                    self.send_bytes(b"\n")   # its first line clear of the DGT messages before it
                     break
                 self.dgt.command(self.runner, b)
                 start += 1

@@ -83,7 +83,7 @@ class LoopSerial:
 
     def take(self):
         """The lines the board wrote since the last take, parsed."""
-        lines = [json.loads(text) for text in self.sent]
+        lines = [json.loads(text) for text in self.sent if text.strip()]   # (a blank line: after a DGT host)
         self.sent = []
         return lines
 
