@@ -254,7 +254,7 @@ def test_a_text_line_that_starts_like_a_dgt_command_is_text():
         board.send(line, steps=12)
         replies = board.replies()
         assert len(replies) == 1 and replies[0]["error"] == "unknown_command", (line, replies)
-    assert board.runner.protocol.dgt is None
+    assert board.runner.protocol.host is None
     board.send("status", steps=12)
     assert board.replies("status")[0]["ok"]
 
@@ -268,7 +268,7 @@ def test_a_dgt_host_then_a_json_host_on_the_same_link():
     board.hw.serial.raw = None
     board.lines()
     board.send("status", steps=12)                 # a line end: never a DGT byte
-    assert board.replies("status")[0]["ok"] and board.runner.protocol.dgt is None
+    assert board.replies("status")[0]["ok"] and board.runner.protocol.host is None
 
 
 def test_the_protocols_bits_are_dgts_commands():

@@ -124,7 +124,7 @@ class Dgt:
             dump[dgt_square(sq)] = self.now[sq]
         self._send(BOARD_DUMP, dump)
 
-    def command(self, runner, b):
+    def byte(self, runner, b):
         """One byte from the host. Unknown bytes are ignored (a DGT board does the same)."""
         if b == RESET:
             self.updates = False

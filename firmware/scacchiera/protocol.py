@@ -43,12 +43,22 @@ _CRASH_WRITE_MS = const(200)   # how long a crash waits for the host to take its
 # above 0x40: 0x40, 0x42-0x47, 0x49, 0x4B-0x4D, 0x55. No JSON or text command starts with one of these
 # bytes (the text commands are lowercase words).
 _DGT_COMMANDS = const(0x203afd)
-_DGT_SILENCE_MS = const(40)    # a DGT host sends its commands and waits: held bytes then silence
-_HELD = const(8)               # at most this many DGT command bytes held before they count as text
+_SILENCE_MS = const(40)        # a DGT or ChessLink host sends a command and waits: held bytes, then silence
+_HELD = const(170)             # at most this many held (ChessLink's longest message, L, is 167)
+# ChessLink's bytes (parity bit 7 stripped): its command letters and upper-case hex digits.
+_LINK_LETTERS = b"0123456789ABCDEFLRSTVWX"
 
 
 def _is_dgt(b):
     return 0x40 <= b <= 0x55 and (_DGT_COMMANDS >> (b - 0x40)) & 1
+
+
+def _is_link(b):
+    b &= 0x7F
+    for c in _LINK_LETTERS:
+        if b == c:
+            return True
+    return False
 
 
 class Protocol:
@@ -74,8 +84,8 @@ class Protocol:
         self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
         self._seen_rows = bytearray(8)   # occupancy last sent (watch)
         self._seen_frame = bytearray(64)  # frame last sent (watch)
-        self.dgt = None                # a DGT host's link (dgt.py), once its first byte was a DGT command
-        self.held = None               # bytes that may be a DGT host's, waiting for silence (feed)
+        self.host = None               # a DGT or ChessLink host's link (dgt.py, chesslink.py), once it spoke
+        self.held = None               # bytes that may be such a host's, waiting for silence (feed)
         self.held_n = 0
         self.held_at = 0
 
@@ -83,12 +93,12 @@ class Protocol:
 
     def send(self, obj, reply=False):
         """Queue one line; past the limits the oldest event goes (never a reply, never a half-written line)."""
-        if self.dgt is not None:
-            return                     # a DGT host reads DGT's messages only
+        if self.host is not None:
+            return                     # a DGT or ChessLink host reads its own protocol's messages only
         self.send_bytes((json.dumps(obj) + "\n").encode(), reply)
 
     def send_bytes(self, line, reply=False):
-        """Queue bytes to go out whole (a JSON line, or a DGT message: dgt.py)."""
+        """Queue bytes to go out whole (a JSON line, or a DGT or ChessLink message)."""
         out = self.out
         out.append(line)
         self._replies.append(reply)
@@ -140,27 +150,28 @@ class Protocol:
 
     def feed(self, data, n, now, start=0):
         """Bytes from the serial port (``data[start:n]``); returns where it stopped (framing.py).
-        A host whose bytes at a line's start are DGT commands and then silence speaks DGT: dgt.py
-        answers it, byte by byte, and no JSON goes out, until a byte no DGT host sends (a line end,
-        a lowercase letter, "{") gives the link back to text and JSON."""
-        if self.dgt is not None:
+        A host whose bytes at a line's start are DGT commands, or a whole ChessLink message, and then
+        silence, speaks that protocol: dgt.py or chesslink.py answers it, byte by byte, and no JSON
+        goes out, until a byte neither sends (a line end, a lowercase letter, "{") gives the link
+        back to text and JSON."""
+        if self.host is not None:
             while start < n:
                 b = data[start]
-                if b == 10 or b == 13 or b == 123 or b >= 0x61:
-                    self.dgt = None        # never a DGT command: a text or JSON host, from this byte on,
-                    self.send_bytes(b"\n")   # its first line clear of the DGT messages before it
+                if b == 10 or b == 13 or b == 123 or 0x61 <= b < 0x80:
+                    self.host = None       # never a DGT or ChessLink byte: a text or JSON host, from here,
+                    self.send_bytes(b"\n")   # its first line clear of the messages before it
                     break
-                self.dgt.command(self.runner, b)
+                self.host.byte(self.runner, b)
                 start += 1
-            if self.dgt is not None:
+            if self.host is not None:
                 return start
-        elif self.held_n or (self.n == 0 and start < n and _is_dgt(data[start])):
-            # Bytes that could be a DGT host's: held until silence says so (expire); any other byte
-            # after them makes them text, as if never held (a line "B..." gets its JSON reply).
+        elif self.held_n or (self.n == 0 and start < n and (_is_dgt(data[start]) or _is_link(data[start]))):
+            # Bytes that could be a DGT or ChessLink host's: held until silence says which (expire);
+            # any other byte after them makes them text, as if never held ("B..." gets its JSON reply).
             held = self.held
             if held is None:
                 held = self.held = bytearray(_HELD)
-            while start < n and self.held_n < _HELD and _is_dgt(data[start]):
+            while start < n and self.held_n < _HELD and (_is_dgt(data[start]) or _is_link(data[start])):
                 held[self.held_n] = data[start]
                 self.held_n += 1
                 start += 1
@@ -177,16 +188,30 @@ class Protocol:
 
     def expire(self, now):
         """Drop a half line that has waited too long for its next byte (framing.py); bytes held as a
-        DGT host's with nothing after them for DGT_SILENCE_MS: a DGT host, answered (dgt.py)."""
-        if self.held_n and elapsed(now, self.held_at) >= _DGT_SILENCE_MS:
-            from .dgt import Dgt
-            self.dgt = Dgt(self)
-            k, self.held_n = self.held_n, 0
-            for i in range(k):
-                self.dgt.command(self.runner, self.held[i])
+        DGT or ChessLink host's with nothing after them for _SILENCE_MS: which one (_decide)."""
+        if self.held_n and elapsed(now, self.held_at) >= _SILENCE_MS:
+            self._decide(now)
         if self.n:
             from . import framing
             framing.tick(self, now)
+
+    def _decide(self, now):
+        """Held bytes and then silence: one whole ChessLink message with a good check (its parity
+        bits stripped) is a ChessLink host; DGT commands only, a DGT host; anything else, text."""
+        held, k = self.held, self.held_n
+        self.held_n = 0
+        from .chesslink import valid
+        if valid(held, k):
+            from .chesslink import ChessLink
+            self.host = ChessLink(self)
+        elif all(_is_dgt(held[i]) for i in range(k)):
+            from .dgt import Dgt
+            self.host = Dgt(self)
+        else:
+            self._text(held, k, now, 0)
+            return
+        for i in range(k):
+            self.host.byte(self.runner, held[i])
 
     def handle(self, line):
         """One whole line (bytes): exactly one reply, unless it is blank."""
@@ -210,8 +235,8 @@ class Protocol:
             if self._rx_n:
                 self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
         self.expire(now)
-        if self.dgt is not None:
-            self.dgt.tick(runner)
+        if self.host is not None:
+            self.host.tick(runner)
         stable = runner.app.debouncer.stable
         if self.watch_occupancy and runner.holder is None and stable != self._seen_rows:
             self._seen_rows[:] = stable

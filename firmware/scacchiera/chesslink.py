@@ -1,0 +1,149 @@
+"""Millennium ChessLink, spoken when the host does (protocol.py hands this the bytes).
+
+Loaded only when a host's first bytes are a whole ChessLink message with a good check (protocol.py).
+The public description is the Magic Chessboard's ("ChessLink: Magic Chessboard Communications
+Protocol", Dave Woodfield, in the python-mchess repository on GitHub, domschl/python-mchess): printable ASCII at 38400 7O1 (over USB
+the parity bit travels in bit 7: stripped here from what comes, set on what goes), each message a
+command letter, its hex fields, and a check of 2 hex digits (the XOR of the characters before it).
+
+S -> s + 64 pieces (A8 ... H8, A7 ... H1; KQRNBP white, kqrnbp black, "." empty); V -> v + version;
+X -> x; L (slot time, 81 LED codes) -> l; W addr data -> w addr data; R addr -> r addr data (the
+E2ROM's bytes: 02, automatic reports, is followed: off, or a status at each settled change); T (a
+reset): no reply, the reports and the E2ROM back to their defaults (the game goes on). The pieces
+are dgt.py's ``sensed``: the tracked game's, a piece in the hands named by the tracker. Not yet:
+the LEDs the host asks for (L is acknowledged only), the E2ROM's scan time and report timing.
+"""
+
+from . import const
+from .dgt import sensed
+
+_LENGTHS = {ord("S"): 3, ord("X"): 3, ord("T"): 3, ord("V"): 3, ord("R"): 5, ord("W"): 7, ord("L"): 167}
+_LETTERS = b".PRNBKQprnbkq"       # dgt.py's piece codes -> ChessLink's letters
+_HEX = b"0123456789ABCDEF"
+_REPORTS_OFF = const(1)           # E2ROM address 02, bits 2-0: 001, no automatic reports
+
+
+def check(text, n):
+    """The check of ``text[:n]``: the XOR of its characters (parity bits stripped), as 2 upper-case
+    hex digits (ints)."""
+    x = 0
+    for i in range(n):
+        x ^= text[i] & 0x7F
+    return _HEX[x >> 4], _HEX[x & 15]
+
+
+def valid(msg, n):
+    """Whether ``msg[:n]`` (parity bits ignored) is one whole ChessLink command with a good check."""
+    if n < 3 or _LENGTHS.get(msg[0] & 0x7F) != n:
+        return False
+    hi, lo = check(msg, n - 2)
+    return msg[n - 2] & 0x7F == hi and msg[n - 1] & 0x7F == lo
+
+
+def _odd(c):
+    """``c`` (7 bits) with bit 7 set when needed for an odd number of ones (the parity of 7O1)."""
+    ones = 0
+    x = c
+    while x:
+        ones += x & 1
+        x >>= 1
+    return c if ones & 1 else c | 0x80
+
+
+def _hex(b):
+    return bytes((_HEX[b >> 4], _HEX[b & 15]))
+
+
+def _byte(msg, i):
+    """The byte written as 2 hex digits at ``msg[i]``."""
+    hi, lo = msg[i], msg[i + 1]
+    return ((hi - 48 if hi < 65 else hi - 55) << 4) | (lo - 48 if lo < 65 else lo - 55)
+
+
+class ChessLink:
+    """The ChessLink host's side of the link: its commands answered, the board's changes reported."""
+
+    def __init__(self, protocol):
+        self.protocol = protocol
+        self.msg = bytearray(170)
+        self.n = 0
+        self.e2 = bytearray(256)
+        self._defaults()
+        self.shown = bytearray(64)
+        self.now = bytearray(64)
+        self._rows = bytearray(8)
+        self._ply = -1
+        self._pos = None
+
+    def _defaults(self):
+        e2 = self.e2
+        for i in range(256):
+            e2[i] = 0
+        e2[1] = 20                        # the scan time (2.048 ms units), as the description's default
+        e2[2] = 3                         # reports at each change (the description's 000, every scan, would flood)
+
+    def _reply(self, text):
+        text = bytearray(text)
+        hi, lo = check(text, len(text))
+        text.append(hi)
+        text.append(lo)
+        for i in range(len(text)):
+            text[i] = _odd(text[i])
+        self.protocol.send_bytes(bytes(text), True)
+
+    def byte(self, runner, b):
+        """One byte from the host: a message is answered once whole (a bad check: ignored, as the
+        Magic Chessboard does)."""
+        c = b & 0x7F
+        if self.n == 0 and c not in _LENGTHS:
+            return
+        self.msg[self.n] = c
+        self.n += 1
+        if self.n < _LENGTHS[self.msg[0]]:
+            return
+        n, self.n = self.n, 0
+        if self.e2[0] & 1 or valid(self.msg, n):
+            self._command(runner, self.msg, n)
+
+    def _status(self, runner):
+        sensed(runner.app, self.now)
+        self.shown[:] = self.now
+        out = bytearray(b"s")
+        for rank in range(7, -1, -1):
+            for file in range(8):
+                out.append(_LETTERS[self.now[rank * 8 + file]])
+        self._reply(out)
+
+    def _command(self, runner, msg, n):
+        cmd = msg[0]
+        if cmd == ord("S"):
+            self._status(runner)
+        elif cmd == ord("V"):
+            self._reply(b"v0100")
+        elif cmd == ord("X"):
+            self._reply(b"x")
+        elif cmd == ord("L"):
+            self._reply(b"l")
+        elif cmd == ord("T"):
+            self._defaults()
+        elif cmd == ord("R") or cmd == ord("W"):
+            address = _byte(msg, 1)
+            if cmd == ord("W"):
+                self.e2[address] = _byte(msg, 3)
+            self._reply((b"w" if cmd == ord("W") else b"r") + _hex(address) + _hex(self.e2[address]))
+
+    def tick(self, runner):
+        """After the switches settled or the game moved: a status, when the host wants reports."""
+        if self.e2[2] & 7 == _REPORTS_OFF:
+            return
+        app = runner.app
+        stable = app.debouncer.stable
+        pos = app.game.position
+        if stable == self._rows and pos.ply() == self._ply and pos is self._pos:
+            return
+        self._rows[:] = stable
+        self._ply = pos.ply()
+        self._pos = pos
+        sensed(app, self.now)
+        if self.now != self.shown:
+            self._status(runner)

@@ -1,0 +1,127 @@
+"""The board as a Millennium ChessLink board: a host written from the protocol's public description
+(python-mchess's Magic Board description: 7O1 with the parity bit in bit 7 over USB, a 2-hex-digit XOR check at
+the end of every message) plays a whole game on the firmware (fake hardware, CPython): its status after
+every move, reported by the board on its own and asked with S, equals python-chess's position."""
+
+import random
+import shutil
+
+import chess
+import pytest
+
+from firmware_support import Board, run_on_the_pins
+from hands_fuzz import choose
+from mpy_runner import run_micropython
+
+
+def with_check(text):
+    x = 0
+    for c in text.encode():
+        x ^= c
+    return text + "%02X" % x
+
+
+def odd_parity(data):
+    """Each byte with bit 7 set where the 7O1 line would add a parity bit (an odd number of ones)."""
+    return bytes(b if bin(b).count("1") % 2 else b | 0x80 for b in data)
+
+
+class LinkHost:
+    def __init__(self, board):
+        self.board = board
+        self.seen = 0
+
+    def send(self, text, steps=12):
+        self.board.hw.send_bytes(odd_parity(with_check(text).encode()))
+        self.board.run(steps)
+
+    def replies(self):
+        """The board's messages since the last call: parity checked and stripped, check verified."""
+        raw = bytes(self.board.hw.serial.raw[self.seen:])
+        self.seen += len(raw)
+        assert all(bin(b).count("1") % 2 == 1 for b in raw), "7O1: every byte has odd parity"
+        text = bytes(b & 0x7F for b in raw).decode("ascii")
+        lengths = {"s": 67, "v": 7, "x": 3, "l": 3, "w": 7, "r": 7}
+        out = []
+        while text:
+            n = lengths[text[0]]
+            message, text = text[:n], text[n:]
+            assert with_check(message[:-2]) == message, message
+            out.append(message[:-2])
+        return out
+
+
+def status_of(game):
+    """python-chess's position as ChessLink's status: A8 ... H8, A7 ... H1."""
+    out = ""
+    for rank in range(7, -1, -1):
+        for file in range(8):
+            piece = game.piece_at(chess.square(file, rank))
+            out += piece.symbol() if piece else "."
+    return out
+
+
+def test_a_chesslink_host_plays_a_whole_game():
+    board = Board()
+    board.wait(300)
+    board.hw.serial.raw = bytearray()
+    host = LinkHost(board)
+    host.send("V")                                  # the first message, then silence: a ChessLink host
+    game = chess.Board()
+    assert host.replies() == ["v0100", "s" + status_of(game)]     # the version, then the first report
+    assert board.runner.protocol.host is not None
+    host.send("W0203")                              # automatic reports: at every change
+    assert host.replies() == ["w0203"]
+    host.send("R01")
+    assert host.replies() == ["r0114"]              # the scan time's default, 20
+    host.send("S")
+    assert host.replies() == ["s" + status_of(game)]
+    host.send("L" + "01" + "00" * 81)
+    host.send("X")
+    assert host.replies() == ["l", "x"]
+    rng = random.Random(3)
+    while not game.is_game_over() and len(game.move_stack) < 60:
+        move = choose(rng, game)
+        board.hands.play(board.game.position, board.game.position.parse_uci(move.uci()))
+        game.push(move)
+        reports = host.replies()
+        assert reports and reports[-1] == "s" + status_of(game), move       # reported on its own
+        host.send("S")
+        assert host.replies() == ["s" + status_of(game)]
+    # A message with a wrong check is ignored, as the Magic Chessboard does; the link stays ChessLink.
+    board.hw.send_bytes(odd_parity(b"S00"))
+    board.run(12)
+    assert host.replies() == []
+    # Reports off (E2ROM 02 = 1): a move brings none; then a JSON host takes the link back.
+    host.send("W0201")
+    assert host.replies() == ["w0201"]
+    board.hw.serial.raw = None
+    board.lines()
+    board.send("status", steps=12)
+    assert board.replies("status")[0]["moves"] == [m.uci() for m in game.move_stack]
+
+
+def test_a_text_line_that_looks_like_chesslink_is_text():
+    """"S" or "V56" typed as a line (a line end after it, or a bad check) stays a text line."""
+    board = Board()
+    board.wait(300)
+    board.lines()
+    for line in ("S", "V56", "X00"):
+        board.send(line, steps=12)
+        replies = board.replies()
+        assert len(replies) == 1 and replies[0]["error"] == "unknown_command", (line, replies)
+    assert board.runner.protocol.host is None
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_chesslink_host_under_micropython():
+    out = run_micropython("tests/mpy/check_chesslink.py", "/tmp/flash", paths=("host_tools/fakehw", "firmware"),
+                          data=())
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+
+
+def test_the_micropython_check_on_cpython(tmp_path):
+    out = run_on_the_pins("check_chesslink.py", tmp_path / "flash")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
