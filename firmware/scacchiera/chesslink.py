@@ -15,7 +15,7 @@ the LEDs the host asks for (L is acknowledged only), the E2ROM's scan time and r
 """
 
 from . import const
-from .dgt import sensed
+from .dgt import Changes, sensed
 
 _LENGTHS = {ord("S"): 3, ord("X"): 3, ord("T"): 3, ord("V"): 3, ord("R"): 5, ord("W"): 7, ord("L"): 167}
 _LETTERS = b".PRNBKQprnbkq"       # dgt.py's piece codes -> ChessLink's letters
@@ -71,9 +71,7 @@ class ChessLink:
         self._defaults()
         self.shown = bytearray(64)
         self.now = bytearray(64)
-        self._rows = bytearray(8)
-        self._ply = -1
-        self._pos = None
+        self.changes = Changes()
 
     def _defaults(self):
         e2 = self.e2
@@ -134,16 +132,8 @@ class ChessLink:
 
     def tick(self, runner):
         """After the switches settled or the game moved: a status, when the host wants reports."""
-        if self.e2[2] & 7 == _REPORTS_OFF:
+        if self.e2[2] & 7 == _REPORTS_OFF or not self.changes.new(runner.app):
             return
-        app = runner.app
-        stable = app.debouncer.stable
-        pos = app.game.position
-        if stable == self._rows and pos.ply() == self._ply and pos is self._pos:
-            return
-        self._rows[:] = stable
-        self._ply = pos.ply()
-        self._pos = pos
-        sensed(app, self.now)
+        sensed(runner.app, self.now)
         if self.now != self.shown:
             self._status(runner)

@@ -101,6 +101,26 @@ def sensed(app, out):
         out[sq] = _CODE[p]
 
 
+class Changes:
+    """Whether the settled switches or the game changed since the last look: the pieces are compared
+    only then, not at every scan (dgt.py's and chesslink.py's reports)."""
+
+    def __init__(self):
+        self.rows = bytearray(8)
+        self.ply = -1
+        self.pos = None
+
+    def new(self, app):
+        stable = app.debouncer.stable
+        pos = app.game.position
+        if stable == self.rows and pos.ply() == self.ply and pos is self.pos:
+            return False
+        self.rows[:] = stable
+        self.ply = pos.ply()
+        self.pos = pos
+        return True
+
+
 class Dgt:
     """The DGT host's side of the link: its commands answered, the board's changes sent."""
 
@@ -109,9 +129,7 @@ class Dgt:
         self.updates = False              # field updates on (SEND_UPDATE, SEND_UPDATE_BRD, SEND_UPDATE_NICE)
         self.shown = bytearray(64)        # the pieces the host was last told, our square order
         self.now = bytearray(64)
-        self._rows = bytearray(8)         # the settled switches, and the game's ply and position object,
-        self._ply = -1                    # when the pieces were last compared
-        self._pos = None
+        self.changes = Changes()
 
     def _send(self, kind, data, reply=True):
         self.protocol.send_bytes(message(kind, data), reply)
@@ -151,16 +169,8 @@ class Dgt:
     def tick(self, runner):
         """After the switches settled or the game moved: each square whose piece changed, as a
         FIELD_UPDATE (the pieces are compared only then, not at every scan)."""
-        if not self.updates:
+        if not self.updates or not self.changes.new(runner.app):
             return
-        app = runner.app
-        stable = app.debouncer.stable
-        pos = app.game.position
-        if stable == self._rows and pos.ply() == self._ply and pos is self._pos:
-            return
-        self._rows[:] = stable
-        self._ply = pos.ply()
-        self._pos = pos
         now = self.now
         sensed(runner.app, now)
         shown = self.shown
