@@ -64,6 +64,7 @@ class PtyBoard:
         self.path = path
         self.firmware = firmware_main
         self.hw = FakeHardware()
+        self.hw.serial.raw = bytearray()   # every byte the board writes goes to the pty (JSON lines or DGT's binary)
         self.hw.set_squares(firmware_support.START_SQUARES)
         self.runner = firmware_main.build(self.hw, firmware_support.PERIOD_US)
         self.lock = threading.Lock()
@@ -102,7 +103,7 @@ class PtyBoard:
             self.master = self.slave = None
             if os.path.lexists(self.path):
                 os.unlink(self.path)
-            self.hw.serial.sent = []         # what the board wrote meanwhile went nowhere
+            del self.hw.serial.raw[:]        # what the board wrote meanwhile went nowhere
 
     def hands(self, f):
         with self.lock:
@@ -124,8 +125,8 @@ class PtyBoard:
                         self.received += data
                         self.hw.send_bytes(data)
                 self.firmware.serve(self.runner, 1)
-                out = "".join(self.hw.serial.sent).encode()
-                self.hw.serial.sent = []
+                out = bytes(self.hw.serial.raw)
+                del self.hw.serial.raw[:]
                 if master is not None and out:
                     os.write(master, out)
             time.sleep(0.001)
