@@ -225,6 +225,13 @@ class Hardware:
     def serial_write(self, data, start=0):
         return self.serial.write(data, start)
 
+    def serial_ctrl_c(self, on):
+        try:
+            from micropython import kbd_intr
+        except ImportError:            # CPython, under host_tools/fakehw: no Ctrl-C to turn off
+            return
+        kbd_intr(3 if on else -1)
+
     # -- watchdog and reset ----------------------------------------------------------------
 
     def start_watchdog(self, ms):

@@ -125,3 +125,32 @@ def test_the_micropython_check_on_cpython(tmp_path):
     out = run_on_the_pins("check_chesslink.py", tmp_path / "flash")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+
+
+def corner_leds(squares, code="FF"):
+    """The L command's 81 LED codes lighting ``squares`` (python-chess squares) as python-mchess
+    does: the four corners of each. LED 1 is at A8's outer corner, 9 at A1's, 73 at H8's, 81 at H1's."""
+    grid = ["00"] * 81
+    for sq in squares:
+        file, rank = chess.square_file(sq), chess.square_rank(sq)
+        for f in (file, file + 1):
+            for r in (7 - rank, 8 - rank):
+                grid[f * 9 + r] = code
+    return "".join(grid)
+
+
+def test_the_hosts_leds_light_squares():
+    from scacchiera.report import frame_names
+    board = Board()
+    board.wait(300)
+    board.hw.serial.raw = bytearray()
+    host = LinkHost(board)
+    host.send("L" + "05" + corner_leds([chess.G1, chess.F3], "C4"))    # a knight's move g1-f3, flashing
+    assert host.replies()[0] == "l"
+    assert frame_names(board.runner) == {"g1": "asked", "f3": "asked"}
+    host.send("L" + "05" + corner_leds([chess.E2, chess.E4]))
+    host.replies()
+    # e3's four corners are e2's top ones and e4's bottom ones: it shows lit too (docs/protocols.md)
+    assert frame_names(board.runner) == {"e2": "asked", "e3": "asked", "e4": "asked"}
+    host.send("X")
+    assert host.replies() == ["x"] and frame_names(board.runner) == {}

@@ -232,7 +232,7 @@ def test_a_dgt_host_under_micropython():
     out = run_micropython("tests/mpy/check_dgt_game.py", "/tmp/flash", json.dumps(game),
                           paths=("host_tools/fakehw", "firmware"), data=())
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+    assert out.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
     assert "80 plies" in out.stdout
 
 
@@ -241,7 +241,7 @@ def test_the_micropython_check_on_cpython(tmp_path):
     game = game_for_micropython()
     out = run_on_the_pins("check_dgt_game.py", tmp_path / "flash", json.dumps(game))
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+    assert out.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
 
 def test_a_text_line_that_starts_like_a_dgt_command_is_text():
@@ -272,8 +272,8 @@ def test_a_dgt_host_then_a_json_host_on_the_same_link():
 
 
 def test_the_protocols_bits_are_dgts_commands():
-    from scacchiera import dgt, protocol
-    assert sorted(c for c in range(0x40, 0x56) if protocol._DGT_COMMANDS >> (c - 0x40) & 1) == sorted(dgt.COMMANDS)
+    from scacchiera import dgt, hosts
+    assert sorted(c for c in range(0x40, 0x56) if hosts._DGT_COMMANDS >> (c - 0x40) & 1) == sorted(dgt.COMMANDS)
 
 
 def test_a_dgt_program_on_a_serial_port_with_pyserial(tmp_path):

@@ -62,7 +62,7 @@ def test_status_tells_the_game_and_the_board():
     assert status["options"] == {"hints": True, "takeback": True, "settle_ms": 250, "lang": "en",
                                  "profile": "fide", "brightness": 100, "move_time_ms": 0,
                                  "clock": "off", "offer_every": 5, "abandon_min": 0, "suggest": True,
-                                 "opponent": "person", "engine_side": "b"}
+                                 "opponent": "person", "engine_side": "b", "usb": "auto"}
     assert status["clock"] is None and status["offer"] is None
     assert status["material"] == {"w": 40, "b": 40}    # 8 + 2*3 + 2*3 + 2*5 + 10
 

@@ -31,6 +31,7 @@ class App:
         self.pixels = None           # render()'s buffer, made on first use (the firmware renders into its own)
         self.palette = Palette(led_of_square or bytes(range(64)), led_order, brightness_cap)
         self.dirty = True            # the frame may have changed: recompose before the next write
+        self.asked = None            # squares a program on the USB link asked to light (dgt.py, chesslink.py)
 
     def _event(self, event):
         self.dirty = True
@@ -62,9 +63,23 @@ class App:
     def compose(self):
         """The frame of meanings now."""
         if self.dirty:
-            led_frame.compose(self.game, self.frame)
+            led_frame.compose(self.game, self.frame, self.asked)
             self.dirty = False
         return self.frame
+
+    def ask(self, square, on):
+        """A program on the USB link (a DGT or ChessLink host) asks for ``square`` lit, or dark; -1: all
+        dark. The 64 bytes are made with its first request (RAM)."""
+        if self.asked is None:
+            if not on:
+                return
+            self.asked = bytearray(64)
+        if square < 0:
+            for sq in range(64):
+                self.asked[sq] = 0
+        else:
+            self.asked[square] = 1 if on else 0
+        self.dirty = True
 
     def render(self, now):
         """The pixel bytes for the strip now (blinking needs ``now``)."""

@@ -7,11 +7,18 @@ the parity bit travels in bit 7: stripped here from what comes, set on what goes
 command letter, its hex fields, and a check of 2 hex digits (the XOR of the characters before it).
 
 S -> s + 64 pieces (A8 ... H8, A7 ... H1; KQRNBP white, kqrnbp black, "." empty); V -> v + version;
-X -> x; L (slot time, 81 LED codes) -> l; W addr data -> w addr data; R addr -> r addr data (the
-E2ROM's bytes: 02, automatic reports, is followed: off, or a status at each settled change); T (a
-reset): no reply, the reports and the E2ROM back to their defaults (the game goes on). The pieces
-are dgt.py's ``sensed``: the tracked game's, a piece in the hands named by the tracker. Not yet:
-the LEDs the host asks for (L is acknowledged only), the E2ROM's scan time and report timing.
+X (all LEDs off) -> x; L (slot time, 81 LED codes) -> l; W addr data -> w addr data; R addr -> r
+addr data (the E2ROM's bytes: 02, automatic reports, is followed: off, or a status at each settled
+change); T (a reset): no reply, the reports, the LEDs and the E2ROM back to their defaults (the game
+goes on). The pieces are dgt.py's ``sensed``: the tracked game's, a piece in the hands named by the
+tracker.
+
+The LEDs: the Magic Chessboard has 81, on the corners of the squares (LED 1 at A8's outer corner,
+9 at A1's, 73 at H8's, 81 at H1's: 9 per file line, from rank 8's edge to rank 1's). A square is
+lit, as the frame's ``asked`` meaning, when its four corners all flash (any pattern: shown
+steady); a square between two lit ones on a file or rank has its four corners lit too, so it shows
+lit as well (the corners are shared: the board cannot tell). Not done: the E2ROM's scan time and
+report timing.
 """
 
 from . import const
@@ -60,6 +67,20 @@ def _byte(msg, i):
     return ((hi - 48 if hi < 65 else hi - 55) << 4) | (lo - 48 if lo < 65 else lo - 55)
 
 
+def _leds(app, msg):
+    """``L``: msg[3:165] holds 81 LED codes (2 hex digits each, after the slot time). A square is
+    asked for when its four corner LEDs all flash."""
+    for sq in range(64):
+        file, top = sq & 7, 7 - (sq >> 3)          # the square's corners: lines file, file + 1; top, top + 1
+        lit = True
+        for corner in (file * 9 + top, file * 9 + top + 1, (file + 1) * 9 + top, (file + 1) * 9 + top + 1):
+            if _byte(msg, 3 + 2 * corner) == 0:
+                lit = False
+                break
+        if app.asked is not None or lit:
+            app.ask(sq, lit)
+
+
 class ChessLink:
     """The ChessLink host's side of the link: its commands answered, the board's changes reported."""
 
@@ -91,17 +112,22 @@ class ChessLink:
 
     def byte(self, runner, b):
         """One byte from the host: a message is answered once whole (a bad check: ignored, as the
-        Magic Chessboard does)."""
+        Magic Chessboard does). False if it cannot be a ChessLink host's (a line end, a lowercase
+        letter, "{": a text host), so protocol.py gives the link back."""
+        if b == 10 or b == 13 or b == 123 or 0x61 <= b < 0x80:
+            self.n = 0
+            return False
         c = b & 0x7F
         if self.n == 0 and c not in _LENGTHS:
-            return
+            return True
         self.msg[self.n] = c
         self.n += 1
         if self.n < _LENGTHS[self.msg[0]]:
-            return
+            return True
         n, self.n = self.n, 0
         if self.e2[0] & 1 or valid(self.msg, n):
             self._command(runner, self.msg, n)
+        return True
 
     def _status(self, runner):
         sensed(runner.app, self.now)
@@ -119,10 +145,13 @@ class ChessLink:
         elif cmd == ord("V"):
             self._reply(b"v0100")
         elif cmd == ord("X"):
+            runner.app.ask(-1, False)
             self._reply(b"x")
         elif cmd == ord("L"):
+            _leds(runner.app, msg)
             self._reply(b"l")
         elif cmd == ord("T"):
+            runner.app.ask(-1, False)
             self._defaults()
         elif cmd == ord("R") or cmd == ord("W"):
             address = _byte(msg, 1)
@@ -130,7 +159,7 @@ class ChessLink:
                 self.e2[address] = _byte(msg, 3)
             self._reply((b"w" if cmd == ord("W") else b"r") + _hex(address) + _hex(self.e2[address]))
 
-    def tick(self, runner):
+    def tick(self, runner, now):
         """After the switches settled or the game moved: a status, when the host wants reports."""
         if self.e2[2] & 7 == _REPORTS_OFF or not self.changes.new(runner.app):
             return

@@ -9,9 +9,15 @@ Squares go a8, b8, ... h8, a7, ... h1; pieces are 0 empty, 1-6 white P R N B K Q
 The board senses presence, not pieces: each occupied square is given the piece the tracked game
 puts there, and a piece moving through the hands is named by the tracker (``sensed``). With
 updates on (0x43, 0x44, 0x4B) every settled change of a square goes out as a FIELD_UPDATE, in the
-order the switches settled. docs/protocols.md says what an app sees and what is not done yet
-(bus mode, the Revelation II's LEDs, the clock's messages). DGT's header asks that the protocol not
-be used commercially without DGT's permission: this project is GPL and sells nothing.
+order the switches settled, and with 0x43 or 0x4B the clocks (BWTIME) at each new second while one
+runs. The Revelation II's LED command (0x60) lights squares as the frame's ``asked`` meaning; a DGT
+clock's commands (0x2B) are read and left unanswered, as a board with no clock plugged in does.
+
+Bus mode (DGT LiveChess's): 0x4A, or a bus command, turns it on; each command is then 4 bytes
+(command, the board's 14-bit address, a 7-bit sum) and each answer carries the address and a sum;
+the changes go as the EEPROM's 2-byte field tags. Any single-board command turns it off again.
+docs/protocols.md says what an app sees. DGT's header asks that the protocol not be used
+commercially without DGT's permission: this project is GPL and sells nothing.
 """
 
 from . import const
@@ -28,10 +34,39 @@ SEND_UPDATE_NICE = const(0x4B)
 SEND_BATTERY_STATUS = const(0x4C)
 SEND_VERSION = const(0x4D)
 RETURN_LONG_SERIALNR = const(0x55)
+SEND_CLK = const(0x41)
+TO_BUSMODE = const(0x4A)
+SET_LEDS = const(0x60)            # the Revelation II's: size 4, mode (0 off, 1 on), from, to, 0
+CLOCK_MESSAGE = const(0x2B)       # a command for a DGT clock: size, then that many bytes
 # The commands a host's first byte may be (protocol.py's _DGT_COMMANDS has them as bits).
-COMMANDS = (RESET, SEND_BRD, SEND_UPDATE, SEND_UPDATE_BRD, RETURN_SERIALNR, RETURN_BUSADRES, SEND_TRADEMARK,
-            SEND_EE_MOVES, SEND_UPDATE_NICE, SEND_BATTERY_STATUS, SEND_VERSION, RETURN_LONG_SERIALNR)
+COMMANDS = (RESET, SEND_CLK, SEND_BRD, SEND_UPDATE, SEND_UPDATE_BRD, RETURN_SERIALNR, RETURN_BUSADRES,
+            SEND_TRADEMARK, SEND_EE_MOVES, TO_BUSMODE, SEND_UPDATE_NICE, SEND_BATTERY_STATUS, SEND_VERSION,
+            RETURN_LONG_SERIALNR)
 
+# Bus mode: commands 0x81-0x8D (+ address, sum); answers 0x83-0x8A.
+BUS_SEND_CLK = const(0x81)
+BUS_SEND_BRD = const(0x82)
+BUS_SEND_CHANGES = const(0x83)
+BUS_REPEAT_CHANGES = const(0x84)
+BUS_SET_START_GAME = const(0x85)
+BUS_SEND_FROM_START = const(0x86)
+BUS_PING = const(0x87)
+BUS_END_BUSMODE = const(0x88)
+BUS_IGNORE_NEXT_PING = const(0x8A)
+BUS_SEND_VERSION = const(0x8B)
+BUS_SEND_ALL = const(0x8D)
+MSG_BUS_BRD_DUMP = const(0x83)
+MSG_BUS_BWTIME = const(0x84)
+MSG_BUS_UPDATE = const(0x85)
+MSG_BUS_FROM_START = const(0x86)
+MSG_BUS_PING = const(0x87)
+MSG_BUS_START_GAME_WRITTEN = const(0x88)
+MSG_BUS_VERSION = const(0x89)
+ADDRESS = const(1)                # this board's bus address (BUSADRES says it too)
+EE_START_TAG = const(0x7B)
+_CHANGES = const(128)             # bytes of field tags kept for the next BUS_SEND_CHANGES (64 changes)
+
+BWTIME = const(0x8D)
 BOARD_DUMP = const(0x86)
 FIELD_UPDATE = const(0x8E)
 EE_MOVES = const(0x8F)
@@ -51,6 +86,41 @@ def message(kind, data):
     """One message: its header (the length counts the 3 header bytes) and its data."""
     n = len(data) + 3
     return bytes((kind, (n >> 7) & 0x7F, n & 0x7F)) + bytes(data)
+
+
+def bus_message(kind, data):
+    """A bus mode message: header, the length (from the header to the sum), our address, the data,
+    and the sum of all the bytes before it, its bit 7 cleared."""
+    n = len(data) + 6
+    out = bytearray((kind, (n >> 7) & 0x7F, n & 0x7F, (ADDRESS >> 7) & 0x7F, ADDRESS & 0x7F))
+    out += data
+    out.append(sum(out) & 0x7F)
+    return bytes(out)
+
+
+def _bcd(n):
+    return (n // 10) << 4 | n % 10
+
+
+def bwtime(clocks, white_to_move, now):
+    """The 7 data bytes of BWTIME: the right clock (black's), the left (white's), then the status;
+    a game without a clock: 'no clock connected' (status bit 5)."""
+    if not clocks.on:
+        return b"\x00\x00\x00\x00\x00\x00\x20"
+    out = bytearray(7)
+    for i, white in ((0, False), (3, True)):
+        s = clocks.left_ms(white, now) // 1000
+        h = s // 3600
+        out[i] = (h if h < 10 else 9) | (0x10 if s == 0 else 0)   # the flag fallen: bit 4
+        out[i + 1] = _bcd(s // 60 % 60)
+        out[i + 2] = _bcd(s % 60)
+    running = clocks.running
+    status = 1 if running else 0
+    if running:
+        status |= 0x10 if white_to_move else 0x08     # whose turn: left (white) or right (black)
+        status |= 0x02 if white_to_move else 0        # the tumbler high on the side that pressed
+    out[6] = status
+    return bytes(out)
 
 
 def dgt_square(square):
@@ -124,33 +194,67 @@ class Changes:
 class Dgt:
     """The DGT host's side of the link: its commands answered, the board's changes sent."""
 
-    def __init__(self, protocol):
+    def __init__(self, protocol, bus=False):
         self.protocol = protocol
         self.updates = False              # field updates on (SEND_UPDATE, SEND_UPDATE_BRD, SEND_UPDATE_NICE)
+        self.clock_updates = False        # ...and the clocks (SEND_UPDATE, SEND_UPDATE_NICE)
         self.shown = bytearray(64)        # the pieces the host was last told, our square order
         self.now = bytearray(64)
         self.changes = Changes()
+        self.cmd = bytearray(8)           # a command of more than one byte, as it comes
+        self.cmd_n = 0
+        self.cmd_len = 0                  # its length once known (0: not yet)
+        self.clock_s = -1                 # the seconds last sent in BWTIME (white's * 16384 + black's)
+        self.bus = bus                    # bus mode: 4-byte commands, answers with address and sum
+        self.tags = bytearray(_CHANGES)   # bus mode: field changes not yet asked for (EEPROM tags)
+        self.tags_n = 0
+        self.last = b""                   # bus mode: the last changes sent (BUS_REPEAT_CHANGES)
+        self.ignore_ping = False
 
     def _send(self, kind, data, reply=True):
         self.protocol.send_bytes(message(kind, data), reply)
 
-    def board_dump(self, runner):
+    def _dump(self, runner):
         sensed(runner.app, self.now)
         self.shown[:] = self.now
         dump = bytearray(64)
         for sq in range(64):
             dump[dgt_square(sq)] = self.now[sq]
-        self._send(BOARD_DUMP, dump)
+        return dump
+
+    def board_dump(self, runner):
+        self._send(BOARD_DUMP, self._dump(runner))
+
+    def _clock(self, runner, now):
+        app = runner.app
+        return bwtime(app.game.clocks, app.game.position.turn == 0, now)
 
     def byte(self, runner, b):
-        """One byte from the host. Unknown bytes are ignored (a DGT board does the same)."""
+        """One byte from the host; False if it cannot be a DGT host's at this point (a line end, a
+        lowercase letter, "{": a text host), so protocol.py gives the link back. Unknown commands
+        are ignored, as a DGT board does."""
+        if self.cmd_n:
+            self._more(runner, b)
+            return True
+        if b == 10 or b == 13 or b == 123 or 0x61 <= b < 0x80:
+            return False
+        if b == SET_LEDS or b == CLOCK_MESSAGE or b >= 0x80:
+            self.cmd[0] = b
+            self.cmd_n = 1
+            self.cmd_len = 4 if b >= 0x80 else 0     # a bus command; else its size comes next
+            return True
+        self._bus_mode(runner, b == TO_BUSMODE)      # a single-board command ends bus mode
         if b == RESET:
-            self.updates = False
+            self.updates = self.clock_updates = False
         elif b == SEND_BRD:
             self.board_dump(runner)
         elif b in (SEND_UPDATE, SEND_UPDATE_BRD, SEND_UPDATE_NICE):
             self.updates = True
+            self.clock_updates = b != SEND_UPDATE_BRD
+            self.clock_s = -1
             sensed(runner.app, self.shown)
+        elif b == SEND_CLK:
+            self._send(BWTIME, self._clock(runner, runner.hw.ticks_ms()))
         elif b == SEND_VERSION:
             self._send(VERSION, b"\x01\x00")
         elif b == SEND_TRADEMARK:
@@ -160,21 +264,121 @@ class Dgt:
         elif b == RETURN_LONG_SERIALNR:
             self._send(LONG_SERIALNR, b"0000000001")
         elif b == RETURN_BUSADRES:
-            self._send(BUSADRES, b"\x00\x01")
+            self._send(BUSADRES, bytes(((ADDRESS >> 7) & 0x7F, ADDRESS & 0x7F)))
         elif b == SEND_BATTERY_STATUS:
             self._send(BATTERY_STATUS, b"\x64\x00\x00\x00\x00\x00\x00\x00\x00")   # on USB power: full
         elif b == SEND_EE_MOVES:
             self._send(EE_MOVES, b"")     # no stored moves: the board's archive is the protocol's `games`
+        return True
 
-    def tick(self, runner):
-        """After the switches settled or the game moved: each square whose piece changed, as a
-        FIELD_UPDATE (the pieces are compared only then, not at every scan)."""
-        if not self.updates or not self.changes.new(runner.app):
+    def _more(self, runner, b):
+        """The next byte of a command of more than one byte; run it once whole."""
+        if self.cmd_n < len(self.cmd):
+            self.cmd[self.cmd_n] = b
+        self.cmd_n += 1
+        if self.cmd_len == 0:
+            self.cmd_len = 2 + b          # 0x60 and 0x2B: the size counts the bytes after it
+        if self.cmd_n < self.cmd_len:
             return
+        self.cmd_n = 0
+        cmd = self.cmd
+        if cmd[0] == SET_LEDS and self.cmd_len >= 5:
+            self._leds(runner.app, cmd[2], cmd[3], cmd[4])
+        elif cmd[0] >= 0x80 and (cmd[0] + cmd[1] + cmd[2]) & 0x7F == cmd[3]:
+            address = cmd[1] << 7 | cmd[2]
+            if address == ADDRESS or address == 0:
+                self._bus_mode(runner, True)
+                self._bus(runner, cmd[0], address)
+        # a clock's command (0x2B): no clock is plugged into this board, so no answer
+
+    @staticmethod
+    def _leds(app, mode, first, last):
+        """The Revelation II's LEDs: mode 1 lights squares ``first`` and ``last`` (DGT's fields: a8 = 0),
+        mode 0 darkens them (``first`` 0x40: all)."""
+        if mode == 0 and first == 0x40:
+            app.ask(-1, False)
+        elif mode < 2:
+            for field in (first, last):
+                if field < 64:
+                    app.ask(dgt_square(field), mode == 1)
+
+    def _bus(self, runner, cmd, address):
+        if cmd == BUS_PING or cmd == BUS_IGNORE_NEXT_PING:
+            if cmd == BUS_PING and address == 0 and self.ignore_ping:
+                self.ignore_ping = False
+                return
+            self.ignore_ping = cmd == BUS_IGNORE_NEXT_PING
+            self._bus_send(MSG_BUS_PING, b"")
+        elif cmd == BUS_SEND_BRD:
+            self._bus_send(MSG_BUS_BRD_DUMP, self._dump(runner))
+        elif cmd == BUS_SEND_CHANGES or cmd == BUS_SEND_ALL:
+            self.tick(runner, runner.hw.ticks_ms())    # what settled since the last look
+            self.last = bus_message(MSG_BUS_UPDATE, self.tags[:self.tags_n])
+            self.tags_n = 0
+            self.protocol.send_bytes(self.last, True)
+            if cmd == BUS_SEND_ALL:
+                self._bus_send(MSG_BUS_BWTIME, self._clock(runner, runner.hw.ticks_ms()))
+                self._bus_send(MSG_BUS_BRD_DUMP, self._dump(runner))
+        elif cmd == BUS_REPEAT_CHANGES:
+            self.protocol.send_bytes(self.last or bus_message(MSG_BUS_UPDATE, b""), True)
+        elif cmd == BUS_SEND_CLK:
+            self._bus_send(MSG_BUS_BWTIME, self._clock(runner, runner.hw.ticks_ms()))
+        elif cmd == BUS_SEND_VERSION:
+            self._bus_send(MSG_BUS_VERSION, b"\x01\x00")
+        elif cmd == BUS_SET_START_GAME:
+            self.tags_n = 0
+            self._bus_send(MSG_BUS_START_GAME_WRITTEN, b"")
+        elif cmd == BUS_SEND_FROM_START:
+            # the game from its start is in the board's archive and journal, not kept as tags:
+            # the position now, as tags after the start tag (what a reader rebuilds the board from)
+            self._dump(runner)
+            data = bytearray((EE_START_TAG,))
+            for sq in range(64):
+                if self.now[sq]:
+                    data.append(0x40 | self.now[sq])
+                    data.append(dgt_square(sq))
+            self._bus_send(MSG_BUS_FROM_START, data)
+        elif cmd == BUS_END_BUSMODE:
+            self._bus_mode(runner, False)
+
+    def _bus_mode(self, runner, on):
+        """Into bus mode (the changes counted from the pieces now) or out of it."""
+        if on and not self.bus:
+            sensed(runner.app, self.shown)
+            self.tags_n = 0
+        self.bus = on
+
+    def _bus_send(self, kind, data):
+        self.protocol.send_bytes(bus_message(kind, data), True)
+
+    def tick(self, runner, now):
+        """After the switches settled or the game moved: each square whose piece changed, as a
+        FIELD_UPDATE (in bus mode kept as tags until the host asks); the clocks at each new second
+        (the pieces are compared only when something changed, not at every scan)."""
+        if self.bus:
+            if self.changes.new(runner.app):
+                self._changed(runner)
+            return
+        if self.clock_updates:
+            clocks = runner.app.game.clocks
+            if clocks.on:
+                seconds = clocks.left_ms(True, now) // 1000 << 14 | clocks.left_ms(False, now) // 1000
+                if seconds != self.clock_s:
+                    self.clock_s = seconds
+                    self._send(BWTIME, self._clock(runner, now), False)
+        if self.updates and self.changes.new(runner.app):
+            self._changed(runner)
+
+    def _changed(self, runner):
         now = self.now
         sensed(runner.app, now)
         shown = self.shown
         for sq in range(64):
             if now[sq] != shown[sq]:
                 shown[sq] = now[sq]
-                self._send(FIELD_UPDATE, bytes((dgt_square(sq), now[sq])), False)
+                if not self.bus:
+                    self._send(FIELD_UPDATE, bytes((dgt_square(sq), now[sq])), False)
+                elif self.tags_n + 2 <= _CHANGES:
+                    self.tags[self.tags_n] = 0x40 | now[sq]
+                    self.tags[self.tags_n + 1] = dgt_square(sq)
+                    self.tags_n += 2

@@ -49,6 +49,8 @@ TABLE = (
     ("suggest", BOOL, None, True, GAME, False),    # the engine's hints on request (off in rated games)
     ("opponent", CHOICE, OPPONENTS, OPPONENTS[0], RUNNER, False),  # who plays engine_side
     ("engine_side", CHOICE, ("w", "b"), "b", RUNNER, False),       # the side an engine or the host plays
+    # the USB link's language: told from the host's first bytes, or forced (protocol.py, docs/protocols.md)
+    ("usb", CHOICE, ("auto", "json", "dgt", "chesslink"), "auto", RUNNER, False),
 )
 
 

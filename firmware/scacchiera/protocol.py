@@ -11,8 +11,9 @@ docs/protocol.md is the reference; in short:
   plus the board's own (``boot``, ``diag``, ``storage_error``, ...).
 
 This module is the half that is always loaded: the outgoing queue and
-events. Cutting the incoming bytes into lines is framing.py, imported with
-the first byte that arrives; parsing and running commands is commands.py,
+events. Telling a DGT or ChessLink program from a text host is hosts.py, and
+cutting the incoming bytes into lines framing.py, both imported with the
+first byte that arrives; parsing and running commands is commands.py,
 imported with the first line: a board played without a computer never
 spends RAM on them.
 
@@ -39,27 +40,6 @@ _MAX_QUEUED = const(64)        # lines waiting to be written; past this the olde
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
 _BACKLOG = const(4)            # commands wait unread while this many lines wait to go out
 _CRASH_WRITE_MS = const(200)   # how long a crash waits for the host to take its last lines
-# A DGT host's commands (dgt.COMMANDS, kept here so that dgt.py loads only when one comes), as bits
-# above 0x40: 0x40, 0x42-0x47, 0x49, 0x4B-0x4D, 0x55. No JSON or text command starts with one of these
-# bytes (the text commands are lowercase words).
-_DGT_COMMANDS = const(0x203afd)
-_SILENCE_MS = const(40)        # a DGT or ChessLink host sends a command and waits: held bytes, then silence
-_HELD = const(170)             # at most this many held (ChessLink's longest message, L, is 167)
-# ChessLink's bytes (parity bit 7 stripped): its command letters and upper-case hex digits.
-_LINK_LETTERS = b"0123456789ABCDEFLRSTVWX"
-
-
-def _is_dgt(b):
-    return 0x40 <= b <= 0x55 and (_DGT_COMMANDS >> (b - 0x40)) & 1
-
-
-def _is_link(b):
-    b &= 0x7F
-    for c in _LINK_LETTERS:
-        if b == c:
-            return True
-    return False
-
 
 class Protocol:
     """Turns events into lines (``out``, which the runner writes) and bytes into commands.
@@ -149,69 +129,20 @@ class Protocol:
     # -- the way in ----------------------------------------------------------------------
 
     def feed(self, data, n, now, start=0):
-        """Bytes from the serial port (``data[start:n]``); returns where it stopped (framing.py).
-        A host whose bytes at a line's start are DGT commands, or a whole ChessLink message, and then
-        silence, speaks that protocol: dgt.py or chesslink.py answers it, byte by byte, and no JSON
-        goes out, until a byte neither sends (a line end, a lowercase letter, "{") gives the link
-        back to text and JSON."""
-        if self.host is not None:
-            while start < n:
-                b = data[start]
-                if b == 10 or b == 13 or b == 123 or 0x61 <= b < 0x80:
-                    self.host = None       # never a DGT or ChessLink byte: a text or JSON host, from here,
-                    self.send_bytes(b"\n")   # its first line clear of the messages before it
-                    break
-                self.host.byte(self.runner, b)
-                start += 1
-            if self.host is not None:
-                return start
-        elif self.held_n or (self.n == 0 and start < n and (_is_dgt(data[start]) or _is_link(data[start]))):
-            # Bytes that could be a DGT or ChessLink host's: held until silence says which (expire);
-            # any other byte after them makes them text, as if never held ("B..." gets its JSON reply).
-            held = self.held
-            if held is None:
-                held = self.held = bytearray(_HELD)
-            while start < n and self.held_n < _HELD and (_is_dgt(data[start]) or _is_link(data[start])):
-                held[self.held_n] = data[start]
-                self.held_n += 1
-                start += 1
-            self.held_at = now
-            if start == n and self.held_n < _HELD:
-                return start
-            k, self.held_n = self.held_n, 0
-            self._text(held, k, now, 0)
-        return self._text(data, n, now, start)
-
-    def _text(self, data, n, now, start):
-        from . import framing
-        return framing.feed(self, data, n, now, start)
+        """Bytes from the serial port (``data[start:n]``); returns where it stopped. hosts.py tells
+        whose they are (text and JSON: framing.py; a DGT or ChessLink program: dgt.py, chesslink.py)."""
+        from . import hosts
+        return hosts.feed(self, data, n, now, start)
 
     def expire(self, now):
         """Drop a half line that has waited too long for its next byte (framing.py); bytes held as a
-        DGT or ChessLink host's with nothing after them for _SILENCE_MS: which one (_decide)."""
-        if self.held_n and elapsed(now, self.held_at) >= _SILENCE_MS:
-            self._decide(now)
+        DGT or ChessLink host's, with silence after them: whose (hosts.py)."""
+        if self.held_n:
+            from . import hosts
+            hosts.expire(self, now)
         if self.n:
             from . import framing
             framing.tick(self, now)
-
-    def _decide(self, now):
-        """Held bytes and then silence: one whole ChessLink message with a good check (its parity
-        bits stripped) is a ChessLink host; DGT commands only, a DGT host; anything else, text."""
-        held, k = self.held, self.held_n
-        self.held_n = 0
-        from .chesslink import valid
-        if valid(held, k):
-            from .chesslink import ChessLink
-            self.host = ChessLink(self)
-        elif all(_is_dgt(held[i]) for i in range(k)):
-            from .dgt import Dgt
-            self.host = Dgt(self)
-        else:
-            self._text(held, k, now, 0)
-            return
-        for i in range(k):
-            self.host.byte(self.runner, held[i])
 
     def handle(self, line):
         """One whole line (bytes): exactly one reply, unless it is blank."""
@@ -236,7 +167,7 @@ class Protocol:
                 self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
         self.expire(now)
         if self.host is not None:
-            self.host.tick(runner)
+            self.host.tick(runner, now)
         stable = runner.app.debouncer.stable
         if self.watch_occupancy and runner.holder is None and stable != self._seen_rows:
             self._seen_rows[:] = stable

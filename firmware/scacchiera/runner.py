@@ -25,6 +25,8 @@ host_tools/fakehw for tests and the simulator)::
     serial_read(buf)       copy waiting serial bytes into buf without blocking; return the count
     serial_write(data, start)  write bytes data[start:], or as much as the link takes now
                            without waiting (maybe nothing); return the count written
+    serial_ctrl_c(on)      whether byte 0x03 from the host stops the firmware (MicroPython's Ctrl-C):
+                           off while a DGT host, whose binary commands may hold 0x03, has the link
     start_watchdog(ms), feed_watchdog(), stop_watchdog(), reset(), reset_cause()
     fs                     the flash (storage/fs.py's interface)
     display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
@@ -234,6 +236,10 @@ class Runner:
             if name == "brightness":
                 self.app.palette = Palette(self.led_of_square, self.led_order,
                                            max(1, self.max_level * self.brightness // 100))
+            elif name == "usb":
+                if self.protocol.host is not None:
+                    from .hosts import leave
+                    leave(self.protocol)         # the next host is told (or forced) by the new setting
             else:
                 from .opponent import attach     # loaded only when someone other than a person plays
                 attach(self)

@@ -126,6 +126,7 @@ class FakeHardware:
         self.resets = 0
         self.cause = "power_on"
         self.display = display            # a FakeDisplay, or None: no panel found at boot
+        self.ctrl_c = True                # byte 0x03 would stop the firmware (serial_ctrl_c)
 
     # -- the interface the firmware uses -------------------------------------------------
 
@@ -164,6 +165,9 @@ class FakeHardware:
 
     def serial_write(self, data, start=0):
         return self.serial.write(data, start)
+
+    def serial_ctrl_c(self, on):
+        self.ctrl_c = on
 
     def start_watchdog(self, ms):
         self.watchdog_ms = ms

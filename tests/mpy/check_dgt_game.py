@@ -62,6 +62,20 @@ for ply, (steps, updates, dump) in enumerate(zip(game["steps"], game["updates"],
     got, at = messages(serial, at)
     assert got == [(0x86, bytes(dump))], (ply, got, dump)
 ok("%d plies: field updates and board dumps" % len(game["steps"]))
+serial.send_bytes(bytes((0x60, 4, 1, 12, 28, 0)))   # the Revelation II's LEDs: e7 and e5 (fields 12, 28)
+serial.send_bytes(b"\x41")                         # SEND_CLK: no clock set, so "no clock connected"
+board.run(4)
+asked = board.runner.app.asked
+assert [sq for sq in range(64) if asked[sq]] == [36, 52], asked
+got, at = messages(serial, at)
+assert got == [(0x8D, b"\x00\x00\x00\x00\x00\x00\x20")], got
+serial.send_bytes(bytes((0x82, 0, 1, 3)))           # bus mode: SEND_BRD to address 1, its sum
+board.run(4)
+raw = bytes(serial.raw[at:])
+assert raw[0] == 0x83 and raw[1:5] == bytes((0, 70, 0, 1)) and raw[5:69] == bytes(game["dumps"][-1]), raw
+assert raw[69] == sum(raw[:69]) & 0x7F and len(raw) == 70, raw
+at += 70
+ok("LEDs asked, the clock, a bus mode board dump")
 assert b"{" not in bytes(serial.raw)
 ok("no JSON to a DGT host")
 print("%d passed, 0 failed" % len(passed))

@@ -41,12 +41,13 @@ OFFER = const(27)          # a draw offered: the offering player's king (the dra
 AWAY = const(28)           # the side to move has left the board: the waiting player's king may end it
 SUGGEST_FROM = const(29)   # a hint (the engine's or the host's): the piece to move
 SUGGEST_TO = const(30)     # ...and where (not enforced: any legal move is still taken)
+ASKED = const(31)          # a square a DGT or ChessLink program asked to light (dgt.py, chesslink.py)
 
 NAMES = ("", "last-move", "check", "claim", "lifted", "legal", "legal-capture", "show-from",
          "show-to", "error", "fix", "to-empty", "to-fill", "promote-queen", "promote-knight",
          "promote-rook", "promote-bishop", "winner", "loser", "draw", "drop-target",
          "drop-pawn", "drop-knight", "drop-bishop", "drop-rook", "drop-queen", "time-low", "offer",
-         "away", "suggest-from", "suggest-to")
+         "away", "suggest-from", "suggest-to", "asked")
 
 _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BISHOP: PROMOTE_BISHOP}
 _DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
@@ -59,8 +60,14 @@ def _mark(frame, move, at_from, at_to):
     frame[to_square(move)] = at_to
 
 
-def compose(game, frame):
-    """Fill ``frame`` (64 bytes) with the meaning of each square now."""
+# What a program's lit square may cover: quiet guidance only. The board's own words (a lifted piece and
+# where it may go, a move to make, check, an error, out of sync) stay on top.
+_UNDER_ASKED = (NONE, LAST_MOVE, SUGGEST_FROM, SUGGEST_TO, DROP_TARGET)
+
+
+def compose(game, frame, asked=None):
+    """Fill ``frame`` (64 bytes) with the meaning of each square now. ``asked``: 64 bytes, non-zero
+    where a program on the USB link asked for light (None: none asked)."""
     for i in range(64):
         frame[i] = NONE
     pos = game.position
@@ -107,6 +114,10 @@ def compose(game, frame):
         switches = v.switches()
         for sq in v.differences():
             frame[sq] = ERROR if switches[sq] else FIX
+    if asked is not None:
+        for sq in range(64):
+            if asked[sq] and frame[sq] in _UNDER_ASKED:
+                frame[sq] = ASKED
     return frame
 
 

@@ -48,6 +48,7 @@ DEFAULT = {
     f.AWAY: (120, 0, 255, SLOW),
     f.SUGGEST_FROM: (0, 255, 170, False),     # mint: a hint, never enforced
     f.SUGGEST_TO: (0, 255, 170, SLOW),
+    f.ASKED: (170, 110, 255, False),          # lavender: what a DGT or ChessLink program lights
 }
 
 BLINK_MS = 250

@@ -40,6 +40,7 @@ export const MEANINGS = {
   "away": "the side to move has been away a long time: this king's player may end the game (three taps)",
   "suggest-from": "a hint (the engine's or the computer's): this piece could move",
   "suggest-to": "…to here (a suggestion: any legal move is still taken)",
+  "asked": "a program on the USB link (a DGT or ChessLink app) lights this square",
 };
 
 export function squareIndex(name) { return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1); }
