@@ -276,6 +276,21 @@ def test_the_protocols_bits_are_dgts_commands():
     assert sorted(c for c in range(0x40, 0x56) if hosts._DGT_COMMANDS >> (c - 0x40) & 1) == sorted(dgt.COMMANDS)
 
 
+def read_message(port, deadline=5.0):
+    """One DGT message from a pyserial port: (its id, its data)."""
+    import time
+    end = time.monotonic() + deadline
+    head = b""
+    while len(head) < 3 and time.monotonic() < end:
+        head += port.read(3 - len(head))
+    assert len(head) == 3 and head[0] & 0x80, head
+    size = (head[1] << 7) | head[2]
+    data = b""
+    while len(data) < size - 3 and time.monotonic() < end:
+        data += port.read(size - 3 - len(data))
+    return head[0], data
+
+
 def test_a_dgt_program_on_a_serial_port_with_pyserial(tmp_path):
     """The firmware behind a pseudo-terminal, as a board on a USB serial port; a program opens it with
     pyserial (as PicoChess does) and speaks DGT: the dump, then a move's field updates."""
@@ -289,26 +304,14 @@ def test_a_dgt_program_on_a_serial_port_with_pyserial(tmp_path):
             time.sleep(0.3)
             port.reset_input_buffer()
 
-            def read_message(deadline=5.0):
-                end = time.monotonic() + deadline
-                head = b""
-                while len(head) < 3 and time.monotonic() < end:
-                    head += port.read(3 - len(head))
-                assert len(head) == 3 and head[0] & 0x80, head
-                size = (head[1] << 7) | head[2]
-                data = b""
-                while len(data) < size - 3 and time.monotonic() < end:
-                    data += port.read(size - 3 - len(data))
-                return head[0], data
-
             port.write(bytes((DGT_SEND_BRD,)))
-            kind, data = read_message()
+            kind, data = read_message(port)
             assert kind == DGT_BOARD_DUMP and "".join(PIECES[b] for b in data) == field_of(chess.Board())
             port.write(bytes((DGT_SEND_UPDATE_BRD,)))
             time.sleep(0.2)
             pico.hands(lambda hw: hw.lift(chess.E2))
-            assert read_message() == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E2), 0)))
+            assert read_message(port) == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E2), 0)))
             pico.hands(lambda hw: hw.place(chess.E4))
-            assert read_message() == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E4), PIECES.index("P"))))
+            assert read_message(port) == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E4), PIECES.index("P"))))
         finally:
             port.close()

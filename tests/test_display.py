@@ -220,6 +220,9 @@ class TestMenu:
             b.press("menu")
         b.wait(300)
         assert lines(b)[7] == "> Lang en"
+        b.press("menu")                 # the eighth item: the lines scroll up by one
+        b.wait(300)
+        assert lines(b)[1] == "  Clock off" and lines(b)[7] == "> USB auto"
         b.press("menu")                 # past the last line: closed
         b.wait(300)
         assert lines(b)[1] == "White to move"

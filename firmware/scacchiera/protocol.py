@@ -64,6 +64,7 @@ class Protocol:
         self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
         self._seen_rows = bytearray(8)   # occupancy last sent (watch)
         self._seen_frame = bytearray(64)  # frame last sent (watch)
+        self.port = runner.hw          # the serial port: serial_read, serial_write (a simulator may give another)
         self.host = None               # a DGT or ChessLink host's link (dgt.py, chesslink.py), once it spoke
         self.held = None               # bytes that may be such a host's, waiting for silence (feed)
         self.held_n = 0
@@ -156,13 +157,13 @@ class Protocol:
 
     def scan(self, runner, now):
         if self.out:
-            self.write(runner.hw.serial_write)
+            self.write(self.port.serial_write)
 
     def tick(self, runner, now):
         if not self.busy():        # back-pressure: commands wait while replies do
             if self._rx_at >= self._rx_n:
                 self._rx_at = 0
-                self._rx_n = runner.hw.serial_read(self.rx)
+                self._rx_n = self.port.serial_read(self.rx)
             if self._rx_n:
                 self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
         self.expire(now)
@@ -184,5 +185,5 @@ class Protocol:
         hw = runner.hw
         start = hw.ticks_ms()
         while self.out and elapsed(hw.ticks_ms(), start) < _CRASH_WRITE_MS:
-            self.write(hw.serial_write)
+            self.write(self.port.serial_write)
             hw.sleep_us(1000)

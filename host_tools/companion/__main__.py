@@ -111,6 +111,8 @@ def serve_sim(args):
     offer_engine(board, args.engine)
     if args.lichess:                         # the simulator plays online only when asked
         offer_lichess(board, args)
+    if getattr(args, "pty", False):          # other programs on the board's USB link (docs/protocols.md)
+        print("serial: %s" % board.sim.open_pty(), flush=True)
     return serve(board, listening, not args.no_browser, "Scacchiera simulator", args.ladder)
 
 
@@ -126,6 +128,7 @@ def main(argv=None):
     sim.add_argument("--fen", help="start from this position (set up on the board)")
     sim.add_argument("--variant", choices=VARIANTS)
     sim.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
+    sim.add_argument("--pty", action="store_true", help="the board's USB link on a pseudo-terminal too")
     real = sub.add_parser("connect", help="a board on USB serial")
     real.add_argument("--device", help="its serial port, e.g. /dev/ttyACM0 (default: the one board plugged in)")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""python -m host_tools.sim [--port N] [--no-browser] [--lichess [--lichess-url URL]] [--ladder PATH]
+"""python -m host_tools.sim [--port N] [--no-browser] [--pty] [--lichess [--lichess-url URL]] [--ladder PATH]
 | --script FILE [--json] [--profile P] [--fen FEN]"""
 
 import argparse
@@ -60,6 +60,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     add_page_arguments(parser)
     parser.add_argument("--lichess", action="store_true", help="play on Lichess from the simulated board (docs/lichess.md)")
+    parser.add_argument("--pty", action="store_true", help="also expose the board's USB serial link on a pseudo-terminal "
+                        "(prints serial: /dev/pts/N) for DGT, ChessLink or JSON programs (docs/protocols.md)")
     args = parser.parse_args(argv)
     if args.script:
         return run_script(args)

@@ -13,6 +13,7 @@ import threading
 
 from host_tools import _paths  # noqa: F401  (firmware/ and host_tools/fakehw/ on the path)
 from host_tools.hands import Hands, ScriptError
+from host_tools.sim import pty_link
 
 import main as firmware_main
 from fakehal import FakeHardware, FakeDisplay
@@ -128,6 +129,7 @@ class SimBoard(FirmwareHands):
         self.log_limit = 500
         self.version = 0            # bumped on every visible change (the page polls it)
         self.flash = None
+        self.pty = None             # the USB link on a pseudo-terminal, for other programs (open_pty)
         self.reset(fen, profile, variant, seed)
 
     # -- set-up -------------------------------------------------------------
@@ -149,7 +151,18 @@ class SimBoard(FirmwareHands):
             self.flash = tempfile.TemporaryDirectory(prefix="scacchiera-flash-")
             FirmwareHands.__init__(self, fen, profile, fs=OsFS(self.flash.name), variant=variant, seed=seed)
             self.app.listeners.append(self._event)
+            if self.pty is not None:
+                pty_link.attach(self.runner, self.pty)
             self._changed()
+
+    def open_pty(self):
+        """The board's USB serial link on a pseudo-terminal as well (host_tools/sim/pty_link.py): its
+        path, which a program opens as a serial port."""
+        with self.lock:
+            if self.pty is None:
+                self.pty = pty_link.PtyPort()
+                pty_link.attach(self.runner, self.pty)
+            return self.pty.path
 
     def new_game(self, fen=None, profile=None, variant=None, seed=None):
         """A new game on this board, as on a real one: the protocol's ``new`` (the board keeps its

@@ -35,6 +35,7 @@ ITEMS = (
     ("assist", "hints", (True, False)),            # visual assistance: legal destinations lit
     ("light", "brightness", (100, 75, 50, 25, 10)),
     ("lang", "lang", ("en", "it")),
+    ("usb", "usb", ("auto", "json", "dgt", "chesslink")),   # the USB link's language (docs/protocols.md)
 )
 
 
@@ -124,18 +125,21 @@ class Menu:
         return False
 
     def compose(self, runner, lines, icons):
-        """The menu's screen: a title, then one line an item, the chosen one marked '>'."""
+        """The menu's screen: a title, then one line an item, the chosen one marked '>' (the items
+        scroll up when it is past the last line)."""
         w = words(runner.app.game.options.lang)
         labels = word(w, _MENU_ITEMS).split("|")
         lines[0] = fit(word(w, _MENU_SURE if self.sure else _MENU_TITLE))
-        for i in range(ROWS - 1):
-            icons[i + 1] = icons[0] = 0
+        first = self.index - (ROWS - 2) if self.index > ROWS - 2 else 0
+        for row in range(ROWS - 1):
+            icons[row + 1] = icons[0] = 0
+            i = first + row
             if i >= len(ITEMS):
-                lines[i + 1] = ""
+                lines[row + 1] = ""
                 continue
             name = ITEMS[i][1]
             text = labels[i]
             if name is not None:
                 text += " " + value_text(option(runner, name), w)
-            lines[i + 1] = fit(("> " if i == self.index else "  ") + text)
+            lines[row + 1] = fit(("> " if i == self.index else "  ") + text)
         return lines
