@@ -31,7 +31,7 @@ def budget_ms(mine, inc, moves_to_go):
 class UciEngine:
     def __init__(self, out=sys.stdout):
         self.out = out
-        self.engine = Engine(DEFAULT_LEVEL)
+        self.engine = Engine(DEFAULT_LEVEL, lines=True)   # the whole principal variation for the GUI
         self.position = Position()
         self.worker = None
         self.stop_flag = threading.Event()

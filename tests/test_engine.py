@@ -347,12 +347,38 @@ def test_uci_through_python_chess():
         board = chess.Board("r1bqk2r/2ppbppp/p1n2n2/1p2p3/4P3/1B3N2/PPPP1PPP/RNBQR1K1 b kq - 1 7")
         info = engine.analyse(board, chess.engine.Limit(depth=4))
         line = info["pv"]
-        assert len(line) >= 3, line
+        assert len(line) >= 4, line
         for move in line:
             assert move in board.legal_moves
             board.push(move)
     finally:
         engine.quit()
+
+
+def test_with_lines_the_principal_variation_is_as_deep_as_the_search():
+    """The UCI engine's search keeps a triangular table: at depth d its line has at least d moves (a
+    PV node takes no cut from the table, so the line reaches the horizon), each legal, and the
+    search itself is the same as without it (the same move, score and nodes)."""
+    fen = "r1bqk2r/2ppbppp/p1n2n2/1p2p3/4P3/1B3N2/PPPP1PPP/RNBQR1K1 b kq - 1 7"
+    runs = {}
+    for lines in (False, True):
+        p = Position(fen)
+        engine = Engine(6, lines=lines)
+        engine.use_book = False
+        engine.start(p, max_nodes=10 ** 7, max_depth=6)
+        while not engine.step(5000):
+            pass
+        runs[lines] = (engine.result, engine.score, engine.nodes, engine.depth, engine.principal_variation(p))
+        assert p.fen() == fen
+    assert runs[True][:4] == runs[False][:4]
+    line = runs[True][4]
+    assert len(line) >= 6 and engine.search.pv is not None, line
+    board = chess.Board(fen)
+    p = Position(fen)
+    for move in line:
+        board.push_uci(p.uci(move))
+        p.push(move)
+    assert Engine(6).search.pv is None, "the board's engine keeps no table (RAM)"
 
 
 def test_the_principal_variation_is_the_search_line_and_leaves_the_position():

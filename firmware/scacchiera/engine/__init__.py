@@ -19,6 +19,7 @@ docs/engine.md). Levels: LEVELS below and docs/engine.md.
 """
 
 from .search import Search
+from .tree import MAX_PLY
 from .book import book_moves
 
 try:
@@ -58,8 +59,8 @@ DEFAULT_LEVEL = MAX_LEVEL
 class Engine:
     """Plays one side; ``seed`` varies the book choice and the weak levels' noise."""
 
-    def __init__(self, level=DEFAULT_LEVEL, seed=0, tt_entries=1024):
-        self.search = Search(tt_entries)
+    def __init__(self, level=DEFAULT_LEVEL, seed=0, tt_entries=1024, lines=False):
+        self.search = Search(tt_entries, lines)     # lines: keep the principal variation (RAM: a computer's)
         self.seed = seed & 0xFFFF
         self.level = DEFAULT_LEVEL
         self.set_level(level)
@@ -143,18 +144,25 @@ class Engine:
         """The move the search would play now (``result`` once done)."""
         return self.result if self.done else self.search.result
 
-    def principal_variation(self, position, length=16):
-        """The line the search expects from ``position`` (the one searched): its move now, then the
-        move its table holds for each position after, while that move is legal and no position
-        comes twice. ``position`` is left as it was."""
+    def principal_variation(self, position, length=MAX_PLY):
+        """The line the search expects from ``position`` (the one searched): with ``lines`` the
+        search's own principal variation; else its move now, then the move the table holds for each
+        position after (shorter when entries were replaced). Legal moves only, no position twice;
+        ``position`` is left as it was."""
         line = []
         seen = []
+        kept = [] if self.from_book else self.search.line
         move = self.best_so_far
         while move and len(line) < length and position.hash not in seen and move in position.legal_moves():
             seen.append(position.hash)
             line.append(move)
             position.push(move)
-            move = 0 if self.from_book else self.search.tt_move(position.hash)
+            if self.from_book:
+                move = 0
+            elif kept and kept[0] == line[0]:
+                move = kept[len(line)] if len(line) < len(kept) else 0
+            else:
+                move = self.search.tt_move(position.hash)
         for _ in line:
             position.pop()
         return line

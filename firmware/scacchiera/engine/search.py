@@ -19,6 +19,11 @@ resume it later; ``Engine.best_move`` just runs it to the end.
 - Draws: a repetition of any earlier position (on the line or in the game)
   and the fifty-move rule score 0, so a winning engine avoids them and a
   losing one walks into them.
+- The principal variation (``lines=True``, the UCI engine on a computer): a
+  triangular table, each node's best line so far copied up when a move
+  raises its alpha; ``line`` is the root's, at each finished iteration. Off
+  on the board (it would take ~10 KB of RAM): there the table's moves are
+  walked instead (Engine.principal_variation).
 """
 
 from .. import const
@@ -47,7 +52,7 @@ _HISTORY_MAX = const(14000)
 class Search:
     """One search at a time; its memory is allocated once, here."""
 
-    def __init__(self, tt_entries=1024):
+    def __init__(self, tt_entries=1024, lines=False):
         self.tree = Tree()
         size = 1
         while size * 2 <= tt_entries:
@@ -73,6 +78,10 @@ class Search:
         self.killer1 = ints(n)
         self.killer2 = ints(n)
         self.history = shorts(16 * 64)
+        # the triangular table: the line from ply p at pv[p * n:], pv_len[p] moves long
+        self.pv = ints(n * n) if lines else None
+        self.pv_len = shorts(n)
+        self.line = []            # the root's principal variation, as the last iteration left it
         self.noise = 0
         self.noise_seed = 0
         self.max_depth = MAX_PLY - 4
@@ -120,6 +129,7 @@ class Search:
         self.deadline = deadline
         self.clock = clock
         self.result = root_moves[0] if root_moves else 0
+        self.line = []
         self.best_move[0] = 0
         self.score = 0
         self.completed = 0
@@ -145,7 +155,12 @@ class Search:
         if self.best_move[0]:
             self.result = self.best_move[0]
             self.score = self.best[0]
+            self._keep_line()
         self.done = True
+
+    def _keep_line(self):
+        if self.pv is not None:
+            self.line = list(self.pv[:self.pv_len[0]])
 
     # -- the transposition table -----------------------------------------
 
@@ -210,6 +225,9 @@ class Search:
         killer2 = self.killer2
         history = self.history
         tt = self.tt
+        pv = self.pv
+        pv_len = self.pv_len
+        width = MAX_PLY + 1
         stop_at = self.nodes + budget
         op = self.op
         value = 0
@@ -219,6 +237,7 @@ class Search:
                 # -- a new node: draws, limits, the table, the moves ------------
                 nodes = self.nodes + 1
                 self.nodes = nodes
+                pv_len[ply] = 0
                 if (self.node_limit and nodes > self.node_limit) or \
                         (self.deadline is not None and not nodes & 127 and self.clock() >= self.deadline):
                     self.stop()
@@ -413,6 +432,7 @@ class Search:
                     if best_move[0]:
                         self.result = best_move[0]
                         self.score = value
+                        self._keep_line()
                     self.completed = self.iteration
                     # a mate found within this depth cannot get shorter: stop there
                     mate = MATE - (value if value > 0 else -value)
@@ -468,6 +488,14 @@ class Search:
                     best_move[ply] = m
                     if value > alpha[ply]:
                         alpha[ply] = value
+                        if pv is not None:
+                            # this node's line: the move, then the child's line
+                            at = ply * width
+                            k = pv_len[ply + 1]
+                            pv[at] = m
+                            for i in range(k):
+                                pv[at + 1 + i] = pv[at + width + i]
+                            pv_len[ply] = k + 1
                         if value >= beta[ply]:
                             if not f & 1:
                                 board = tree.board
