@@ -137,6 +137,23 @@ def take_back(board, game):
     hands.wait(hands.settle_ms)
 
 
+def what_it_shows(seen, game, move, other_order):
+    """Count in ``seen`` what ``move`` shows (castling in which hand order, en passant, a promotion,
+    a plain capture in which order); True if it is a plain capture."""
+    if game.is_castling(move):
+        seen["castling, rook first" if other_order else "castling, king first"] += 1
+    seen["en passant"] += game.is_en_passant(move)
+    seen["promotion"] += bool(move.promotion)
+    plain = game.is_capture(move) and not game.is_en_passant(move) and not move.promotion
+    if plain:
+        seen["capture, victim first" if other_order else "capture, mover first"] += 1
+    return plain
+
+
+SHOWN = ("castling, rook first", "castling, king first", "en passant", "promotion", "capture, victim first",
+         "capture, mover first", "takeback")
+
+
 def test_a_dgt_host_is_answered_and_follows_a_whole_game():
     board = Board()
     board.wait(300)
@@ -153,18 +170,11 @@ def test_a_dgt_host_is_answered_and_follows_a_whole_game():
     host.field = host.dump()
     host.command(DGT_SEND_UPDATE_BRD)
     rng = random.Random(3)            # 80 plies: both castlings, en passant, promotions (two to a knight)
-    seen = {"castling, rook first": 0, "castling, king first": 0, "en passant": 0, "promotion": 0,
-            "capture, victim first": 0, "capture, mover first": 0, "takeback": 0}
+    seen = dict.fromkeys(SHOWN, 0)
     while not game.is_game_over() and len(game.move_stack) < 80:
         move = choose(rng, game)
         other_order = len(game.move_stack) % 2 == 0
-        if game.is_castling(move):
-            seen["castling, rook first" if other_order else "castling, king first"] += 1
-        seen["en passant"] += game.is_en_passant(move)
-        seen["promotion"] += bool(move.promotion)
-        plain_capture = game.is_capture(move) and not game.is_en_passant(move) and not move.promotion
-        if plain_capture:
-            seen["capture, victim first" if other_order else "capture, mover first"] += 1
+        plain_capture = what_it_shows(seen, game, move, other_order)
         make(board, host, game, move, other_order)
         assert [board.game.position.uci(m) for m in board.game.position.move_stack] == \
             [m.uci() for m in game.move_stack], "the board took the hands' move"
@@ -313,5 +323,119 @@ def test_a_dgt_program_on_a_serial_port_with_pyserial(tmp_path):
             assert read_message(port) == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E2), 0)))
             pico.hands(lambda hw: hw.place(chess.E4))
             assert read_message(port) == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E4), PIECES.index("P"))))
+        finally:
+            port.close()
+
+
+class SerialDgtHost:
+    """A DGT host on a real serial port (pyserial): its commands written, the board's messages read
+    as they come (kept in ``inbox``), its own view of the board kept from the FIELD_UPDATEs."""
+
+    def __init__(self, port):
+        self.port = port
+        self.buffer = b""
+        self.inbox = []
+        self.field = None
+
+    def read(self, seconds=0.05):
+        """Wait ``seconds``, keeping the whole messages that arrive in ``inbox``."""
+        import time
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.buffer += self.port.read(self.port.in_waiting or 1)
+        while self.buffer and not self.buffer[0] & 0x80:
+            self.buffer = self.buffer[1:]          # the boot's JSON line, before the host spoke
+        while len(self.buffer) >= 3:
+            size = (self.buffer[1] << 7) | self.buffer[2]
+            if len(self.buffer) < size:
+                break
+            self.inbox.append((self.buffer[0], self.buffer[3:size]))
+            self.buffer = self.buffer[size:]
+
+    def take(self, kind):
+        out = [data for k, data in self.inbox if k == kind]
+        self.inbox = [m for m in self.inbox if m[0] != kind]
+        return out
+
+    def dump(self):
+        self.port.write(bytes((DGT_SEND_BRD,)))
+        for _ in range(100):
+            self.read()
+            dumps = self.take(DGT_BOARD_DUMP)
+            if dumps:
+                return "".join(PIECES[b] for b in dumps[0])
+        raise AssertionError("no board dump")
+
+    def follow_until(self, expected, seconds=8.0):
+        """Apply the FIELD_UPDATEs as they come until the host's board is ``expected``; the updates."""
+        import time
+        got = []
+        end = time.monotonic() + seconds
+        while True:
+            for field, piece in self.take(DGT_FIELD_UPDATE):
+                got.append((field, PIECES[piece]))
+                self.field = self.field[:field] + PIECES[piece] + self.field[field + 1:]
+            if self.field == expected or time.monotonic() > end:
+                return got
+            self.read()
+
+
+def test_a_whole_game_through_a_serial_port(tmp_path):
+    """The firmware behind a pseudo-terminal, a DGT host on it with pyserial: the seeded 80-ply game
+    (captures in both orders, castling king first and rook first, en passant, promotions, a takeback),
+    after every move the field updates exactly the hands' changes and a fresh dump python-chess's."""
+    import serial
+    from companion_support import PtyBoard
+    from scacchiera.tracking.tracker import PROMOTION_CYCLE
+    from scacchiera.rules.squares import KNIGHT, BISHOP, ROOK, QUEEN
+    ours = {chess.KNIGHT: KNIGHT, chess.BISHOP: BISHOP, chess.ROOK: ROOK, chess.QUEEN: QUEEN}
+    with PtyBoard(str(tmp_path / "ttyPico")) as pico:
+        port = serial.Serial(pico.path, 9600, timeout=0)
+        try:
+            host = SerialDgtHost(port)
+            game = chess.Board()
+            host.field = host.dump()
+            assert host.field == field_of(game)
+            port.write(bytes((DGT_SEND_UPDATE_BRD,)))
+            rng = random.Random(3)
+            seen = dict.fromkeys(SHOWN, 0)
+            while not game.is_game_over() and len(game.move_stack) < 80:
+                move = choose(rng, game)
+                other_order = len(game.move_stack) % 2 == 0 and not move.promotion
+                plain = what_it_shows(seen, game, move, other_order)
+                hand = steps(game, move, other_order)
+                expected = [(dgt_field(sq), piece or ".") for _, sq, piece in hand]
+                if move.promotion:                   # the taps that choose the piece
+                    for _ in range(PROMOTION_CYCLE.index(ours[move.promotion])):
+                        hand += [("lift", move.to_square, None), ("place", move.to_square, None)]
+                for kind, square, _ in hand:
+                    pico.hands(lambda hw: (hw.lift if kind == "lift" else hw.place)(square))
+                    host.read(0.08)                  # the hands' pace; the updates are kept in the buffer
+                game.push(move)
+                got = host.follow_until(field_of(game))
+                assert host.field == field_of(game), (move.uci(), got)
+                if not move.promotion:
+                    assert got == expected, (move.uci(), got, expected)
+                assert host.dump() == field_of(game), move.uci()
+                if plain and not seen["takeback"] and len(game.move_stack) > 10:
+                    seen["takeback"] += 1
+                    game.pop()
+                    pico.hands(lambda hw: hw.press("undo"))
+                    host.read(0.15)
+                    pico.hands(lambda hw: hw.press("undo", False))
+                    host.read(0.4)
+                    for f in (lambda hw: hw.lift(move.to_square), lambda hw: hw.place(move.from_square),
+                              lambda hw: hw.place(move.to_square)):
+                        pico.hands(f)
+                        host.read(0.08)
+                    host.follow_until(field_of(game))
+                    assert host.field == field_of(game) and host.dump() == field_of(game), "taken back"
+                    for kind, square, _ in steps(game, move, False):
+                        pico.hands(lambda hw: (hw.lift if kind == "lift" else hw.place)(square))
+                        host.read(0.08)
+                    game.push(move)
+                    host.follow_until(field_of(game))
+                    assert host.field == field_of(game) and host.dump() == field_of(game)
+            assert len(game.move_stack) >= 40 and all(seen.values()), seen
         finally:
             port.close()

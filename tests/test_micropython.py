@@ -72,4 +72,4 @@ def test_scan_path_allocates_nothing_once_steady():
     # host_tools/fakehw first: the firmware's main loop runs on the fake machine module.
     out = run_micropython("tests/mpy/check_scan_no_alloc.py", paths=("host_tools/fakehw", "firmware", "tests/mpy"))
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "21 passed, 0 failed"
+    assert out.stdout.strip().splitlines()[-1] == "23 passed, 0 failed"

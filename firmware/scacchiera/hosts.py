@@ -53,7 +53,7 @@ def feed(protocol, data, n, now, start):
     usb = protocol.runner.usb
     if protocol.host is None and (usb == "dgt" or usb == "chesslink") and protocol.n == 0 and start < n \
             and not _is_text(data[start]):
-        _host(protocol, usb)       # set usb dgt|chesslink: its host, whatever its first bytes
+        open_host(protocol, usb)       # set usb dgt|chesslink: its host, whatever its first bytes
     if protocol.host is not None:
         while start < n:
             if not protocol.host.byte(protocol.runner, data[start]):
@@ -114,10 +114,10 @@ def expire(protocol, now):
     protocol.held_n = 0
     from .chesslink import valid
     if valid(held, k):
-        _host(protocol, "chesslink")
+        open_host(protocol, "chesslink")
     elif all(_is_dgt(held[i]) for i in range(k)) or \
             k >= 4 and _is_bus(held[0]) and (held[0] + held[1] + held[2]) & 0x7F == held[3]:
-        _host(protocol, "dgt")
+        open_host(protocol, "dgt")
     else:
         _text(protocol, held, k, now, 0)
         return
@@ -125,7 +125,7 @@ def expire(protocol, now):
         protocol.host.byte(protocol.runner, held[i])
 
 
-def _host(protocol, kind):
+def open_host(protocol, kind):
     """A DGT or ChessLink host has the link (its module loaded only now: RAM)."""
     if kind == "dgt":
         from .dgt import Dgt

@@ -291,6 +291,9 @@ def main(plies=300):
         print("  %d-ply game: %s; heap free after a collection: %d B (the game resumed from flash, REPL)"
               % (plies, "every ply recognised" if ok else "MOVES DIFFER (%d of %d)" % (len(state["moves"]), plies),
                  state["heap_free"]))
+        for host in ("dgt", "chesslink"):
+            print("  ...with a %s program holding the link (its module loaded, updates on): %d B free"
+                  % ("DGT" if host == "dgt" else "ChessLink", hands.heap_free(host)))
         print("  flash per move: %.1f sector erases, %.1f page programs, %.1f ms busy"
               % ((after["erases"] - before["erases"]) / plies, (after["programs"] - before["programs"]) / plies,
                  (after["busy_ns"] - before["busy_ns"]) / 1e6 / plies))

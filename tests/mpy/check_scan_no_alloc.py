@@ -9,8 +9,9 @@ Then the firmware's whole main-loop step (runner.Runner.run: hal.py reading
 the pins of the fake ``machine``, debounce, game, LEDs through the fake
 ``neopixel``, serial, buttons, watchdog, pacing) in the same way, in game
 mode (idle, a piece in the hand, a blinking error, out of sync, a shown
-move) and in diagnostics (the walking LED); and with the board's engine
-thinking (opponent.py: a search slice after each scan). Needs
+move) and in diagnostics (the walking LED); with the board's engine
+thinking (opponent.py: a search slice after each scan); with a DGT program
+and then a ChessLink one holding the USB link. Needs
 host_tools/fakehw first on the path.
 
 And once more with the optional display found at boot (hal.Oled drawing with
@@ -251,6 +252,51 @@ def loop_clock():
     return 1
 
 
+def loop_hosts():
+    """A DGT program connected (field updates on, squares it lit), then a ChessLink one (reports
+    on): the steady loop allocates nothing, the pieces in place or one in the hand."""
+    import hal
+    import machine
+    import main as firmware
+    from fakehal import LoopSerial
+
+    machine.reset_board()
+    for sq in list(range(16)) + list(range(48, 64)):
+        machine.board.place(sq)
+    serial = LoopSerial()
+    serial.raw = bytearray()
+    hw = hal.Hardware(clock=machine.clock, serial=serial, root="/tmp/no-alloc-hosts")
+    runner = firmware.build(hw, 5000)
+    runner.run(200)
+    serial.send_bytes(b"\x44")                      # SEND_UPDATE_BRD, then silence: a DGT host
+    runner.run(20)
+    serial.send_bytes(bytes((0x60, 4, 1, 12, 28, 0)))   # the Revelation II's LEDs: e7, e5
+    runner.run(20)
+    assert runner.protocol.host is not None and runner.app.asked is not None
+    serial.raw = bytearray()
+    loop_steady(runner)
+    machine.board.lift(12)                          # e2 in the hand: its field update, then steady
+    runner.run(100)
+    sent = len(serial.raw)
+    assert sent, "the lift's field update went out"
+    loop_steady(runner)
+    assert len(serial.raw) == sent
+    machine.board.place(12)
+    runner.run(100)
+    print("ok   no allocation in the main loop step: a DGT program connected (updates, lit squares)")
+    serial.send_bytes(b"\n")                        # a text host for a moment, then ChessLink's S
+    runner.run(20)
+    serial.send_bytes(bytes(b if bin(b).count("1") % 2 else b | 0x80 for b in b"S53"))
+    runner.run(20)
+    assert type(runner.protocol.host).__name__ == "ChessLink", runner.protocol.host
+    loop_steady(runner)
+    machine.board.lift(12)
+    runner.run(100)
+    loop_steady(runner)
+    print("ok   no allocation in the main loop step: a ChessLink program connected (reports on)")
+    return 2
+
+
 def display_main():
     """The optional display found at boot: steady screens, the menu open, diagnostics, locked."""
     import hal
@@ -325,4 +371,4 @@ def display_main():
     return len(results)
 
 
-print("%d passed, 0 failed" % (main() + loop_main() + loop_engine() + loop_clock() + display_main()))
+print("%d passed, 0 failed" % (main() + loop_main() + loop_engine() + loop_clock() + loop_hosts() + display_main()))
