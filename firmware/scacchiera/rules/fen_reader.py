@@ -66,20 +66,7 @@ def set_fen(pos, fen):
         raise ValueError("FEN side to move must be 'w' or 'b', got %r" % (side,))
     turn = WHITE if side == "w" else BLACK
 
-    rights = 0
-    if castling != "-":
-        for ch in castling:
-            bit = "KQkq".find(ch)
-            if bit < 0:
-                raise ValueError("FEN castling field has %r (use KQkq or -)" % (ch,))
-            if rights & (1 << bit):
-                raise ValueError("FEN castling field repeats %r" % (ch,))
-            color = bit >> 1
-            home = 0 if color == WHITE else 0x70
-            rook_sq = home + (7 if bit & 1 == 0 else 0)
-            if board[home + 4] != KING | color << 3 or board[rook_sq] != ROOK | color << 3:
-                raise ValueError("FEN castling right %r without king and rook on their squares" % (ch,))
-            rights |= 1 << bit
+    rights = pos.read_castling(castling, board)
 
     ep_sq = -1
     if ep != "-":
@@ -122,6 +109,26 @@ def set_fen(pos, fen):
         pos.ep = pos._capturable_ep(ep_sq)
     pos._rehash()
     pos._reset_history()
+
+
+def castling_rights(text, board):
+    """The castling field of a chess FEN (KQkq or -) -> the rights' bits, each checked against the
+    king and rook on their squares in ``board`` (0x88)."""
+    rights = 0
+    if text != "-":
+        for ch in text:
+            bit = "KQkq".find(ch)
+            if bit < 0:
+                raise ValueError("FEN castling field has %r (use KQkq or -)" % (ch,))
+            if rights & (1 << bit):
+                raise ValueError("FEN castling field repeats %r" % (ch,))
+            color = bit >> 1
+            home = 0 if color == WHITE else 0x70
+            rook_sq = home + (7 if bit & 1 == 0 else 0)
+            if board[home + 4] != KING | color << 3 or board[rook_sq] != ROOK | color << 3:
+                raise ValueError("FEN castling right %r without king and rook on their squares" % (ch,))
+            rights |= 1 << bit
+    return rights
 
 
 def _parse_count(text, what, minimum):

@@ -70,9 +70,8 @@ def board_fen(pos):
 
 
 def fen(pos):
-    castling = "".join(ch for i, ch in enumerate("KQkq") if pos.castling & (1 << i)) or "-"
     ep = _name88(pos.ep) if pos.ep >= 0 else "-"
-    return "%s %s %s %s %d %d" % (board_fen(pos), "wb"[pos.turn], castling, ep,
+    return "%s %s %s %s %d %d" % (board_fen(pos), "wb"[pos.turn], pos.castling_text(), ep,
                                    pos.halfmove, pos.fullmove)
 
 
@@ -83,7 +82,7 @@ def uci(move):
         return "%s@%s" % (PIECE_SYMBOLS[(move >> 14) & 7].upper(), _name88((move >> 7) & 127))
     s = _name88(move & 127) + _name88((move >> 7) & 127)
     promo = (move >> 14) & 7
-    return s + PIECE_SYMBOLS[promo] if promo else s
+    return s + PIECE_SYMBOLS[promo] if promo and promo != KING else s   # KING: Chess960's castling
 
 
 def parse_uci(pos, text):
@@ -137,8 +136,8 @@ def _san_body(pos, move, letters, legal=None):
     board = pos.board
     fr = move & 127
     t = board[fr] & 7
-    if t == KING and (to - fr == 2 or fr - to == 2):
-        return "O-O" if to > fr else "O-O-O"
+    if t == KING and (to - fr == 2 or fr - to == 2 or move >> 14 & 7 == KING):
+        return "O-O" if to > fr else "O-O-O"        # chess's king two squares; Chess960's king takes rook
     capture = board[to] or (t == PAWN and to == pos.ep)
     if t == PAWN:
         s = FILE_NAMES[fr & 7] + "x" if capture else ""

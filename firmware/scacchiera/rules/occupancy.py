@@ -31,7 +31,11 @@ def changed_squares(pos, move):
     board = pos.board
     piece = board[fr88]
     t = piece & 7
-    if t == KING and (to - fr == 2 or fr - to == 2):
+    if move >> 14 & 7 == KING:           # Chess960's castling, king takes rook: only what changes
+        home = fr & 56
+        kto, rto = (home + 6, home + 5) if to > fr else (home + 2, home + 3)
+        squares = [sq for sq in (fr, to, kto, rto) if (sq == fr or sq == to) != (sq == kto or sq == rto)]
+    elif t == KING and (to - fr == 2 or fr - to == 2):
         rook_from, rook_to = (fr + 3, fr + 1) if to > fr else (fr - 4, fr - 1)
         squares = [fr, to, rook_from, rook_to]
     elif board[to88]:
@@ -59,7 +63,7 @@ def pack(squares):
 def signature(pos, move):
     """``pack(changed_squares(pos, move))``, with no list for a quiet move or a capture
     (most moves: the tables of every position the game reaches are built from these)."""
-    if not move & DROP:
+    if not move & DROP and move >> 14 & 7 != KING:       # not a drop, not Chess960's castling
         fr88 = move & 127
         to88 = (move >> 7) & 127
         board = pos.board
@@ -75,7 +79,7 @@ def signature(pos, move):
 
 def capture_square(pos, move):
     """Square (0..63) of the piece ``move`` captures, or -1."""
-    if move & DROP:
+    if move & DROP or move >> 14 & 7 == KING:           # a drop, Chess960's castling (its rook is its own)
         return -1
     to88 = (move >> 7) & 127
     to = (to88 + (to88 & 7)) >> 1

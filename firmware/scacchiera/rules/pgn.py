@@ -26,7 +26,9 @@ def parse_san(pos, text, lang="en"):
         for m in legal:
             fr = m & 127
             to = (m >> 7) & 127
-            if not m & DROP and board[fr] & 7 == KING and to - fr == (-2 if long else 2):
+            if m & DROP or board[fr] & 7 != KING:
+                continue
+            if to - fr == (-2 if long else 2) or m >> 14 & 7 == KING and (to < fr) == long:   # Chess960: king takes rook
                 return m
         raise ValueError("illegal castling %r in %s" % (text, fen(pos)))
     if len(s) >= 3 and s[-3] == "@":  # a drop: N@c3 (P@ or @ alone for a pawn)

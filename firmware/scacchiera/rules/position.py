@@ -98,6 +98,7 @@ class Position:
 
     STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     variant = "chess"
+    castle_keep = CASTLE_KEEP      # the castling rights a move from or to each square keeps (Chess960: its own)
 
     def __init__(self, fen=None, profile=FIDE):
         if profile not in PROFILES:
@@ -115,15 +116,29 @@ class Position:
         notation.set_fen(self, self.STARTING_FEN if fen is None else fen)
 
     @classmethod
-    def from_fen(cls, fen, profile=FIDE):
+    def from_fen(cls, fen, profile=FIDE, chess960=False):
+        """The position of ``fen``; with ``chess960`` a Chess960 one (rules/chess960.py: X-FEN or
+        Shredder-FEN castling)."""
         if not isinstance(fen, str):
             raise ValueError("FEN must be a string")
+        if chess960:
+            from .chess960 import Chess960Position
+            return Chess960Position(fen, profile)
         return cls(fen, profile)
 
     # -- notation (see notation.py) -------------------------------------
 
     def fen(self):
         return notation.fen(self)
+
+    def castling_text(self):
+        """FEN's castling field: KQkq, or -."""
+        return "".join(ch for i, ch in enumerate("KQkq") if self.castling & (1 << i)) or "-"
+
+    def read_castling(self, text, board):
+        """FEN's castling field (``board``: the FEN's 0x88 board) -> the rights' bits; ValueError."""
+        from .fen_reader import castling_rights
+        return castling_rights(text, board)
 
     def uci(self, move):
         return notation.uci(move)
@@ -395,13 +410,7 @@ class Position:
             return out
 
         if not checks and self.castling:
-            rights = self.castling >> (2 * us)
-            if rights & 1 and not board[ksq + 1] and not board[ksq + 2] \
-                    and not self._attacked(ksq + 1, them) and not self._attacked(ksq + 2, them):
-                append(ksq | (ksq + 2) << 7)
-            if rights & 2 and not board[ksq - 1] and not board[ksq - 2] and not board[ksq - 3] \
-                    and not self._attacked(ksq - 1, them) and not self._attacked(ksq - 2, them):
-                append(ksq | (ksq - 2) << 7)
+            self._castles(append, ksq, us, them)
 
         last_rank = 0x70 if us == WHITE else 0x00
         start_rank = 0x10 if us == WHITE else 0x60
@@ -473,6 +482,18 @@ class Position:
                         to += d
         return out
 
+    def _castles(self, append, ksq, us, them):
+        """Append the side to move's castlings (not in check, some right left): the king two
+        squares towards its rook, the squares between them empty and the king's path safe."""
+        board = self.board
+        rights = self.castling >> (2 * us)
+        if rights & 1 and not board[ksq + 1] and not board[ksq + 2] \
+                and not self._attacked(ksq + 1, them) and not self._attacked(ksq + 2, them):
+            append(ksq | (ksq + 2) << 7)
+        if rights & 2 and not board[ksq - 1] and not board[ksq - 2] and not board[ksq - 3] \
+                and not self._attacked(ksq - 1, them) and not self._attacked(ksq - 2, them):
+            append(ksq | (ksq - 2) << 7)
+
     def is_legal(self, move):
         return move in self.legal_moves()
 
@@ -539,7 +560,8 @@ class Position:
                     board[rto] = rook
                     h ^= _zkey(rook, rfr) ^ _zkey(rook, rto)
             if castling:
-                castling &= CASTLE_KEEP[fr] & CASTLE_KEEP[to]
+                keep = self.castle_keep
+                castling &= keep[fr] & keep[to]
                 if castling != self.castling:
                     h ^= ZOBRIST[ZOBRIST_CASTLING + self.castling] ^ ZOBRIST[ZOBRIST_CASTLING + castling]
                     self.castling = castling

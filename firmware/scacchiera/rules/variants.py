@@ -1,12 +1,13 @@
-"""Which game a position is: chess, or Scacchi Sprint (seed 004).
+"""Which game a position is: chess, Scacchi Sprint (seed 004) or Chess960.
 
-The Sprint module is imported only when a Sprint game is asked for, so a
-chess board never spends RAM on it.
+The Sprint and Chess960 modules are imported only when such a game is asked
+for, so a chess board never spends RAM on them.
 """
 
 CHESS = "chess"
 SPRINT = "sprint"
-VARIANTS = (CHESS, SPRINT)
+CHESS960 = "chess960"
+VARIANTS = (CHESS, SPRINT, CHESS960)
 from .position import PROFILES  # noqa: F401  (the rule profiles, "fide" (the default) and "casual", one list for all)
 
 
@@ -26,16 +27,19 @@ def new_position(fen=None, profile="fide", variant=None, seed=None):
     if variant == SPRINT:
         from .sprint import SprintPosition
         return SprintPosition(fen, profile, seed)     # ValueError for a seed and a position string both
-    if variant != CHESS:
-        raise ValueError("unknown variant: %r (use %s)" % (variant, " or ".join(VARIANTS)))
+    if variant not in (CHESS, CHESS960):
+        raise ValueError("unknown variant: %r (use %s)" % (variant, ", ".join(VARIANTS)))
     if seed is not None:
-        raise ValueError("a seed is for Scacchi Sprint's decks, not for chess")
+        raise ValueError("a seed is for Scacchi Sprint's decks, not for %s" % variant)
+    if variant == CHESS960:
+        from .chess960 import Chess960Position
+        return Chess960Position(fen, profile)
     from .position import Position
     return Position(fen, profile)
 
 
 def variant_of(pos):
-    return CHESS if pos.variant == CHESS else SPRINT
+    return pos.variant
 
 
 def time_out_move(pos):

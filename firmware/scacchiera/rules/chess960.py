@@ -1,0 +1,294 @@
+"""Chess960 (Fischer random chess): the 960 start positions and castling from any of them.
+
+Loaded only for a Chess960 game (variants.py), as sprint.py for Scacchi Sprint. Everything but
+castling is chess (position.py). FIDE's Chess960 rules (Laws of Chess, Guidelines II): after
+castling the king and the rook stand where they would in chess (king g-file and rook f-file on
+the h-side, king c-file and rook d-file on the a-side), whatever their start squares; every
+square between the king and its destination and between the rook and its destination must be
+empty but for the two of them, and the king may not be in check, pass an attacked square or land
+on one. The king may already stand on its destination, and so may the rook.
+
+A castling is one move, written king-takes-rook: from the king's square to the castling rook's,
+with KING in the promotion bits (``CASTLE``), which no other move has: so a castling whose king
+does not move is still a move with two different squares. UCI writes it so (``e1h1``, as
+python-chess's and Stockfish's UCI_Chess960 do), SAN as ``O-O`` or ``O-O-O``. FEN: X-FEN (a
+right is K/Q/k/q when its rook is the outermost on that side of the king, else the rook's file
+letter) is written; X-FEN and Shredder-FEN (file letters, ``HAha``) are read.
+"""
+
+from .position import Position, FIDE, _zkey, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, _ZEROS_I, _UNDO
+from .squares import WHITE, BLACK, KING, ROOK, DROP, const
+
+CASTLE = const(KING << 14)         # a move's promotion bits holding KING: a castling (king takes rook)
+STANDARD = const(518)              # the start position of chess
+# Knights' places among the five squares left after the bishops and the queen (Scharnagl's table).
+_KNIGHTS = ((0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
+_FILES = "abcdefgh"
+
+
+def back_rank(number):
+    """The white pieces of start position ``number`` (0..959), a-file first, as piece letters
+    (Scharnagl's numbering: 518 is RNBQKBNR)."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= 959:
+        raise ValueError("a Chess960 start position is a number from 0 to 959, got %r" % (number,))
+    rank = [""] * 8
+    n, light = divmod(number, 4)
+    rank[2 * light + 1] = "B"
+    n, dark = divmod(n, 4)
+    rank[2 * dark] = "B"
+    n, queen = divmod(n, 6)
+    empty = [f for f in range(8) if not rank[f]]
+    rank[empty[queen]] = "Q"
+    empty = [f for f in range(8) if not rank[f]]
+    for k in _KNIGHTS[n]:
+        rank[empty[k]] = "N"
+    rest = [f for f in range(8) if not rank[f]]
+    for f, piece in zip(rest, "RKR"):
+        rank[f] = piece
+    return "".join(rank)
+
+
+def start_fen(number):
+    """The FEN (X-FEN) of start position ``number``."""
+    white = back_rank(number)
+    return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (white.lower(), white)
+
+
+class Chess960Position(Position):
+    """A Chess960 position. ``Chess960Position(number=N)`` is start position N (0..959; the default
+    518 is chess's own start), ``Chess960Position(fen)`` reads X-FEN or Shredder-FEN."""
+
+    variant = "chess960"
+
+    def __init__(self, fen=None, profile=FIDE, number=None):
+        self.rooks = bytearray(4)             # each right's rook (0x88): white h-side, a-side; black h-side, a-side
+        self.castle_keep = bytearray(b"\x0f" * 128)
+        if fen is not None and number is not None:
+            raise ValueError("a Chess960 game starts from a FEN or a start position number, not both")
+        Position.__init__(self, start_fen(STANDARD if number is None else number) if fen is None else fen, profile)
+
+    @classmethod
+    def from_fen(cls, fen, profile=FIDE, chess960=True):
+        return Position.from_fen(fen, profile, True)
+
+    # -- FEN's castling field ---------------------------------------------
+
+    def read_castling(self, text, board):
+        """X-FEN (KQkq: the outermost rook on that side of the king) or Shredder-FEN (the rook's file
+        letter: A-H for white, a-h for black); sets the rooks and the rights each square keeps."""
+        keep = self.castle_keep
+        for i in range(128):
+            keep[i] = 15
+        rights = 0
+        if text == "-":
+            return 0
+        for ch in text:
+            color = WHITE if ch.isupper() else BLACK
+            home = 0 if color == WHITE else 0x70
+            king = -1
+            for f in range(8):
+                if board[home + f] == KING | color << 3:
+                    king = home + f
+            if king < 0:
+                raise ValueError("FEN castling right %r without a king on its first rank" % (ch,))
+            rook = ROOK | color << 3
+            c = ch.upper()
+            if c == "K" or c == "Q":
+                files = range(7, king - home, -1) if c == "K" else range(0, king - home)
+                sq = -1
+                for f in files:
+                    if board[home + f] == rook:
+                        sq = home + f
+                        break
+            elif "A" <= c <= "H":
+                sq = home + ord(c) - ord("A")
+                if board[sq] != rook:
+                    sq = -1
+            else:
+                raise ValueError("FEN castling field has %r (use KQkq, file letters or -)" % (ch,))
+            if sq < 0:
+                raise ValueError("FEN castling right %r without its rook on the first rank" % (ch,))
+            bit = 2 * color + (0 if sq > king else 1)
+            if rights & (1 << bit):
+                raise ValueError("FEN castling field gives %s two rooks on one side" % ("white", "black")[color])
+            rights |= 1 << bit
+            self.rooks[bit] = sq
+            keep[sq] &= 15 ^ (1 << bit)
+            keep[king] &= 15 ^ (3 << 2 * color)
+        return rights
+
+    def castling_text(self):
+        """X-FEN: K/Q/k/q for a right whose rook is the outermost on its side, else its file."""
+        out = ""
+        for bit in range(4):
+            if not self.castling & (1 << bit):
+                continue
+            color = bit >> 1
+            sq = self.rooks[bit]
+            home = sq & 0x70
+            step = 1 if bit & 1 == 0 else -1
+            outer = True
+            s = sq + step
+            while s & 0x70 == home and 0 <= s - home < 8:
+                if self.board[s] == ROOK | color << 3:
+                    outer = False
+                s += step
+            letter = ("K" if bit & 1 == 0 else "Q") if outer else _FILES[sq & 7].upper()
+            out += letter if color == WHITE else letter.lower()
+        return out or "-"
+
+    def shredder_fen(self):
+        """The FEN with Shredder's castling field: every right as its rook's file letter."""
+        fields = self.fen().split(" ")
+        letters = "".join((_FILES[self.rooks[b] & 7].upper() if b < 2 else _FILES[self.rooks[b] & 7])
+                          for b in range(4) if self.castling & (1 << b))
+        fields[2] = letters or "-"
+        return " ".join(fields)
+
+    # -- castling ---------------------------------------------------------
+
+    @staticmethod
+    def castle_targets(king, rook):
+        """(king's destination, rook's destination), 0x88, for a castling of ``king`` with ``rook``."""
+        home = king & 0x70
+        return (home + 6, home + 5) if rook > king else (home + 2, home + 3)
+
+    def _castles(self, append, ksq, us, them):
+        board = self.board
+        for side in (0, 1):
+            bit = 2 * us + side
+            if not self.castling & (1 << bit):
+                continue
+            rsq = self.rooks[bit]
+            kto, rto = self.castle_targets(ksq, rsq)
+            lo = min(ksq, rsq, kto, rto)
+            hi = max(ksq, rsq, kto, rto)
+            clear = True
+            for s in range(lo, hi + 1):
+                if board[s] and s != ksq and s != rsq:
+                    clear = False
+                    break
+            if clear and self._castle_is_safe(ksq, rsq, kto, rto, them):
+                append(ksq | rsq << 7 | CASTLE)
+
+    def _castle_is_safe(self, ksq, rsq, kto, rto, them):
+        """The king's square and the squares it crosses not attacked (the king lifted, the rook in
+        place); its destination not attacked with the rook on its own (as python-chess checks)."""
+        board = self.board
+        king = board[ksq]
+        rook = board[rsq]
+        board[ksq] = 0
+        step = 1 if kto > ksq else -1
+        safe = True
+        s = ksq
+        while s != kto:
+            if self._attacked(s, them):
+                safe = False
+                break
+            s += step
+        if safe:
+            board[rsq] = 0
+            kept = board[rto]
+            board[rto] = rook
+            safe = not self._attacked(kto, them)
+            board[rto] = kept
+            board[rsq] = rook
+        board[ksq] = king
+        return safe
+
+    def push(self, move):
+        if move >> 14 & 7 != KING or move & DROP:
+            Position.push(self, move)
+            return
+        us = self.turn
+        board = self.board
+        ksq = move & 127
+        rsq = (move >> 7) & 127
+        kto, rto = self.castle_targets(ksq, rsq)
+        n = self._n
+        if n == len(self._plies):
+            self._plies.extend(_ZEROS_I)
+            self._keys.extend(_ZEROS_I)
+        ep = self.ep
+        castling = self.castling
+        self._plies[n] = move | (castling << 4 | ((ep & 7) + 1 if ep >= 0 else 0) << 8) << _UNDO
+        self._n = n + 1
+        h = self.hash ^ ZOBRIST_SIDE
+        if ep >= 0:
+            h ^= ZOBRIST[ZOBRIST_EP + (ep & 7)]
+        king = KING | us << 3
+        rook = ROOK | us << 3
+        board[ksq] = 0
+        board[rsq] = 0
+        board[kto] = king
+        board[rto] = rook
+        h ^= _zkey(king, ksq) ^ _zkey(king, kto) ^ _zkey(rook, rsq) ^ _zkey(rook, rto)
+        self.kings[us] = kto
+        new = castling & (15 ^ (3 << 2 * us))
+        h ^= ZOBRIST[ZOBRIST_CASTLING + castling] ^ ZOBRIST[ZOBRIST_CASTLING + new]
+        self.castling = new
+        self.halfmove += 1
+        self.turn = us ^ 1
+        if us == BLACK:
+            self.fullmove += 1
+        self.ep = -1
+        self.hash = h
+        self._keys[n + 1] = h
+
+    def pop(self):
+        n = self._n - 1
+        if n < 0 or self._plies[n] >> 14 & 7 != KING or self._plies[n] & DROP:
+            return Position.pop(self)
+        u = self._plies[n]
+        move = u & 0x3FFFF
+        u >>= _UNDO
+        self._n = n
+        self.hash = self._keys[n]
+        us = self.turn ^ 1
+        self.turn = us
+        if us == BLACK:
+            self.fullmove -= 1
+        self.castling = (u >> 4) & 15
+        ep = (u >> 8) & 15
+        self.ep = ep - 1 + (0x50 if us == WHITE else 0x20) if ep else -1
+        self.halfmove -= 1
+        ksq = move & 127
+        rsq = (move >> 7) & 127
+        kto, rto = self.castle_targets(ksq, rsq)
+        board = self.board
+        board[kto] = 0
+        board[rto] = 0
+        board[ksq] = KING | us << 3
+        board[rsq] = ROOK | us << 3
+        self.kings[us] = ksq
+        return move
+
+    # -- notation ---------------------------------------------------------
+
+    def san(self, move, lang="en", legal=None):
+        """O-O or O-O-O for a castling (with + or #), else as in chess."""
+        if move >> 14 & 7 != KING or move & DROP:
+            return Position.san(self, move, lang, legal)
+        text = "O-O" if (move >> 7) & 127 > move & 127 else "O-O-O"
+        self.push(move)
+        if self.is_check():
+            text += "#" if not self.legal_moves() else "+"
+        self.pop()
+        return text
+
+    def parse_uci(self, text):
+        """As in chess; a castling written king takes rook (``e1h1``), or, when no ordinary move has
+        that name, as the king's two squares in chess (``e1g1``)."""
+        try:
+            return Position.parse_uci(self, text)
+        except ValueError:
+            if not isinstance(text, str) or len(text) != 4:
+                raise
+            for m in self.legal_moves():
+                if m >> 14 & 7 == KING and not m & DROP:
+                    king = m & 127
+                    kto = self.castle_targets(king, (m >> 7) & 127)[0]
+                    name = Position.uci(self, m)
+                    if text == name or kto != king and text == name[:2] + _FILES[kto & 7] + name[1]:
+                        return m
+            raise
