@@ -122,3 +122,15 @@ def test_a_new_chess960_position_by_variant():
     assert pos.variant == "chess960" and pos.fen() == Position().fen()
     with pytest.raises(ValueError):
         new_position(None, variant="chess960", seed=3)
+
+
+def test_castling_moves_carry_the_king_in_their_promotion_bits():
+    from scacchiera.rules.chess960 import CASTLE
+    from scacchiera.rules.squares import KING
+    assert CASTLE == KING << 14
+    pos = new_position(None, variant="chess960", number=0)
+    assert pos.fen() == start_fen(0)
+    with pytest.raises(ValueError):
+        new_position(None, variant="chess", number=3)
+    with pytest.raises(ValueError):
+        new_position(start_fen(5), variant="chess960", number=5)

@@ -101,6 +101,16 @@ def test_new_with_no_fields_is_a_rematch_of_the_same_variant_and_profile():
     assert ask(board, "status")["options"]["profile"] == "casual", "the profile stays until a new one is given"
 
 
+def test_new_chess960_by_start_position_number():
+    board = Board()
+    reply = ask(board, {"cmd": "new", "variant": "chess960", "position": 0})
+    assert reply["ok"] and reply["fen"] == "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+    assert board.game.position.variant == "chess960"
+    assert ask(board, "new variant:chess960 position:960")["ok"] is False
+    assert ask(board, "new variant:chess position:3")["ok"] is False
+    assert board.game.position.fen().startswith("bbqnnrkr/"), "a refused new changes nothing"
+
+
 def test_a_sprint_game_without_a_seed_draws_one_that_status_reports_and_a_power_cut_keeps():
     from memfs import MemFS
     fs = MemFS("littlefs")

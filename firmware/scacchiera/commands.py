@@ -14,12 +14,13 @@ from . import options
 from . import VERSION, FIRMWARE, MAX_LINE
 from .report import frame_names, occupied, STATE_NAMES
 from .storage.journal import printable
+from .rules.variants import variant_of, SPRINT
 
 # Each command's fields, in the text form's word order: name:kind, kind s (string),
 # i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
 # rest of the line in the text form.
 COMMANDS = {
-    "hello": "proto:i", "status": "", "new": "fen:s* profile:s variant:s seed:i", "show": "uci:s!",
+    "hello": "proto:i", "status": "", "new": "fen:s* profile:s variant:s seed:i position:i", "show": "uci:s!",
     "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "", "resign": "side:s",
     "promote": "piece:s!", "set": "name:s! value:v!*", "suggest": "uci:s", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
@@ -179,7 +180,7 @@ def _status(p, runner, game, a):
         "game": j.game_id, "scan_rate": runner.scan_rate, "journal_bytes": j.size,
         "storage_errors": j.errors, "dropped_lines": p.dropped,
     }
-    if pos.variant != "chess":
+    if variant_of(pos) == SPRINT:
         status["seed"] = pos.seed              # a Sprint game's decks: new with this seed deals them again
     if runner.display is not None:
         status["display"] = list(runner.display.lines)
@@ -211,7 +212,8 @@ def _material(pos):
 
 
 def _new(p, runner, game, a):
-    game.new_game(a.get("fen"), a.get("profile"), variant=a.get("variant"), seed=a.get("seed"))
+    game.new_game(a.get("fen"), a.get("profile"), variant=a.get("variant"), seed=a.get("seed"),
+                  number=a.get("position"))
     return {"fen": game.position.fen()}
 
 

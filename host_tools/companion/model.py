@@ -18,7 +18,7 @@ from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without 
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
 from scacchiera.rules.squares import PIECE_SYMBOLS, is_drop, parse_square, to_square
-from scacchiera.rules.variants import CHESS, VARIANTS, new_position, variant_of
+from scacchiera.rules.variants import CHESS, SPRINT, VARIANTS, new_position, variant_of
 
 from host_tools.companion.players import parse_headers
 
@@ -370,7 +370,7 @@ class BoardModel:
                 replay = self._start_position()
                 fens.append(replay.fen())
                 for m in pos.move_stack:
-                    tile = replay.drawn_tile() if variant_of(replay) != CHESS else 0
+                    tile = replay.drawn_tile() if variant_of(replay) == SPRINT else 0
                     drawn.append(PIECE_SYMBOLS[tile] if tile else "")
                     # A placement whose square the rules closed to the tile just drawn (the board took
                     # another from the hand); not one the player chose by tapping.
@@ -380,7 +380,7 @@ class BoardModel:
                     sans_it.append(replay.san(m, "it"))
                     replay.push(m)
                     fens.append(replay.fen())
-                if variant_of(pos) != CHESS:
+                if variant_of(pos) == SPRINT:
                     sprint = self._sprint(pos)
                     sprint["drawn_before"] = drawn     # the tile just drawn before each ply
                     sprint["refused"] = refused        # and whether the rules refused it there (the page says why)

@@ -21,7 +21,7 @@ from host_tools.pico_emu.emulator import Emulator, EmulatorError
 from host_tools.pico_emu.leds import LedDecoder, DARK
 from scacchiera.leds.palette import BLINK_MS
 from scacchiera.rules.squares import parse_square, square_name
-from scacchiera.rules.variants import new_position, variant_of, CHESS
+from scacchiera.rules.variants import new_position, variant_of, SPRINT
 
 BUTTON_MS = 150          # as the simulator's press
 SEND_MS = 20
@@ -38,7 +38,7 @@ class PicoHands(Hands):
         self.emu = emulator or Emulator(squares=squares, **kwargs)
         self.emu.set_squares(squares)
         self.decoder = LedDecoder()
-        self.sprint = variant_of(pos) != CHESS
+        self.sprint = variant_of(pos) == SPRINT
         self._queries = 0
         self._seen = 0               # serial lines already sorted into events/protocol
         self.boot_lines = []

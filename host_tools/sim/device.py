@@ -23,7 +23,7 @@ from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
 from scacchiera.leds import frame as led_frame
 from scacchiera.display.icons import NAMES as ICON_NAMES
-from scacchiera.rules.variants import new_position, variant_of, CHESS
+from scacchiera.rules.variants import new_position, variant_of, CHESS, SPRINT
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
 
 PIECE_LETTERS = "KQRBNPkqrbnp"
@@ -282,7 +282,7 @@ class SimBoard(FirmwareHands):
     def _tiles(self, color=None):
         """Scacchi Sprint: the letters of the tiles in the players' hands (the game's), '' for chess."""
         pos = self.app.game.position
-        if variant_of(pos) == CHESS:
+        if variant_of(pos) != SPRINT:
             return ""
         out = ""
         for c in (0, 1) if color is None else (color,):
@@ -347,7 +347,7 @@ class SimBoard(FirmwareHands):
                 r, g, b, blink = app.palette.rgb(frame[sq])
                 leds.append({"meaning": led_frame.NAMES[frame[sq]], "rgb": [r, g, b], "blink": blink})
             sprint = None
-            if variant_of(pos) != CHESS:
+            if variant_of(pos) == SPRINT:
                 drawn = pos.drawn_tile()
                 sprint = {"hands": {"white": self._tiles(0), "black": self._tiles(1)},
                           "decks": {"white": pos.deck_left(0), "black": pos.deck_left(1)},

@@ -318,17 +318,18 @@ class Game:
 
     # -- what the host (or a gesture) asks ----------------------------------------
 
-    def new_game(self, fen=None, profile=None, now=0, variant=None, seed=None):
+    def new_game(self, fen=None, profile=None, now=0, variant=None, seed=None, number=None):
         """Start a game (the standard one unless ``fen``); the hands set the board up if needed.
 
-        ``variant``: "chess" or "sprint" (Scacchi Sprint, with ``seed`` for its
-        decks); by default the current game's, or what ``fen`` is.
+        ``variant``: "chess", "sprint" (Scacchi Sprint, with ``seed`` for its
+        decks) or "chess960" (``number``: its start position, 0..959); by default
+        the current game's, or what ``fen`` is.
         """
         if variant is None and fen is None:
             variant = variant_of(self.position)
         if variant == SPRINT and fen is None and seed is None and self.seed_source is not None:
             seed = self.seed_source()      # else every game would deal seed 0's decks
-        pos = new_position(fen, profile or self.position.profile, variant, seed)  # ValueError if bad
+        pos = new_position(fen, profile or self.position.profile, variant, seed, number)  # ValueError if bad
         self._adopt(pos, now)
         self.emit("new_game", fen=pos.fen(), variant=variant_of(pos))
         if self.clocks.on:

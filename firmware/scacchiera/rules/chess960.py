@@ -19,7 +19,7 @@ letter) is written; X-FEN and Shredder-FEN (file letters, ``HAha``) are read.
 from .position import Position, FIDE, _zkey, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, _ZEROS_I, _UNDO
 from .squares import WHITE, BLACK, KING, ROOK, DROP, const
 
-CASTLE = const(KING << 14)         # a move's promotion bits holding KING: a castling (king takes rook)
+CASTLE = const(98304)              # KING << 14: a move's promotion bits holding KING, a castling (king takes rook)
 STANDARD = const(518)              # the start position of chess
 # Knights' places among the five squares left after the bishops and the queen (Scharnagl's table).
 _KNIGHTS = ((0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
@@ -52,6 +52,14 @@ def start_fen(number):
     """The FEN (X-FEN) of start position ``number``."""
     white = back_rank(number)
     return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (white.lower(), white)
+
+
+def castle_changes(king, rook):
+    """The squares (0..63) whose occupancy a castling of ``king`` with ``rook`` (0..63) changes:
+    the four squares, less those a piece leaves and another lands on (or a piece stays on)."""
+    home = king & 56
+    kto, rto = (home + 6, home + 5) if rook > king else (home + 2, home + 3)
+    return [sq for sq in (king, rook, kto, rto) if (sq == king or sq == rook) != (sq == kto or sq == rto)]
 
 
 class Chess960Position(Position):
@@ -117,6 +125,12 @@ class Chess960Position(Position):
             keep[king] &= 15 ^ (3 << 2 * color)
         return rights
 
+    def fen(self):
+        """The FEN, its castling field in X-FEN."""
+        fields = Position.fen(self).split(" ")
+        fields[2] = self.castling_text()
+        return " ".join(fields)
+
     def castling_text(self):
         """X-FEN: K/Q/k/q for a right whose rook is the outermost on its side, else its file."""
         out = ""
@@ -139,7 +153,7 @@ class Chess960Position(Position):
 
     def shredder_fen(self):
         """The FEN with Shredder's castling field: every right as its rook's file letter."""
-        fields = self.fen().split(" ")
+        fields = Position.fen(self).split(" ")
         letters = "".join((_FILES[self.rooks[b] & 7].upper() if b < 2 else _FILES[self.rooks[b] & 7])
                           for b in range(4) if self.castling & (1 << b))
         fields[2] = letters or "-"

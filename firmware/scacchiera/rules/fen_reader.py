@@ -66,7 +66,10 @@ def set_fen(pos, fen):
         raise ValueError("FEN side to move must be 'w' or 'b', got %r" % (side,))
     turn = WHITE if side == "w" else BLACK
 
-    rights = pos.read_castling(castling, board)
+    if pos.variant == "chess960":
+        rights = pos.read_castling(castling, board)     # X-FEN or Shredder-FEN (chess960.py)
+    else:
+        rights = castling_rights(castling, board)
 
     ep_sq = -1
     if ep != "-":

@@ -28,7 +28,7 @@ def has_insufficient_material(pos, color):
     square colour when no pawn or knight stands anywhere. In Scacchi Sprint a
     tile in hand or still to draw may be the one that mates: never insufficient then.
     """
-    if pos.variant != "chess":
+    if pos.variant != "chess" and pos.variant != "chess960":     # Scacchi Sprint
         for t in range(8):
             if pos.hands[color << 3 | t]:
                 return False

@@ -70,8 +70,9 @@ def board_fen(pos):
 
 
 def fen(pos):
+    castling = "".join(ch for i, ch in enumerate("KQkq") if pos.castling & (1 << i)) or "-"
     ep = _name88(pos.ep) if pos.ep >= 0 else "-"
-    return "%s %s %s %s %d %d" % (board_fen(pos), "wb"[pos.turn], pos.castling_text(), ep,
+    return "%s %s %s %s %d %d" % (board_fen(pos), "wb"[pos.turn], castling, ep,
                                    pos.halfmove, pos.fullmove)
 
 

@@ -31,10 +31,9 @@ def changed_squares(pos, move):
     board = pos.board
     piece = board[fr88]
     t = piece & 7
-    if move >> 14 & 7 == KING:           # Chess960's castling, king takes rook: only what changes
-        home = fr & 56
-        kto, rto = (home + 6, home + 5) if to > fr else (home + 2, home + 3)
-        squares = [sq for sq in (fr, to, kto, rto) if (sq == fr or sq == to) != (sq == kto or sq == rto)]
+    if move >> 14 & 7 == KING:           # Chess960's castling, king takes rook
+        from .chess960 import castle_changes
+        squares = castle_changes(fr, to)
     elif t == KING and (to - fr == 2 or fr - to == 2):
         rook_from, rook_to = (fr + 3, fr + 1) if to > fr else (fr - 4, fr - 1)
         squares = [fr, to, rook_from, rook_to]

@@ -6,7 +6,7 @@ stays out of RAM until a game is archived or a host sends SAN.
 """
 
 from .squares import WHITE, PAWN, KING, DROP, FILE_NAMES, RANK_NAMES, PIECE_SYMBOLS, parse_square
-from .notation import _letters, fen, uci, parse_uci, san
+from .notation import _letters, uci, parse_uci, san
 
 
 def parse_san(pos, text, lang="en"):
@@ -30,7 +30,7 @@ def parse_san(pos, text, lang="en"):
                 continue
             if to - fr == (-2 if long else 2) or m >> 14 & 7 == KING and (to < fr) == long:   # Chess960: king takes rook
                 return m
-        raise ValueError("illegal castling %r in %s" % (text, fen(pos)))
+        raise ValueError("illegal castling %r in %s" % (text, pos.fen()))
     if len(s) >= 3 and s[-3] == "@":  # a drop: N@c3 (P@ or @ alone for a pawn)
         head = s[:-3]
         t = PAWN if head in ("", "P") else letters.find(head) if len(head) == 1 else -1
@@ -81,7 +81,7 @@ def parse_san(pos, text, lang="en"):
     if not found:
         if t == PAWN and not promo and to >> 4 in (0, 7):
             raise ValueError("SAN %r needs a promotion piece (=Q, =R, =B or =N)" % (text,))
-        raise ValueError("illegal SAN move %r in %s" % (text, fen(pos)))
+        raise ValueError("illegal SAN move %r in %s" % (text, pos.fen()))
     if len(found) > 1:
         raise ValueError("ambiguous SAN move %r: %s" % (text, ", ".join(uci(m) for m in found)))
     return found[0]

@@ -131,15 +131,6 @@ class Position:
     def fen(self):
         return notation.fen(self)
 
-    def castling_text(self):
-        """FEN's castling field: KQkq, or -."""
-        return "".join(ch for i, ch in enumerate("KQkq") if self.castling & (1 << i)) or "-"
-
-    def read_castling(self, text, board):
-        """FEN's castling field (``board``: the FEN's 0x88 board) -> the rights' bits; ValueError."""
-        from .fen_reader import castling_rights
-        return castling_rights(text, board)
-
     def uci(self, move):
         return notation.uci(move)
 

@@ -16,12 +16,16 @@ def is_sprint_text(fen):
     return isinstance(fen, str) and "[" in fen.split(" ", 1)[0]
 
 
-def new_position(fen=None, profile="fide", variant=None, seed=None):
-    """A Position (chess) or a SprintPosition; ``variant`` None: read it from ``fen``.
+def new_position(fen=None, profile="fide", variant=None, seed=None, number=None):
+    """A Position (chess), a SprintPosition or a Chess960Position; ``variant`` None: read it from
+    ``fen`` (chess or Sprint). ``number``: Chess960's start position (0..959; 518 is chess's).
 
-    ValueError for an unknown variant, a bad FEN or Sprint string, a seed given for chess, or a
-    seed given with a Sprint position string (the string carries its own decks).
+    ValueError for an unknown variant, a bad FEN or Sprint string, a seed given for chess, a
+    seed given with a Sprint position string (the string carries its own decks), a number for
+    another variant or with a FEN.
     """
+    if number is not None and variant != CHESS960:
+        raise ValueError("a start position number is for Chess960")
     if variant is None:
         variant = SPRINT if is_sprint_text(fen) else CHESS
     if variant == SPRINT:
@@ -33,13 +37,14 @@ def new_position(fen=None, profile="fide", variant=None, seed=None):
         raise ValueError("a seed is for Scacchi Sprint's decks, not for %s" % variant)
     if variant == CHESS960:
         from .chess960 import Chess960Position
-        return Chess960Position(fen, profile)
+        return Chess960Position(fen, profile, number)
     from .position import Position
     return Position(fen, profile)
 
 
 def variant_of(pos):
-    return pos.variant
+    """CHESS, SPRINT or CHESS960 (a SprintPosition's own ``variant`` is its full name)."""
+    return pos.variant if pos.variant == CHESS or pos.variant == CHESS960 else SPRINT
 
 
 def time_out_move(pos):

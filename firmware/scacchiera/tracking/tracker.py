@@ -197,7 +197,7 @@ class Tracker:
         else:
             self.previous[:] = self.logical
         self.table = MoveTable(pos, moves)
-        self.drops = pos.variant != "chess"   # tiles can arrive from the hand (Scacchi Sprint)
+        self.drops = pos.variant != "chess" and pos.variant != "chess960"   # tiles from the hand (Scacchi Sprint)
         self.pending = -1
         self.matched = -1
         self.choices = ()
