@@ -128,6 +128,8 @@ def test_castling_moves_carry_the_king_in_their_promotion_bits():
     from scacchiera.rules.chess960 import CASTLE
     from scacchiera.rules.squares import KING
     assert CASTLE == KING << 14
+    from scacchiera.rules import chess960, position
+    assert chess960._UNDO == position._UNDO
     pos = new_position(None, variant="chess960", number=0)
     assert pos.fen() == start_fen(0)
     with pytest.raises(ValueError):

@@ -48,10 +48,19 @@ def test_main_and_hal_play_a_game_through_pin_levels_under_micropython():
     assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % GAME_CHECKS
 
 
+@pytest.fixture
+def build():
+    """The deployed build at a short path. Each module's file name stays in the heap (its ``__file__``):
+    on the Pico it is ``/scacchiera/...``; pytest's own folders (``/tmp/pytest-of-root/pytest-N/popen-gw0/
+    test_.../build``) would add ~2.7 KB that depends on the worker and the test's name, not on the firmware."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="b", dir="/tmp") as folder:
+        deploy.build(os.path.join(folder, "b"))
+        yield os.path.join(folder, "b")
+
+
 @needs_node
-def test_heap_after_boot_and_a_300_ply_game_is_under_100_kb(tmp_path):
-    build = str(tmp_path / "build")
-    deploy.build(build)
+def test_heap_after_boot_and_a_300_ply_game_is_under_100_kb(build):
     out = run_micropython("tests/mpy/firmware_heap.py", 300, 100000, build, paths=("host_tools/fakehw", "tests/mpy"),
                           data=(build,))
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
@@ -67,13 +76,11 @@ def _heap_after_300_plies(build, *mode):
 
 
 @needs_node
-def test_the_display_costs_under_6500_bytes_of_heap(tmp_path):
+def test_the_display_costs_under_6500_bytes_of_heap(build):
     """The display's logic (found at boot, a screen redrawn once a ply: the boot screen waits for the board to be still, and the hands start at once) against the same game without it.
     The whole with the display is held to the real budget on the emulated Pico, >= 120 KB free after
     300 plies with the panel on its I2C bus (tests/test_pico_emu.py::test_a_300_ply_game, make
     test-long): this port's 100,000 B stand-in is for the firmware without the optional display."""
-    build = str(tmp_path / "build")
-    deploy.build(build)
     without, _ = _heap_after_300_plies(build)
     with_display, out = _heap_after_300_plies(build, "fake-display")
     assert "display on: 300 redraws" in out

@@ -151,6 +151,12 @@ def replies_to(board, *sent):
     return [r for r in lines if "re" in r]
 
 
+def test_chess960_castling_by_hand_same_as_the_simulator(firmware):
+    """Chess960 (rules/chess960.py, tracking/chess960.py, loaded only for it) on the Pico: both sides
+    castle by hand, one onto its rook's square in FIDE's order, the other king first."""
+    assert_same_as_sim(os.path.join(SCENARIOS, "chess960_castling_by_hand.txt"), firmware)
+
+
 def test_malformed_lines_get_their_documented_errors(board):
     for data, code in MALFORMED:
         replies = replies_to(board, (data, 150))

@@ -591,6 +591,14 @@ def mutate(rng, line):
     return bytes(data)
 
 
+def is_dgt_bus_command(data):
+    """A DGT bus command (docs/protocols.md), with the line end as its sum: 0x81-0x8D, a 7-bit
+    address in two bytes, (their sum & 0x7F) == 10. The one line a text host's garbage may share with
+    a DGT program's first command: the board gives it to a DGT host, not to the text protocol."""
+    return len(data) == 3 and 0x81 <= data[0] <= 0x8D and data[1] < 0x80 and data[2] < 0x80 \
+        and sum(data) & 0x7F == 10
+
+
 def check_fuzz(board, lines):
     """Feed lines; each non-blank one gets exactly one reply, and a refused one changes nothing."""
     for data in lines:
@@ -600,6 +608,13 @@ def check_fuzz(board, lines):
         board.lines()
         board.hw.send_bytes(data + b"\n")
         board.run(3 + 2 * (len(data) // 128))     # a slice (every 10 ms) reads 128 bytes
+        if is_dgt_bus_command(data):
+            board.wait(100)                           # DGT's silence after a command: its host
+            assert type(board.runner.protocol.host).__name__ == "Dgt" and not board.replies(), data
+            board.send("x", 6)                        # a text byte: the link is text's again
+            assert board.runner.protocol.host is None and len(board.replies()) == 1
+            assert snapshot(board)[:5] == before[:5], data
+            continue
         replies = board.replies()
         if not data.strip(b" \t") or len(data) > 512:     # blank (spaces and tabs only) or too long
             assert len(replies) == (1 if len(data) > 512 else 0), (data, replies)
@@ -658,3 +673,10 @@ def test_fuzz_long():
         else:
             lines.append(bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80))))
     check_fuzz(board, lines)
+
+
+def test_the_one_garbage_line_a_dgt_bus_command_shares_goes_to_a_dgt_host():
+    """0x89 0x00 0x01 then a line end is DGT's bus reset to address 1, its sum 0x0A: a DGT host gets it;
+    the next text byte gives the link back. The same bytes with 8-bit 'address' bytes are text."""
+    board = Board()
+    check_fuzz(board, [bytes([0x89, 0x00, 0x01]), b"\x8c\xc4\xba", b"\x00\x00\x00", b"status"])

@@ -82,10 +82,11 @@ def feed(protocol, data, n, now, start):
 
 def _holds(protocol, b):
     """Whether ``b``, after the bytes held so far, may still be a DGT or ChessLink host's: one of
-    their command bytes, or a DGT bus command's address (7 bits, not a line end) or its sum."""
+    their command bytes, or a DGT bus command's address (two data bytes: 7 bits, not a line end)
+    or its sum."""
     held, k = protocol.held, protocol.held_n
     if k >= 1 and _is_bus(held[k - 1]) or k >= 2 and _is_bus(held[k - 2]):
-        return b != 10 and b != 13
+        return b < 0x80 and b != 10 and b != 13
     if k >= 3 and _is_bus(held[k - 3]):
         return b == (held[k - 3] + held[k - 2] + held[k - 1]) & 0x7F
     return _is_dgt(b) or _is_link(b) or _is_bus(b)

@@ -70,9 +70,10 @@ def _online(board):
     return lichess is not None and lichess.playing()
 
 
-def python_chess_board(start_fen, moves):
-    """The game as a chess.Board (start FEN or the standard start, then the UCI moves)."""
-    board = chess.Board(start_fen) if start_fen else chess.Board()
+def python_chess_board(start_fen, moves, chess960=False):
+    """The game as a chess.Board (start FEN or the standard start, then the UCI moves; a Chess960
+    board reads castlings written king takes rook, and python-chess sets the engine's UCI_Chess960)."""
+    board = chess.Board(start_fen or chess.STARTING_FEN, chess960=chess960)
     for uci in moves:
         board.push_uci(uci)
     return board
@@ -227,11 +228,11 @@ class Computer:
                 "skill": self.skill, "level": self.level, "levels": self.levels(), "message": self.message,
                 "engines": [ident for ident, _ in self.choices], "hint": self.hint_said}
 
-    def best(self, fen, moves, seconds=None):
+    def best(self, fen, moves, seconds=None, chess960=False):
         """The engine's move (UCI) after ``moves`` from ``fen`` in ``seconds`` (default: ``think``);
         None when it has none."""
         with self.lock:
-            result = self.engine.play(python_chess_board(fen, moves),
+            result = self.engine.play(python_chess_board(fen, moves, chess960),
                                       chess.engine.Limit(time=self.think if seconds is None else seconds))
         return result.move.uci() if result.move is not None else None
 
@@ -279,7 +280,7 @@ class Computer:
         if opponent.startswith("engine"):
             self.message = "the board's own engine plays (its option opponent is %r): the host waits" % opponent
             return None
-        return key, fen, list(key[2]), think_seconds(self.think, model.clock, side == "white")
+        return key, fen, list(key[2]), think_seconds(self.think, model.clock, side == "white"), model.start[4]
 
     def _board_asks(self):
         """Whether the board made a new request for a suggestion (its ``suggest`` event without a
@@ -314,8 +315,8 @@ class Computer:
                 raise ValueError("no hints in this game (rated or online: the board's suggest option is off)")
             if model.start[2]:
                 raise ValueError(SPRINT_REFUSED)
-            fen, moves = model.start[1], list(s.get("moves") or ())
-        uci = self.best(fen, moves)
+            fen, moves, chess960 = model.start[1], list(s.get("moves") or ()), model.start[4]
+        uci = self.best(fen, moves, None, chess960)
         if uci is None:
             raise ValueError("the engine has no move here")
         how = self.board.suggest(uci)
@@ -323,10 +324,10 @@ class Computer:
         self.board.notify()
         return uci
 
-    def _reply(self, key, fen, moves, seconds):
+    def _reply(self, key, fen, moves, seconds, chess960=False):
         self._asked = key
         try:
-            uci = self.best(fen, moves, seconds)
+            uci = self.best(fen, moves, seconds, chess960)
         except (ValueError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
             self.message = "the engine failed: %s" % e
             self.board.notify()

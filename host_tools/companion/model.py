@@ -18,7 +18,7 @@ from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without 
 from scacchiera.leds import frame as led_frame
 from scacchiera.leds.palette import DEFAULT as PALETTE
 from scacchiera.rules.squares import PIECE_SYMBOLS, is_drop, parse_square, to_square
-from scacchiera.rules.variants import CHESS, SPRINT, VARIANTS, new_position, variant_of
+from scacchiera.rules.variants import CHESS, CHESS960, SPRINT, VARIANTS, new_position, variant_of
 
 from host_tools.companion.players import parse_headers
 
@@ -115,7 +115,7 @@ class BoardModel:
             self.frame = {}
             self.occupancy = None
             self.pgn = ""
-            self.start = None      # (game number, start FEN, Sprint?, seed): from the game's PGN
+            self.start = None      # (game number, start FEN, Sprint?, seed, Chess960?): from the game's PGN
             self.headers = None    # the game's PGN tags, {name: value}
             self._kept = {}        # (game, command, tag name) -> the last such command sent by host_wants
             self.pgn_key = None    # (game number, moves, result) of the last PGN asked for
@@ -338,7 +338,7 @@ class BoardModel:
         seed = headers.get("Seed", "")
         sprint = headers.get("Variant") == "Scacchi Sprint" and "FEN" not in headers
         self.start = ((self.status or {}).get("game"), headers.get("FEN"), sprint,
-                      int(seed) if seed.isdigit() else None)
+                      int(seed) if seed.isdigit() else None, headers.get("Variant") == "Chess960")
         self._replay()
 
     def _replay(self):
@@ -354,9 +354,11 @@ class BoardModel:
 
     def _start_position(self):
         """The game's first position (a Sprint game from its seed: its decks and first tile drawn)."""
-        _, fen, sprint, seed = self.start
+        _, fen, sprint, seed, chess960 = self.start
         profile = ((self.status or {}).get("options") or {}).get("profile", "fide")
-        return new_position(None, profile, "sprint", seed) if sprint else new_position(fen, profile)
+        if sprint:
+            return new_position(None, profile, SPRINT, seed)
+        return new_position(fen, profile, CHESS960 if chess960 else None)
 
     # -- what the page gets ---------------------------------------------------------------
 

@@ -37,7 +37,15 @@ class Player:
         to = to_square(move)
         piece = pos.piece_at(fr)
         promo = promotion(move)
-        if piece & 7 == KING and (to - fr == 2 or fr - to == 2):
+        if promo == KING:            # Chess960: king takes rook; FIDE's order (king, rook, rook, king)
+            from scacchiera.tracking.chess960 import targets
+            king, rook, kto, rto = targets(move)
+            self.lift(king)
+            self.lift(rook)
+            self.place(rto)
+            self.place(kto)
+            promo = 0
+        elif piece & 7 == KING and (to - fr == 2 or fr - to == 2):
             rook_from, rook_to = (fr + 3, fr + 1) if to > fr else (fr - 4, fr - 1)
             self.lift(fr)
             self.place(to)

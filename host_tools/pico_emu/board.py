@@ -21,7 +21,7 @@ from host_tools.pico_emu.emulator import Emulator, EmulatorError
 from host_tools.pico_emu.leds import LedDecoder, DARK
 from scacchiera.leds.palette import BLINK_MS
 from scacchiera.rules.squares import parse_square, square_name
-from scacchiera.rules.variants import new_position, variant_of, SPRINT
+from scacchiera.rules.variants import new_position, variant_of, CHESS, CHESS960, SPRINT
 
 BUTTON_MS = 150          # as the simulator's press
 SEND_MS = 20
@@ -39,19 +39,20 @@ class PicoHands(Hands):
         self.emu.set_squares(squares)
         self.decoder = LedDecoder()
         self.sprint = variant_of(pos) == SPRINT
+        self.chess960 = variant_of(pos) == CHESS960
         self._queries = 0
         self._seen = 0               # serial lines already sorted into events/protocol
         self.boot_lines = []
         rows = self._rows_of([1 if sq in squares else 0 for sq in range(64)])
         self._start(None, rows, 0, None, [])
         self.wait_for_boot()
-        if fen is not None or profile != "fide" or self.sprint:
+        if fen is not None or profile != "fide" or variant_of(pos) != CHESS:
             # Set up as the simulator does: a Sprint game from its seed is the seed's start, whose
             # first tile is known to be just drawn (the first in the tap cycle); its position string
             # would be a set-up that does not say which tile was drawn last.
             command = {"cmd": "new", "profile": profile}
-            if self.sprint:
-                command["variant"] = "sprint"
+            if variant_of(pos) != CHESS:
+                command["variant"] = variant_of(pos)
             if fen is not None:
                 command["fen"] = pos.fen()
             elif self.sprint:
@@ -206,7 +207,8 @@ class PicoHands(Hands):
         plus emulated_ms, scan_rate, heap_free (with ``heap``: Ctrl-C, then a collection in the REPL)."""
         st = self.status()
         sans = []
-        replay = new_position(self._start_fen(), st["options"]["profile"])
+        replay = new_position(self._start_fen(), st["options"]["profile"],
+                              CHESS960 if self.chess960 else None)
         for uci in st["moves"]:
             move = replay.parse_uci(uci)
             sans.append(replay.san(move, "en"))

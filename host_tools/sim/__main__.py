@@ -56,7 +56,7 @@ def main(argv=None):
     parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
     parser.add_argument("--profile", default="fide", choices=PROFILES)
     parser.add_argument("--fen", help="start from this position (set up on the board); a Sprint string starts Sprint")
-    parser.add_argument("--variant", choices=VARIANTS, help="chess (default) or Scacchi Sprint")
+    parser.add_argument("--variant", choices=VARIANTS, help="chess (default), Scacchi Sprint or Chess960 (with --fen, else its position 518)")
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     add_page_arguments(parser)
     parser.add_argument("--lichess", action="store_true", help="play on Lichess from the simulated board (docs/lichess.md)")

@@ -23,7 +23,7 @@ from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
 from scacchiera.leds import frame as led_frame
 from scacchiera.display.icons import NAMES as ICON_NAMES
-from scacchiera.rules.variants import new_position, variant_of, CHESS, SPRINT
+from scacchiera.rules.variants import new_position, variant_of, CHESS, CHESS960, SPRINT
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
 
 PIECE_LETTERS = "KQRBNPkqrbnp"
@@ -337,7 +337,7 @@ class SimBoard(FirmwareHands):
             pixels = self.hw.pixels      # the strip, as the firmware last wrote it
             events = self.sim_events
             sans_en, sans_it = [], []
-            replay = new_position(pos.start_fen, pos.profile)
+            replay = new_position(pos.start_fen, pos.profile, CHESS960 if variant_of(pos) == CHESS960 else None)
             for m in pos.move_stack:
                 sans_en.append(replay.san(m, "en"))
                 sans_it.append(replay.san(m, "it"))

@@ -34,7 +34,7 @@ Events (``kind`` and fields):
 
 from ..clock import elapsed
 from ..rules import square_name, WHITE
-from ..rules.variants import new_position, variant_of, time_out_move, CHESS, SPRINT
+from ..rules.variants import new_position, variant_of, time_out_move, SPRINT
 from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
 from .. import options
@@ -414,7 +414,7 @@ class Game:
         """The piece for the promotion the board is showing (or the next one): 'q', 'r', 'b', 'n';
         in Scacchi Sprint also the tile a placement is ('p' too)."""
         t = PIECE_SYMBOLS.find(piece_letter.lower()) if isinstance(piece_letter, str) and len(piece_letter) == 1 else -1
-        allowed = tr.PROMOTION_CYCLE if variant_of(self.position) == CHESS else tr.DROP_CYCLE
+        allowed = tr.DROP_CYCLE if variant_of(self.position) == SPRINT else tr.PROMOTION_CYCLE
         if t not in allowed:
             raise ValueError("piece must be one of %s" % ", ".join(PIECE_SYMBOLS[x] for x in allowed))
         self.tracker.choose(t)

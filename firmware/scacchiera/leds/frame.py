@@ -57,7 +57,16 @@ def _mark(frame, move, at_from, at_to):
     """Light a move's squares. A placement has only its square: its origin bits are 0, not a1."""
     if not move & DROP:
         frame[from_square(move)] = at_from
-    frame[to_square(move)] = at_to
+    frame[_landing(move)] = at_to
+
+
+def _landing(move):
+    """The square (0..63) the moving piece lands on: a Chess960 castling is written king takes
+    rook, and its king lands beside (tracking/chess960.py)."""
+    if move & 0x3C000 != 0x18000:          # not the drop flag, and KING in the promotion bits
+        return to_square(move)
+    from ..tracking.chess960 import targets
+    return targets(move)[2]
 
 
 # What a program's lit square may cover: quiet guidance only. The board's own words (a lifted piece and
@@ -148,7 +157,7 @@ def _lifted(game, frame):
             continue
         for m in moves:
             if from_square(m) == sq:
-                to = to_square(m)
+                to = _landing(m)
                 if frame[to] in (NONE, LAST_MOVE):
                     frame[to] = LEGAL_CAPTURE if m in captures else LEGAL
 

@@ -16,10 +16,12 @@ right is K/Q/k/q when its rook is the outermost on that side of the king, else t
 letter) is written; X-FEN and Shredder-FEN (file letters, ``HAha``) are read.
 """
 
-from .position import Position, FIDE, _zkey, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, _ZEROS_I, _UNDO
+from .position import Position, FIDE, _zkey, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, _ZEROS_I
 from .squares import WHITE, BLACK, KING, ROOK, DROP, const
 
 CASTLE = const(98304)              # KING << 14: a move's promotion bits holding KING, a castling (king takes rook)
+_UNDO = const(18)                  # position.py's: where a history word's undo bits begin (a
+                                   # private const there, so MicroPython cannot import it)
 STANDARD = const(518)              # the start position of chess
 # Knights' places among the five squares left after the bishops and the queen (Scharnagl's table).
 _KNIGHTS = ((0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
@@ -278,6 +280,15 @@ class Chess960Position(Position):
         return move
 
     # -- notation ---------------------------------------------------------
+
+    def pgn(self, tags=None):
+        """PGN with ``[Variant "Chess960"]`` and the start position's FEN (X-FEN), as python-chess
+        and Lichess read a Chess960 game."""
+        given = {"Variant": "Chess960", "SetUp": "1", "FEN": self.start_fen}
+        if tags:
+            for key in tags:
+                given[key] = tags[key]
+        return Position.pgn(self, given)
 
     def san(self, move, lang="en", legal=None):
         """O-O or O-O-O for a castling (with + or #), else as in chess."""

@@ -5,8 +5,9 @@
     <payload>|<crc>\\n      crc: CRC-16/CCITT-FALSE of the payload, 4 lowercase hex digits
 
     S 12 fide <FEN>;{"hints": false}   the start: the game's number (names its archive
-                          file), rule profile, start FEN (chess or a Sprint string)
-                          and the options in force (JSON), three copies in a row
+                          file), rule profile, start FEN (chess, a Sprint string, or
+                          ``chess960`` and an X-FEN) and the options in force (JSON),
+                          three copies in a row
     O hints false         an option (a JSON value), in force from here on
     M e2e4                a move
     M e2e4 297000         ...with a clock on: the mover's ms left after it (bonus included)
@@ -325,7 +326,8 @@ class Journal:
     def start_record(self):
         """The ``S`` record of the game on the board: number, profile, start, options."""
         pos = self.game.position
-        return "S %d %s %s;%s" % (self.game_id, pos.profile, pos.start_fen, json.dumps(self.options))
+        variant = "chess960 " if pos.variant == "chess960" else ""
+        return "S %d %s %s%s;%s" % (self.game_id, pos.profile, variant, pos.start_fen, json.dumps(self.options))
 
     def _write_all(self, keep_bad=False):
         """The whole journal from the live game, written aside then renamed into place.

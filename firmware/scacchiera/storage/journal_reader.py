@@ -136,7 +136,10 @@ def replay(records, times=None, tags=None):
                 options = json.loads(opts)
                 if not isinstance(options, dict):
                     break
-                pos = new_position(fen, profile)
+                if fen[:9] == "chess960 ":
+                    pos = new_position(fen[9:], profile, "chess960")
+                else:
+                    pos = new_position(fen, profile)
                 game_id = int(number)
                 if tags is not None:
                     tags.clear()

@@ -72,6 +72,8 @@ KINGS_OFF_MS = 1000      # both kings off this long: the draw gesture
 
 _SQUARES_MASK = const(0x3FFF)  # a move's from and to bits
 _GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in the piece
+_KIND = const(0x3C000)         # the drop flag and the promotion bits...
+_CASTLE = const(0x18000)       # ...holding KING: Chess960's castling (king takes rook)
 
 
 class Tracker:
@@ -198,6 +200,7 @@ class Tracker:
             self.previous[:] = self.logical
         self.table = MoveTable(pos, moves)
         self.drops = pos.variant != "chess" and pos.variant != "chess960"   # tiles from the hand (Scacchi Sprint)
+        self.chess960 = pos.variant == "chess960"    # castlings as tracking/chess960.py sees them
         self.pending = -1
         self.matched = -1
         self.choices = ()
@@ -270,9 +273,15 @@ class Tracker:
                 self.base_seq = self.prev_base_seq = self.seq
                 self.notify(IN_SYNC, 0, now)
         elif not diff:
+            swapped = -1
+            if self.chess960:
+                from .chess960 import swap
+                swapped = swap(self)
             self.base_seq = self.seq     # all back in place: a fresh start of the turn
             if not (self.choices and self.lift_square == to_square(self.matched)):
                 self.matched = -1        # (a placed tile lifted to be tapped keeps its choice)
+            if swapped != -1:
+                self._pend(swapped)
         elif not self.enabled:
             self._check_takeback()
         else:
@@ -280,12 +289,7 @@ class Tracker:
             if move >= 0:
                 if self.matched < 0 or (self.matched & _GROUP_MASK) != (move & _GROUP_MASK):
                     self._offer_choices(diff, move)
-                self.matched = move
-                self.matched_kind = MOVE
-                self.matched_seq = self.seq
-                self.matched_ms = self.last_event_ms
-                self.pending = move
-                self.pending_kind = MOVE
+                self._pend(move)
                 self.pending_prefix = self._is_prefix(diff, move)
             elif not self._check_takeback() and not self._check_amend():
                 self.in_progress = self._progress(diff)
@@ -293,12 +297,24 @@ class Tracker:
         self.kings_off_ms = self._kings_off(now)
         if self.syncing:
             self.state = OUT_OF_SYNC
-        elif not diff:
-            self.state = IDLE
         elif self.pending >= 0:
             self.state = PENDING
+        elif not diff:
+            self.state = IDLE
         else:
             self.state = LIFTED
+
+    def _pend(self, move):
+        """Show ``move`` as what the hands did, to commit once the board settles (-2: a takeback)."""
+        if move == -2:
+            self.pending = 0
+            self.pending_kind = TAKEBACK
+        else:
+            self.matched = self.pending = move
+            self.matched_kind = self.pending_kind = MOVE
+            self.matched_seq = self.seq
+            self.matched_ms = self.last_event_ms
+        self.pending_prefix = False
 
     def _match(self, table, diff, since):
         """The legal move of ``table`` that the occupancy and the log since ``since`` show, or -1."""
@@ -314,6 +330,11 @@ class Tracker:
             if not m & (DROP | 7 << 14) and self.emptied[from_square(m)] > landed:
                 continue       # a piece lands after it leaves: this one came from elsewhere
                                # (a promotion may bring its new piece first)
+            if self.chess960 and m & _KIND == _CASTLE:
+                from .chess960 import castle_landed
+                landed = castle_landed(self, m, since)
+                if landed < 0:
+                    continue
             # Two captures by one piece leave the same occupancy: the last square filled wins.
             if landed > best_landed:
                 best, best_landed = m, landed
@@ -341,7 +362,11 @@ class Tracker:
             self.choice_index = self.choices.index(self.preferred)
 
     def _is_prefix(self, diff, move):
-        """Is ``move``'s change also the first half of a castling (the rook moved first)?"""
+        """Is ``move``'s change also the first half of a castling (the rook moved first, or in
+        Chess960 the king a square towards its castled square)?"""
+        if self.chess960:
+            from .chess960 import castle_in_progress
+            return castle_in_progress(self, diff, move) >= 0
         for m in self.table.moves:
             fr, to = from_square(m), to_square(m)
             if m != move and (to - fr == 2 or fr - to == 2) and self.pos.piece_at(fr) & 7 == KING:
@@ -354,6 +379,11 @@ class Tracker:
         """A legal move of which the changes so far are a part, or -1."""
         if self.hold:
             return -1                  # not the hands' move: a piece put down is an error
+        if self.chess960:
+            from .chess960 import castle_in_progress
+            m = castle_in_progress(self, diff)
+            if m >= 0:
+                return m
         table = self.table
         for m in table.moves:
             if self.required >= 0 and (m & _SQUARES_MASK) != (self.required & _SQUARES_MASK):
@@ -463,6 +493,7 @@ class Tracker:
             self.lift_ms = now
             return
         if square != self.lift_square or elapsed(now, self.lift_ms) > TAP_MS:
+            self.lift_square = -1        # another piece put down first: no tap
             return
         self.lift_square = -1
         matched = self.matched

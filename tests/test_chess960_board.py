@@ -1,0 +1,242 @@
+"""Chess960 on the board: castling by hand in every order, whatever the king's and rook's squares
+(tracking/chess960.py), the LEDs of a castling, and a game through the protocol and the journal."""
+
+import io
+
+import chess
+import chess.pgn
+import pytest
+
+from companion_support import step_until
+from host_tools.companion.boards import SimulatedBoard
+from host_tools.companion.engine import find_engine
+from host_tools.hands import Hands
+
+SETTLED = 1500     # a move that may begin a castling settles in 1.2 s
+
+
+def act(hands, *steps):
+    """'-e2' lifts, '+e4' places; each followed by a human pause."""
+    for step in steps:
+        hands.step(("lift " if step[0] == "-" else "place ") + step[1:])
+        hands.wait(120)
+
+
+# (FEN, castling written king takes rook): each kind of Chess960 castling.
+CASTLINGS = {
+    "four squares, a-side": ("4k3/8/8/8/8/8/8/RK5R w KQ - 0 1", "b1a1"),
+    "four squares, h-side": ("4k3/8/8/8/8/8/8/RK5R w KQ - 0 1", "b1h1"),
+    "king stays": ("4k3/8/8/8/8/8/8/3R2KR w KQ - 0 1", "g1h1"),
+    "rook stays": ("4k3/8/8/8/8/8/8/3R2KR w KQ - 0 1", "g1d1"),
+    "rook lands on the king's square": ("4k3/8/8/8/8/8/8/5K1R w K - 0 1", "f1h1"),
+    "king lands on the rook's square": ("4k3/8/8/8/8/8/8/2RK4 w Q - 0 1", "d1c1"),
+    "black, king stays": ("1rk4r/8/8/8/8/8/8/4K3 b kq - 0 1", "c8b8"),
+    "black, four squares": ("1rk4r/8/8/8/8/8/8/4K3 b kq - 0 1", "c8h8"),
+}
+
+
+def squares(fen, uci):
+    """(king from, king to, rook from, rook to) of a castling, by python-chess."""
+    board = chess.Board(fen, chess960=True)
+    move = chess.Move.from_uci(uci)
+    assert board.is_castling(move) and move in board.legal_moves, (fen, uci)
+    king, rook = move.from_square, move.to_square
+    rank = chess.square_rank(king)
+    kto, rto = (chess.square(6, rank), chess.square(5, rank)) if rook > king else \
+        (chess.square(2, rank), chess.square(3, rank))
+    return [chess.square_name(s) for s in (king, kto, rook, rto)]
+
+
+ORDERS = {
+    "FIDE (king off, rook, king)": lambda kf, kt, rf, rt: ("-" + kf, "-" + rf, "+" + rt, "+" + kt),
+    "king first": lambda kf, kt, rf, rt: ("-" + kf, "+" + kt, "-" + rf, "+" + rt),
+    "rook first": lambda kf, kt, rf, rt: ("-" + rf, "+" + rt, "-" + kf, "+" + kt),
+    "both lifted, king lands first": lambda kf, kt, rf, rt: ("-" + kf, "-" + rf, "+" + kt, "+" + rt),
+}
+
+
+def possible(fen, steps):
+    """Can hands do these steps on this position (a lift from a full square, a place on an empty one)?"""
+    full = set(chess.square_name(s) for s in chess.Board(fen, chess960=True).piece_map())
+    for step in steps:
+        if (step[1:] in full) != (step[0] == "-"):
+            return False
+        (full.discard if step[0] == "-" else full.add)(step[1:])
+    return True
+
+
+def cases():
+    for name, (fen, uci) in sorted(CASTLINGS.items()):
+        kf, kt, rf, rt = squares(fen, uci)
+        for order in sorted(ORDERS):
+            steps = [s for s in ORDERS[order](kf, kt, rf, rt)]
+            # A piece that does not move is not lifted, but in FIDE's order (the king lifted and put back).
+            if kf == kt and order != "FIDE (king off, rook, king)":
+                steps = [s for s in steps if s[1:] != kf]
+            if rf == rt:
+                steps = [s for s in steps if s[1:] != rf]
+            if possible(fen, steps):
+                yield pytest.param(fen, uci, steps, id="%s: %s" % (name, order))
+
+
+@pytest.mark.parametrize("fen,uci,steps", list(cases()))
+def test_castling_by_hand(fen, uci, steps):
+    hands = Hands(fen=fen, variant="chess960")
+    act(hands, *steps)
+    hands.wait(SETTLED)
+    assert hands.moves() == [uci], steps
+    board = chess.Board(fen, chess960=True)
+    san = board.san(chess.Move.from_uci(uci))
+    board.push_uci(uci)
+    assert hands.events[-1]["san"] == san and hands.fen() == board.fen()
+    assert hands.state() == "idle"
+
+
+def test_every_kind_of_castling_has_an_order_tested():
+    tested = set(fen + uci for fen, uci, _ in (p.values for p in cases()))
+    assert len(tested) == len(CASTLINGS)
+    assert len(list(cases())) >= 2 * len(CASTLINGS)
+
+
+def test_a_rook_move_with_the_occupancy_of_a_castling_stays_a_rook_move():
+    """King f1, rook h1: Rg1 and O-O both leave g1 and h1 changed; without the king lifted, Rg1."""
+    fen = CASTLINGS["rook lands on the king's square"][0]
+    hands = Hands(fen=fen, variant="chess960")
+    act(hands, "-h1", "+g1")
+    hands.wait(SETTLED)
+    assert hands.moves() == ["h1g1"]
+    assert hands.fen().startswith("4k3/8/8/8/8/8/8/5KR1 b - -")
+
+
+SWAP = ("4k3/8/8/8/8/8/8/5KR1 w K - 0 1", "f1g1")   # king f1, rook g1: O-O changes no square
+
+
+def test_a_castling_that_changes_no_square_then_its_takeback():
+    fen, uci = SWAP
+    hands = Hands(fen=fen, variant="chess960")
+    act(hands, "-f1", "-g1", "+f1", "+g1")     # king and rook lifted together, put down swapped
+    hands.wait(SETTLED)
+    assert hands.moves() == [uci] and hands.events[-1]["san"] == "O-O"
+    assert hands.fen().startswith("4k3/8/8/8/8/8/8/5RK1 b - -")
+    act(hands, "-g1", "-f1", "+g1", "+f1")     # the same gesture: taken back
+    hands.wait(SETTLED)
+    assert hands.moves() == []
+    assert hands.fen() == fen
+
+
+def test_one_piece_lifted_and_put_back_is_no_castling():
+    fen, _ = SWAP
+    hands = Hands(fen=fen, variant="chess960")
+    act(hands, "-g1", "+g1")
+    hands.wait(SETTLED)
+    act(hands, "-f1")
+    hands.wait(300)
+    act(hands, "+f1")
+    hands.wait(SETTLED)
+    assert hands.moves() == []
+
+
+def test_a_lifted_king_lights_where_it_lands_when_it_castles():
+    fen, uci = CASTLINGS["four squares, a-side"]
+    hands = Hands(fen=fen, variant="chess960")
+    act(hands, "-b1")
+    leds = hands.leds()
+    assert leds.get("c1") == "legal", leds          # the king's square after O-O-O (and Kc1)
+    assert leds.get("g1") == "legal", leds          # after O-O
+    assert "a1" not in leds and "h1" not in leds, leds
+
+
+def _random_game(number, plies, seed):
+    """A Chess960 game from start position ``number`` by python-chess, castling whenever it can."""
+    import random
+    rng = random.Random(seed)
+    board = chess.Board.from_chess960_pos(number)
+    moves = []
+    while len(moves) < plies and not board.is_game_over():
+        legal = list(board.legal_moves)
+        castles = [m for m in legal if board.is_castling(m)]
+        move = rng.choice(castles or legal)
+        moves.append(move)
+        board.push(move)
+    return board, moves
+
+
+@pytest.mark.parametrize("number,seed", [(0, 9), (959, 3), (518, 5), (700, 7)])   # both sides castle
+def test_a_game_by_hand_through_the_protocol_survives_a_power_cut(number, seed):
+    from firmware_support import Board
+    from memfs import MemFS
+    fs = MemFS("littlefs")
+    board = Board(fs=fs)
+    board.send({"cmd": "new", "variant": "chess960", "position": number}, 6)
+    expected, moves = _random_game(number, 60, seed)
+    replay = chess.Board.from_chess960_pos(number)
+    castled = 0
+    for move in moves:
+        castled += replay.is_castling(move)
+        replay.push(move)
+        board.play(move.uci())
+        assert board.game.position.fen() == replay.fen(), move.uci()
+    assert castled == 2
+    board.wait(300)
+    fs.reboot()
+    resumed = Board(fs=fs, rows=bytes(board.hw.occupied))
+    pos = resumed.game.position
+    assert pos.variant == "chess960" and pos.fen() == expected.fen()
+    assert [pos.uci(m) for m in pos.move_stack] == [m.uci() for m in moves]
+    board.lines()
+    board.send("pgn", 6)
+    text = [l for l in board.lines() if l.get("re") == "pgn"][0]["pgn"]
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game.headers["Variant"] == "Chess960" and game.board().chess960
+    assert game.headers["FEN"] == chess.Board.from_chess960_pos(number).fen()
+    assert list(game.mainline_moves()) == moves
+
+
+def _make_960(board, fen, uci):
+    """A person's hands on the simulator make a Chess960 move: a capture's victim first, a castling
+    in FIDE's order (the king off the board into the tray, the rook, then the king)."""
+    game = chess.Board(fen, chess960=True)
+    move = chess.Move.from_uci(uci)
+    if game.is_castling(move):
+        kf, kt, rf, rt = squares(fen, uci)
+        king = game.piece_at(move.from_square).symbol()
+        for action, square, piece in (("lift", kf, None), ("lift", rf, None), ("place", rt, None),
+                                      ("place", kt, king)):
+            board.act(action, {"square": square, "piece": piece} if piece else {"square": square})
+            board.advance(60)
+        return
+    if game.is_capture(move):
+        board.act("lift", {"square": uci[2:4]})
+        board.act("tray", {})
+        board.advance(60)
+    board.act("lift", {"square": uci[:2]})
+    board.advance(60)
+    board.act("place", {"square": uci[2:4]})
+
+
+STOCKFISH = find_engine()
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="no Stockfish (apt-get install stockfish; .ci/run installs it)")
+def test_stockfish_plays_chess960_through_the_companion_and_the_hands_castle():
+    # Both sides may castle either way at once: Stockfish gets UCI_Chess960 (python-chess sets it).
+    fen = "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1"
+    board = SimulatedBoard(fen, "fide", "chess960")
+    board.play_computer([("engine", STOCKFISH)])
+    board.computer.think = 0.05
+    try:
+        s = step_until(board, lambda s: s["ready"], "the board's state")
+        _make_960(board, s["fen"], "d1g1")          # the person castles (the king onto its rook's square)
+        s = step_until(board, lambda s: s["moves"] == ["d1g1"], "the castling")
+        board.act("computer", {"sides": ["black"]})
+        board.computer.start()
+        s = step_until(board, lambda s: s["show"] is not None, "Stockfish's move")
+        reply = chess.Board(fen, chess960=True)
+        reply.push_uci("d1g1")
+        assert chess.Move.from_uci(s["show"]) in reply.legal_moves, s["show"]
+        _make_960(board, s["fen"], s["show"])
+        s = step_until(board, lambda s: len(s["moves"]) == 2, "the board to take Stockfish's move")
+        reply.push_uci(s["moves"][1])
+        assert s["fen"] == reply.fen()
+    finally:
+        board.computer.stop()
