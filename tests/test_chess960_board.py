@@ -69,7 +69,7 @@ def cases():
     for name, (fen, uci) in sorted(CASTLINGS.items()):
         kf, kt, rf, rt = squares(fen, uci)
         for order in sorted(ORDERS):
-            steps = [s for s in ORDERS[order](kf, kt, rf, rt)]
+            steps = list(ORDERS[order](kf, kt, rf, rt))
             # A piece that does not move is not lifted, but in FIDE's order (the king lifted and put back).
             if kf == kt and order != "FIDE (king off, rook, king)":
                 steps = [s for s in steps if s[1:] != kf]

@@ -38,10 +38,10 @@ class Player:
         piece = pos.piece_at(fr)
         promo = promotion(move)
         if promo == KING:            # Chess960: king takes rook; FIDE's order (king, rook, rook, king)
-            from scacchiera.tracking.chess960 import targets
-            king, rook, kto, rto = targets(move)
-            self.lift(king)
-            self.lift(rook)
+            from scacchiera.rules.chess960 import castle_targets
+            kto, rto = castle_targets(fr, to)
+            self.lift(fr)
+            self.lift(to)
             self.place(rto)
             self.place(kto)
             promo = 0

@@ -6,7 +6,7 @@ tests all read the same thing. ``NAMES`` are the documented names (the
 simulator's JSON and the serial protocol use them).
 """
 
-from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, DROP, const, from_square, to_square
+from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, DROP, const, from_square, to_square, promotion
 from ..rules.occupancy import changed_squares
 from ..tracking import tracker as tr
 
@@ -63,7 +63,7 @@ def _mark(frame, move, at_from, at_to):
 def _landing(move):
     """The square (0..63) the moving piece lands on: a Chess960 castling is written king takes
     rook, and its king lands beside (tracking/chess960.py)."""
-    if move & 0x3C000 != 0x18000:          # not the drop flag, and KING in the promotion bits
+    if promotion(move) != KING:
         return to_square(move)
     from ..tracking.chess960 import targets
     return targets(move)[2]

@@ -56,11 +56,17 @@ def start_fen(number):
     return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (white.lower(), white)
 
 
+def castle_targets(king, rook):
+    """(king's destination, rook's destination) for a castling of ``king`` with ``rook``: chess's
+    g and f files, or c and d, on their rank. Squares 0..63 or 0x88 alike (the file is ``sq & 7`` in both)."""
+    home = king - (king & 7)
+    return (home + 6, home + 5) if rook > king else (home + 2, home + 3)
+
+
 def castle_changes(king, rook):
     """The squares (0..63) whose occupancy a castling of ``king`` with ``rook`` (0..63) changes:
     the four squares, less those a piece leaves and another lands on (or a piece stays on)."""
-    home = king & 56
-    kto, rto = (home + 6, home + 5) if rook > king else (home + 2, home + 3)
+    kto, rto = castle_targets(king, rook)
     return [sq for sq in (king, rook, kto, rto) if (sq == king or sq == rook) != (sq == kto or sq == rto)]
 
 
@@ -163,12 +169,6 @@ class Chess960Position(Position):
 
     # -- castling ---------------------------------------------------------
 
-    @staticmethod
-    def castle_targets(king, rook):
-        """(king's destination, rook's destination), 0x88, for a castling of ``king`` with ``rook``."""
-        home = king & 0x70
-        return (home + 6, home + 5) if rook > king else (home + 2, home + 3)
-
     def _castles(self, append, ksq, us, them):
         board = self.board
         for side in (0, 1):
@@ -176,7 +176,7 @@ class Chess960Position(Position):
             if not self.castling & (1 << bit):
                 continue
             rsq = self.rooks[bit]
-            kto, rto = self.castle_targets(ksq, rsq)
+            kto, rto = castle_targets(ksq, rsq)
             lo = min(ksq, rsq, kto, rto)
             hi = max(ksq, rsq, kto, rto)
             clear = True
@@ -220,7 +220,7 @@ class Chess960Position(Position):
         board = self.board
         ksq = move & 127
         rsq = (move >> 7) & 127
-        kto, rto = self.castle_targets(ksq, rsq)
+        kto, rto = castle_targets(ksq, rsq)
         n = self._n
         if n == len(self._plies):
             self._plies.extend(_ZEROS_I)
@@ -270,7 +270,7 @@ class Chess960Position(Position):
         self.halfmove -= 1
         ksq = move & 127
         rsq = (move >> 7) & 127
-        kto, rto = self.castle_targets(ksq, rsq)
+        kto, rto = castle_targets(ksq, rsq)
         board = self.board
         board[kto] = 0
         board[rto] = 0
@@ -285,9 +285,7 @@ class Chess960Position(Position):
         """PGN with ``[Variant "Chess960"]`` and the start position's FEN (X-FEN), as python-chess
         and Lichess read a Chess960 game."""
         given = {"Variant": "Chess960", "SetUp": "1", "FEN": self.start_fen}
-        if tags:
-            for key in tags:
-                given[key] = tags[key]
+        given.update(tags or {})
         return Position.pgn(self, given)
 
     def san(self, move, lang="en", legal=None):
@@ -312,7 +310,7 @@ class Chess960Position(Position):
             for m in self.legal_moves():
                 if m >> 14 & 7 == KING and not m & DROP:
                     king = m & 127
-                    kto = self.castle_targets(king, (m >> 7) & 127)[0]
+                    kto = castle_targets(king, (m >> 7) & 127)[0]
                     name = Position.uci(self, m)
                     if text == name or kto != king and text == name[:2] + _FILES[kto & 7] + name[1]:
                         return m

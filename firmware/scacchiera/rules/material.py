@@ -5,6 +5,7 @@ Loaded only when needed (a flag fall, the protocol's status): RAM.
 
 from .squares import WHITE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
 from .position import CASUAL
+from .variants import variant_of, SPRINT
 
 # Seed 001's "valore teorico" of the pieces: pawn 1, knight 3, bishop 3, rook 5, queen 10 (the king: none).
 VALUES = (0, 1, 3, 3, 5, 10, 0, 0)
@@ -28,7 +29,7 @@ def has_insufficient_material(pos, color):
     square colour when no pawn or knight stands anywhere. In Scacchi Sprint a
     tile in hand or still to draw may be the one that mates: never insufficient then.
     """
-    if pos.variant != "chess" and pos.variant != "chess960":     # Scacchi Sprint
+    if variant_of(pos) == SPRINT:
         for t in range(8):
             if pos.hands[color << 3 | t]:
                 return False

@@ -15,24 +15,22 @@ stand where it goes. The tracker asks this module three things:
   just after such a castling takes it back.
 """
 
-from ..rules.squares import DROP, KING, from_square, to_square
-
-_KIND = DROP | 7 << 14         # a move's drop flag and promotion bits
-_CASTLE = KING << 14           # ...holding KING: a castling (rules/chess960.py's CASTLE)
+from ..rules.squares import KING, from_square, to_square, promotion
+from ..rules.chess960 import castle_targets
+from .tracker import MOVE, TAKEBACK
 
 
 def is_castle(move):
-    return move & _KIND == _CASTLE
+    """KING in a move's promotion bits: a castling, written king takes rook (rules/chess960.py)."""
+    return promotion(move) == KING
 
 
 def targets(move):
     """(king, rook, king's destination, rook's destination): squares 0..63 of a castling."""
     king = from_square(move)
     rook = to_square(move)
-    home = king & 56
-    if rook > king:
-        return king, rook, home + 6, home + 5
-    return king, rook, home + 2, home + 3
+    kto, rto = castle_targets(king, rook)
+    return king, rook, kto, rto
 
 
 def castle_landed(tracker, move, since):
@@ -70,21 +68,21 @@ def _begun(tracker, move, diff):
 
 
 def swap(tracker):
-    """A castling that changes no square, made by the hands since the turn began (the tracker's
-    ``base_seq``): the move; the same gesture just after one: -2 (take it back); else -1."""
+    """(MOVE, the castling) for a castling that changes no square, made by the hands since the turn
+    began (the tracker's ``base_seq``); (TAKEBACK, 0) for the same gesture just after one; else None."""
     since = tracker.base_seq
     if not tracker.enabled or tracker.hold:
-        return -1
+        return None
     for move in tracker.table.matching(0):
         if is_castle(move) and (tracker.required < 0 or move == tracker.required) \
                 and _together(tracker, from_square(move), to_square(move), since):
-            return move
+            return MOVE, move
     pos = tracker.pos
     if tracker.takeback_enabled and pos.ply():
         last = pos.peek()
         if is_castle(last) and _swaps(last) and _together(tracker, from_square(last), to_square(last), since):
-            return -2
-    return -1
+            return TAKEBACK, 0
+    return None
 
 
 def _swaps(move):

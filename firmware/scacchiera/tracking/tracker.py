@@ -36,7 +36,8 @@ the draw gesture.
 """
 
 from ..clock import elapsed
-from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const, from_square, to_square
+from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const, from_square, to_square, promotion
+from ..rules.variants import variant_of, SPRINT
 from ..rules.occupancy import changed_squares, fill_occupancy
 from .signatures import MoveTable, pack
 
@@ -72,8 +73,6 @@ KINGS_OFF_MS = 1000      # both kings off this long: the draw gesture
 
 _SQUARES_MASK = const(0x3FFF)  # a move's from and to bits
 _GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in the piece
-_KIND = const(0x3C000)         # the drop flag and the promotion bits...
-_CASTLE = const(0x18000)       # ...holding KING: Chess960's castling (king takes rook)
 
 
 class Tracker:
@@ -199,7 +198,7 @@ class Tracker:
         else:
             self.previous[:] = self.logical
         self.table = MoveTable(pos, moves)
-        self.drops = pos.variant != "chess" and pos.variant != "chess960"   # tiles from the hand (Scacchi Sprint)
+        self.drops = variant_of(pos) == SPRINT      # tiles can arrive from the hand (Scacchi Sprint)
         self.chess960 = pos.variant == "chess960"    # castlings as tracking/chess960.py sees them
         self.pending = -1
         self.matched = -1
@@ -273,15 +272,15 @@ class Tracker:
                 self.base_seq = self.prev_base_seq = self.seq
                 self.notify(IN_SYNC, 0, now)
         elif not diff:
-            swapped = -1
+            swapped = None
             if self.chess960:
                 from .chess960 import swap
-                swapped = swap(self)
+                swapped = swap(self)     # king and rook lifted together, put down swapped
             self.base_seq = self.seq     # all back in place: a fresh start of the turn
             if not (self.choices and self.lift_square == to_square(self.matched)):
                 self.matched = -1        # (a placed tile lifted to be tapped keeps its choice)
-            if swapped != -1:
-                self._pend(swapped)
+            if swapped is not None:
+                self._pend(*swapped)
         elif not self.enabled:
             self._check_takeback()
         else:
@@ -289,7 +288,7 @@ class Tracker:
             if move >= 0:
                 if self.matched < 0 or (self.matched & _GROUP_MASK) != (move & _GROUP_MASK):
                     self._offer_choices(diff, move)
-                self._pend(move)
+                self._pend(MOVE, move)
                 self.pending_prefix = self._is_prefix(diff, move)
             elif not self._check_takeback() and not self._check_amend():
                 self.in_progress = self._progress(diff)
@@ -304,17 +303,17 @@ class Tracker:
         else:
             self.state = LIFTED
 
-    def _pend(self, move):
-        """Show ``move`` as what the hands did, to commit once the board settles (-2: a takeback)."""
-        if move == -2:
-            self.pending = 0
-            self.pending_kind = TAKEBACK
-        else:
-            self.matched = self.pending = move
-            self.matched_kind = self.pending_kind = MOVE
+    def _pend(self, kind, move):
+        """Show what the hands did (a MOVE or an AMEND and its move, a TAKEBACK), to commit once the
+        board settles; a move is also the one the board matched last (a reply then commits it)."""
+        self.pending = move
+        self.pending_kind = kind
+        self.pending_prefix = False
+        if kind != TAKEBACK:
+            self.matched = move
+            self.matched_kind = kind
             self.matched_seq = self.seq
             self.matched_ms = self.last_event_ms
-        self.pending_prefix = False
 
     def _match(self, table, diff, since):
         """The legal move of ``table`` that the occupancy and the log since ``since`` show, or -1."""
@@ -330,7 +329,7 @@ class Tracker:
             if not m & (DROP | 7 << 14) and self.emptied[from_square(m)] > landed:
                 continue       # a piece lands after it leaves: this one came from elsewhere
                                # (a promotion may bring its new piece first)
-            if self.chess960 and m & _KIND == _CASTLE:
+            if self.chess960 and promotion(m) == KING:      # a castling, king takes rook
                 from .chess960 import castle_landed
                 landed = castle_landed(self, m, since)
                 if landed < 0:
@@ -402,9 +401,7 @@ class Tracker:
 
     def _check_takeback(self):
         if self.takeback_enabled and self.pos.ply() and self.physical == self.previous:
-            self.pending = 0
-            self.pending_kind = TAKEBACK
-            self.pending_prefix = False
+            self._pend(TAKEBACK, 0)
             return True
         return False
 
@@ -428,11 +425,7 @@ class Tracker:
             pos.push(last)
         if move < 0 or (move & _SQUARES_MASK) == (last & _SQUARES_MASK):
             return False
-        self.pending = self.matched = move
-        self.pending_kind = self.matched_kind = AMEND
-        self.matched_seq = self.seq
-        self.matched_ms = self.last_event_ms
-        self.pending_prefix = False
+        self._pend(AMEND, move)
         return True
 
     def _kings_off(self, now):
