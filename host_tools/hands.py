@@ -116,7 +116,8 @@ class Hands:
     def __init__(self, app=None, fen=None, profile="fide", setup=True, chatter=None, variant=None, seed=None):
         events = []
         app = app or App(fen, profile, listener=events.append, variant=variant, seed=seed)
-        rows = self._rows_of(app.game.tracker.logical) if setup else bytearray(8)
+        # Set up as the position stands (a Chess960 start too: its set-up guide then begins).
+        rows = bytearray(app.game.position.occupancy()) if setup else bytearray(8)
         self._start(app, rows, 0, chatter, events)
         app.boot(self.rows, self.now)
 

@@ -224,7 +224,8 @@ def make(board, s, uci):
         board.act("place", {"square": rook_to + rank})
 
 
-def start_game(page, opponent=None, colour=None, clock=None, variant=None, seed=None, rated=None, level=None):
+def start_game(page, opponent=None, colour=None, clock=None, variant=None, seed=None, rated=None, level=None,
+               position=None):
     """The page's "new game" dialog, as a person uses it: the choices given, then Start."""
     page.click("#act-new")
     page.wait_for_selector("#new-game[open]")
@@ -241,6 +242,8 @@ def start_game(page, opponent=None, colour=None, clock=None, variant=None, seed=
         page.select_option("#variant", variant)
     if seed is not None:
         page.fill("#seed-in", str(seed))
+    if position is not None:
+        page.fill("#position-in", str(position))
     if rated is not None:
         page.set_checked("#ng-rated", rated)
     page.click("#reset")

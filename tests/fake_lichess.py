@@ -62,10 +62,15 @@ class _Listener:
 
 
 class FakeGame:
-    def __init__(self, game_id, white, black, minutes, increment, rated=False, speed="rapid", script=None):
+    def __init__(self, game_id, white, black, minutes, increment, rated=False, speed="rapid", script=None,
+                 chess960=None):
         self.id = game_id
         self.white, self.black = white, black        # {"id", "name"} or {"aiLevel": n}
-        self.board = chess.Board()
+        # chess960: the start position's number (lila: variant chess960, initialFen its X-FEN, castling
+        # moves king takes rook in the move list)
+        self.board = chess.Board() if chess960 is None else chess.Board.from_chess960_pos(chess960)
+        self.variant = {"key": "standard", "name": "Standard", "short": "Std"} if chess960 is None else \
+            {"key": "chess960", "name": "Chess960", "short": "960"}
         self.initial_ms = int(minutes * 60000)
         self.increment_ms = int(increment * 1000)
         self.wtime = self.btime = self.initial_ms
@@ -101,17 +106,18 @@ class FakeGame:
     def full(self):
         state = self.state()
         del state["type"]
-        return {"type": "gameFull", "id": self.id, "variant": {"key": "standard", "name": "Standard", "short": "Std"},
+        return {"type": "gameFull", "id": self.id, "variant": self.variant,
                 "clock": {"initial": self.initial_ms, "increment": self.increment_ms}, "speed": self.speed,
                 "perf": {"name": self.speed.title()}, "rated": self.rated, "createdAt": self.created,
-                "white": self.white, "black": self.black, "initialFen": "startpos", "state": state}
+                "white": self.white, "black": self.black, "state": state,
+                "initialFen": self.board.root().fen() if self.board.chess960 else "startpos"}
 
     def info(self, user):
         color = self.color_of(user)
         other = self.black if color == "white" else self.white
         return {"fullId": self.id + "abcd", "gameId": self.id, "id": self.id, "fen": self.board.fen(), "color": color,
                 "lastMove": self.board.peek().uci() if self.board.move_stack else "", "source": "lobby",
-                "status": {"id": 20, "name": self.status}, "variant": {"key": "standard", "name": "Standard"},
+                "status": {"id": 20, "name": self.status}, "variant": self.variant,
                 "speed": self.speed, "perf": self.speed, "rated": self.rated, "hasMoved": bool(self.board.move_stack),
                 "opponent": {"id": other.get("id"), "username": other.get("name") or "A.I.", "rating": 1500},
                 "isMyTurn": (self.board.turn == chess.WHITE) == (color == "white"), "secondsLeft": self.initial_ms // 1000,
@@ -174,7 +180,8 @@ class FakeLichess:
         self._put(seek["listener"], _CLOSE)
         return game
 
-    def send_challenge(self, from_user="mary", variant="standard", minutes=10, increment=5):
+    def send_challenge(self, from_user="mary", variant="standard", minutes=10, increment=5, chess960=None):
+        """A challenge to the user; ``chess960``: the start position's number of a chess960 one."""
         with self.lock:
             cid = "ch%d" % next(self._ids)
             c = {"id": cid, "url": "https://lichess.org/" + cid, "status": "created",
@@ -184,8 +191,10 @@ class FakeLichess:
                  "timeControl": {"type": "clock", "limit": minutes * 60, "increment": increment,
                                  "show": "%d+%d" % (minutes, increment)},
                  "color": "random", "finalColor": "white", "perf": {"name": "Rapid"}, "direction": "in"}
+            if variant == "chess960":
+                c["chess960"] = 518 if chess960 is None else chess960     # (the fake's own: not sent)
             self.challenges[cid] = c
-        self._event({"type": "challenge", "challenge": c})
+        self._event({"type": "challenge", "challenge": dict((k, v) for k, v in c.items() if k != "chess960")})
         return cid
 
     def opponent_offers_draw(self, game_id):
@@ -261,12 +270,12 @@ class FakeLichess:
 
     # -- the game's logic ---------------------------------------------------------------------
 
-    def _new_game(self, white, black, minutes, increment, rated=False, script=None, gid=None):
+    def _new_game(self, white, black, minutes, increment, rated=False, script=None, gid=None, chess960=None):
         gid = gid or "g%07d" % next(self._ids)        # an accepted challenge's game keeps its id
         speed = "classical" if minutes * 60 + 40 * increment >= 1500 else "rapid" \
             if minutes * 60 + 40 * increment >= 480 else "blitz"
         script = script if script is not None else self.next_script
-        g = FakeGame(gid, white, black, minutes, increment, rated, speed, script)
+        g = FakeGame(gid, white, black, minutes, increment, rated, speed, script, chess960)
         self.games[gid] = g
         self._event({"type": "gameStart", "game": g.info(self.user)})
         self._opponent_plays(g)
@@ -452,7 +461,8 @@ class FakeLichess:
                 if action == "accept":
                     them = {"id": c["challenger"]["id"], "name": c["challenger"]["name"]}
                     me = {"id": self.user, "name": self.username}
-                    self._new_game(them, me, c["timeControl"]["limit"] / 60, c["timeControl"]["increment"], gid=cid)
+                    self._new_game(them, me, c["timeControl"]["limit"] / 60, c["timeControl"]["increment"], gid=cid,
+                                   chess960=c.get("chess960"))
                 else:
                     self._event({"type": "challengeDeclined" if action == "decline" else "challengeCanceled",
                                  "challenge": c})

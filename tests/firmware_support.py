@@ -60,6 +60,20 @@ class Board:
         for uci in ucis:
             self.hands.play_uci(self.game, uci)
 
+    def set_up(self, most=8):
+        """The hands do what the LEDs ask until the board is in sync: the pieces off the squares lit
+        to empty, onto those lit to fill (a Chess960 set-up's steps: tracking/setup_guide.py)."""
+        for _ in range(most):
+            if self.game.in_sync():
+                return
+            to_empty, to_fill = self.game.sync_squares()
+            for sq in to_empty:
+                self.hands.lift(sq)
+            for sq in to_fill:
+                self.hands.place(sq)
+            self.wait(200)
+        assert self.game.in_sync(), "still out of sync"
+
     def send(self, line, steps=4):
         self.hw.send(line)
         self.run(steps)

@@ -168,6 +168,7 @@ def test_a_game_by_hand_through_the_protocol_survives_a_power_cut(number, seed):
     fs = MemFS("littlefs")
     board = Board(fs=fs)
     board.send({"cmd": "new", "variant": "chess960", "position": number}, 6)
+    board.set_up()                           # the LEDs' set-up guide (not for 518: chess's own)
     expected, moves = _random_game(number, 60, seed)
     replay = chess.Board.from_chess960_pos(number)
     castled = 0
@@ -240,3 +241,170 @@ def test_stockfish_plays_chess960_through_the_companion_and_the_hands_castle():
         assert s["fen"] == reply.fen()
     finally:
         board.computer.stop()
+
+
+def test_the_boards_own_engine_plays_chess960_and_castles_on_the_board():
+    """The board's engine (level 2) plays Black from start position 100 (rules/chess960.py's castling in its
+    search tree): the hands make each move it lights, its castling too (king off, rook, king)."""
+    from firmware_support import Board
+    from test_engine_board import ask, follow, wait_for_engine
+    board = Board()
+    assert ask(board, {"cmd": "new", "variant": "chess960", "position": 100}, 6)["ok"]
+    board.set_up()
+    board.lines()
+    assert ask(board, "set opponent engine 2")["value"] == "engine 2"
+    oracle = chess.Board.from_chess960_pos(100)
+    castled = []
+    for ply in range(0, 24, 2):
+        legal = sorted(oracle.legal_moves, key=lambda m: m.uci())
+        move = next((m for m in legal if oracle.is_castling(m)), legal[len(legal) // 2])
+        follow(board, move.uci())                                   # the person
+        oracle.push(move)
+        shown = [l["uci"] for l in wait_for_engine(board) if l.get("ev") == "engine_move"]
+        assert len(shown) == 1
+        reply = chess.Move.from_uci(shown[0])
+        assert reply in oracle.legal_moves, (oracle.fen(), shown)
+        if oracle.is_castling(reply):
+            castled.append(shown[0])
+        follow(board, shown[0])                                     # the hands follow the LEDs
+        oracle.push(reply)
+        assert board.game.position.fen() == oracle.fen()
+    assert castled, "the engine never castled"
+
+
+@pytest.mark.parametrize("fen, king, rook, uci", [
+    ("1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1", "d1", "g1", "d1g1"),   # onto g1: the king's own
+    ("1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1", "d1", "b1", "d1b1"),
+    ("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1", None, None, None),
+])
+def test_on_the_simulators_page_the_king_dropped_onto_its_rook_castles(fen, king, rook, uci):
+    board = SimulatedBoard(fen, "fide", "chess960")
+    step_until(board, lambda s: s["ready"], "the board's state")
+    if king is None:                       # f1 and h1 both rooks, g1 the king: no castling is legal
+        board.act("lift", {"square": "g1"})
+        with pytest.raises(Exception, match="occupied"):
+            board.act("place", {"square": "h1"})
+        return
+    board.act("lift", {"square": king})
+    board.act("place", {"square": rook})
+    s = step_until(board, lambda s: s["moves"], "the castling")
+    assert s["moves"] == [uci] and s["hand"] == "" and s["in_sync"]
+    after = chess.Board(fen, chess960=True)
+    after.push_uci(uci)
+    assert s["fen"] == after.fen()
+
+
+def test_the_leds_guide_a_chess960_set_up_one_kind_of_piece_at_a_time():
+    """Start position 100 (QBBNRNKR) on a board set up for chess: the back ranks cleared first, then
+    each kind of piece on the squares lit for it (tracking/setup_guide.py); a piece put elsewhere is
+    lit to be taken off and holds the step; in sync, the game is played."""
+    from firmware_support import Board
+    from scacchiera.leds.frame import meanings
+    from scacchiera.rules import parse_square
+    board = Board()
+    board.send({"cmd": "new", "variant": "chess960", "position": 100}, 6)
+
+    def guide():
+        events = [l for l in board.lines() if l.get("ev") in ("out_of_sync", "in_sync")]
+        return [(e.get("guide"), e.get("to_fill"), len(e.get("to_empty", []))) if e["ev"] == "out_of_sync"
+                else "in_sync" for e in events]
+
+    assert guide() == [("clear", [], 16)]
+    leds = meanings(board.runner.app.compose())
+    assert all(leds[f + r] == "to-empty" for f in "abcdefgh" for r in "18")
+    for f in "abcdefgh":
+        for r in "18":
+            board.hands.lift(parse_square(f + r))
+    board.wait(200)
+    assert guide() == [("K", ["g1", "g8"], 0)]
+    board.hands.place(parse_square("h1"))             # not a king's square: lit to take off, no step
+    board.wait(300)
+    leds = meanings(board.runner.app.compose())
+    assert (leds["h1"], leds["g1"], leds["g8"]) == ("to-empty", "to-fill", "to-fill")
+    assert board.game.tracker.guide_piece == 6 and not board.game.in_sync()
+    board.hands.lift(parse_square("h1"))
+    board.wait(200)
+    board.lines()
+    steps = []
+    for kind, squares in (("K", "g1 g8"), ("Q", "a1 a8"), ("R", "e1 h1 e8 h8"), ("B", "b1 c1 b8 c8"),
+                          ("N", "d1 f1 d8 f8")):
+        for name in squares.split():
+            board.hands.place(parse_square(name))
+        board.wait(200)
+        steps += guide()
+    assert steps == [("Q", ["a1", "a8"], 0), ("R", ["e1", "h1", "e8", "h8"], 0), ("B", ["b1", "c1", "b8", "c8"], 0),
+                     ("N", ["d1", "f1", "d8", "f8"], 0), "in_sync"]
+    board.play("e2e4")
+    assert board.game.position.fen().startswith("qbbnrnkr/pppppppp/8/8/4P3/8/PPPP1PPP/QBBNRNKR b")
+
+
+@pytest.mark.parametrize("start", [{"position": 518}, {"fen": "1r1k2r1/pppppppp/8/8/8/8/PPPPPPPP/1R1K2R1 w KQkq - 0 1"}])
+def test_no_guide_for_chess_own_back_rank_or_a_position_that_is_no_start(start):
+    from firmware_support import Board
+    board = Board()
+    board.send(dict({"cmd": "new", "variant": "chess960"}, **start), 6)
+    board.set_up()
+    assert board.game.tracker.guide_piece == -1
+    assert not [l for l in board.lines() if l.get("guide")]
+
+
+def _follow_the_set_up_guide(board):
+    """The simulated hands do what the LEDs ask: pieces off the squares lit to empty (into the
+    tray), onto those lit to fill the piece the game has there (from the tray)."""
+    for _ in range(8):
+        s = board.state()
+        if s["in_sync"]:
+            return
+        game = chess.Board(s["fen"], chess960=True)
+        for square, meaning in sorted(s["leds"].items()):
+            if meaning == "to-empty":
+                board.act("lift", {"square": square})
+                board.act("tray", {})
+        for square, meaning in sorted(s["leds"].items()):
+            if meaning == "to-fill":
+                board.act("place", {"square": square,
+                                    "piece": game.piece_at(chess.parse_square(square)).symbol()})
+        board.advance(300)
+    raise AssertionError("the set-up guide did not end: %s" % board.state()["leds"])
+
+
+def test_a_chess960_challenge_on_lichess_is_accepted_set_up_and_played_with_castlings(tmp_path):
+    """A friend's Chess960 challenge (start position 74, nnrkbbqr) through the fake Lichess: the
+    companion starts the board's game from its X-FEN, the simulated hands follow the set-up guide,
+    both sides castle O-O-O (king and rook swap: d1c1, d8c8, king takes rook as lila writes it)."""
+    from fake_lichess import FakeLichess, Served
+    script = ["e2e3", "g7g6", "d1c1", "d8c8", "f1e2", "b7b6"]
+    fake = FakeLichess(token="lip_goodtoken123")
+    with Served(fake) as served:
+        board = SimulatedBoard()
+        board.play_lichess(token="lip_goodtoken123", base_url=served.url, token_path=str(tmp_path / "token"),
+                           ladder_path=None, archive_dir=str(tmp_path / "archive"), retry=(0.05, 0.2))
+        board.lichess.start()
+        try:
+            step_until(board, lambda s: s["ready"] and s["lichess"]["account"], "the login")
+            fake.next_script = script
+            cid = fake.send_challenge("mary", variant="chess960", chess960=74)
+            s = step_until(board, lambda s: s["lichess"]["challenges"], "the challenge on the page")
+            assert s["lichess"]["challenges"][0]["playable"]
+            board.act("lichess", {"op": "accept", "challenge": cid})      # Mary plays White
+            step_until(board, lambda s: s["variant"] == "chess960", "the new game on the board")
+            _follow_the_set_up_guide(board)
+            s = step_until(board, lambda s: s["lichess"]["game"] and s["lichess"]["game"]["phase"] == "play"
+                           and s["in_sync"], "the Chess960 game set up on the board")
+            assert s["variant"] == "chess960" and s["pieces"][:8] == list("NNRKBBQR")
+            reference = chess.Board.from_chess960_pos(74)
+            for ply, uci in enumerate(script):
+                if ply % 2 == 0:                                           # Mary's, lit for the hands
+                    s = step_until(board, lambda s: s["show"] == uci, "Mary's %s lit" % uci)
+                else:
+                    s = step_until(board, lambda s: len(s["moves"]) == ply and s["show"] is None
+                                   and s["state"] == "idle", "my turn")
+                _make_960(board, s["fen"], uci)
+                s = step_until(board, lambda s: len(s["moves"]) == ply + 1, "the board to take %s" % uci)
+                if ply % 2:
+                    step_until(board, lambda s: len(fake.moves(cid)) >= ply + 1, "Lichess to have %s" % uci)
+                reference.push_uci(uci)
+                assert s["fen"] == reference.fen()
+            assert fake.moves(cid) == script
+        finally:
+            board.lichess.stop()

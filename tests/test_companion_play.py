@@ -187,6 +187,9 @@ def test_the_first_viewport_holds_the_game_and_its_buttons(browser, computer_boa
         assert not p.errors
 
 
+# The phone's whole game (52 s) in make test-long: make test plays the desktop's, and every phone
+# gesture is in make test through the shorter phone tests above and below.
+@pytest.mark.parametrize("size", ["desktop", pytest.param("phone", marks=pytest.mark.slow)])
 def test_a_whole_game_against_the_computer(browser, computer_board, size):
     """The person (White: legal moves at random, seeded) against the computer at full strength, every
     move made by drags on the page, to the end: the result said on screen."""

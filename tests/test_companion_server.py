@@ -16,7 +16,7 @@ import websockets
 import board_config
 from companion_support import served
 from host_tools.companion import server as companion_server
-from host_tools.companion.boards import SimulatedBoard
+from host_tools.companion.boards import TOUCH_MS, SimulatedBoard
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -334,6 +334,20 @@ def test_step_mode_moves_time_only_on_request(url):
     act(url, "clock", advance=400)
     s = wait_for(url, lambda s: s["moves"] == ["g1f3"], timeout=3)
     assert s["now"] >= t0 + 400
+
+
+def test_two_moves_sent_between_two_ticks_of_the_clock_are_both_played():
+    """A busy host once delivered a page's four touches (two moves) between two ticks of the
+    simulator's clock: four switches changed in one scan and the board said "wrong square". A
+    hand's touch takes time on the simulator (TOUCH_MS), paid back by the wall clock."""
+    board = SimulatedBoard()                    # running speed, its clock thread not started
+    board.advance(500)
+    t0 = board.state()["now"]
+    for action, square in (("lift", "e2"), ("place", "e4"), ("lift", "d7"), ("place", "d5")):
+        board.act(action, {"square": square})
+    assert board.state()["now"] == t0 + 4 * TOUCH_MS
+    board.advance(1500)
+    assert board.sim.snapshot()["moves"] == ["e2e4", "d7d5"]
 
 
 # -- many pages ------------------------------------------------------------------------------

@@ -30,6 +30,8 @@ def options(board):
     ({"opponent": "computer"}, "no engine started on this computer"),
     ({"level": {"depth": 3}}, "'level' is"),
     ({"fen": 7}, "'fen' must be a non-empty string"),
+    ({"variant": "chess960", "position": 960}, "'position' is a Chess960 start position, 0 to 959"),
+    ({"variant": "chess960", "position": "5"}, "'position' is a Chess960 start position"),
 ])
 def test_a_start_that_cannot_be_is_refused_before_a_line_is_sent(board, fields, error):
     sent = len(board.state()["protocol"])
@@ -70,3 +72,18 @@ def test_a_sprint_game_with_its_seed_and_rated(board):
     s = board.state()
     assert s["variant"] == "sprint" and s["sprint"]["seed"] == 9
     assert board.players.given["rated"] is True
+
+
+def test_a_chess960_game_against_the_boards_engine_from_a_chosen_or_a_drawn_position(board):
+    board.act("start", {"opponent": "engine 2", "colour": "white", "variant": "chess960", "position": 100})
+    board.advance(300)
+    s = board.state()
+    assert s["variant"] == "chess960" and s["fen"].startswith("qbbnrnkr/pppppppp/8/8/8/8/PPPPPPPP/QBBNRNKR w")
+    assert s["pieces"][:8] == list("QBBNRNKR"), "the simulated hands set the 960 back rank up"
+    assert (options(board)["opponent"], options(board)["engine_side"]) == ("engine 2", "b")
+    drawn = set()
+    for _ in range(6):
+        board.act("start", {"opponent": "person", "variant": "chess960"})
+        board.advance(200)
+        drawn.add(board.state()["fen"].split("/")[0])
+    assert len(drawn) >= 3, "six Chess960 games drawn at random from 960 start positions: %s" % drawn

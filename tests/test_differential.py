@@ -13,6 +13,7 @@ import pytest
 from chess_oracle import STYLES, legal_uci, outcome_of, random_game
 
 GAMES = 320
+QUICK_GAMES = 120      # in make test; the other 200 in make test-long (a whole run checks all 320)
 # Counted across the run, so the test can insist that every ending occurred.
 TERMINATIONS = collections.Counter()
 
@@ -38,7 +39,8 @@ def check_game(seed, style, claims_every=1):
     return outcome
 
 
-@pytest.mark.parametrize("seed", range(GAMES))
+@pytest.mark.parametrize("seed", [s if s < QUICK_GAMES else pytest.param(s, marks=pytest.mark.slow)
+                                  for s in range(GAMES)])
 def test_random_game_matches_python_chess(seed):
     check_game(seed, STYLES[seed % len(STYLES)], claims_every=3)
 

@@ -22,6 +22,7 @@ from scacchiera.rules import Position
 from scacchiera.rules.variants import new_position
 
 POSITIONS = os.path.join(ROOT, "tests", "data", "engine_positions.txt")
+POSITIONS_960 = os.path.join(ROOT, "tests", "data", "engine_positions_960.txt")
 
 
 def fens(path):
@@ -69,26 +70,54 @@ class TestTree:
         rng = random.Random(7)
         tree, fresh = Tree(), Tree()
         for _, position in random_game(rng, "random", 150):
-            tree.load(position)
-            before = (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling, tree.ep)
-            n = tree.generate(0, True)
-            checked = tree.in_check()
-            legal = []
-            for j in range(n):
-                m = tree.moves[j]
-                tree.make(m)
-                if not tree.left_in_check(checked):
-                    legal.append(m)
-                    position.push(m)
-                    fresh.load(position)
-                    assert (tree.mg, tree.eg, tree.phase) == (fresh.mg, fresh.eg, fresh.phase)
-                    if position.ep < 0 and tree.ep < 0:
-                        assert tree.hash == position.hash
-                    position.pop()
-                tree.unmake()
-                assert (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling,
-                        tree.ep) == before
-            assert sorted(legal) == sorted(position.legal_moves())
+            self.check_every_move(tree, fresh, position)
+
+    def test_chess960_castling_in_the_tree(self):
+        """Random Chess960 games that castle whenever they may (king takes rook, a king or a rook
+        that stays, a king landing on its rook's square): the tree's moves, make and unmake
+        agree with the rules module's Chess960Position at every ply."""
+        rng = random.Random(960)
+        tree, fresh = Tree(), Tree()
+        castled = 0
+        for number in rng.sample(range(960), 27) + [0, 518, 959]:
+            board = chess.Board.from_chess960_pos(number)
+            position = new_position(variant="chess960", number=number)
+            for _ in range(24):
+                self.check_every_move(tree, fresh, position)
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                castles = [m for m in moves if board.is_castling(m)]
+                move = rng.choice(castles) if castles and rng.random() < 0.7 else rng.choice(moves)
+                castled += board.is_castling(move)
+                position.push(position.parse_uci(move.uci()))
+                board.push(move)
+                assert position.fen() == board.fen()
+        assert castled >= 20
+
+    def check_every_move(self, tree, fresh, position):
+        """Every pseudo-legal move of the tree made and unmade: the legal ones are the rules
+        module's, each leaves hash and score as a fresh load would, and unmake restores all."""
+        tree.load(position)
+        before = (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling, tree.ep)
+        n = tree.generate(0, True)
+        checked = tree.in_check()
+        legal = []
+        for j in range(n):
+            m = tree.moves[j]
+            tree.make(m)
+            if not tree.left_in_check(checked):
+                legal.append(m)
+                position.push(m)
+                fresh.load(position)
+                assert (tree.mg, tree.eg, tree.phase) == (fresh.mg, fresh.eg, fresh.phase)
+                if position.ep < 0 and tree.ep < 0:
+                    assert tree.hash == position.hash
+                position.pop()
+            tree.unmake()
+            assert (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling,
+                    tree.ep) == before
+        assert sorted(legal) == sorted(position.legal_moves())
 
 
 class TestMates:
@@ -282,6 +311,32 @@ class TestLevelsAndBook:
         p.push(e4)
         assert engine.best_move(p) in book_moves(p.hash)
 
+    def test_chess960_mate_by_castling(self):
+        """King b1, rook a1: only O-O-O (king takes rook, b1a1) brings the rook to d1, and it mates."""
+        position = new_position("2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1", variant="chess960")
+        move = Engine(MAX_LEVEL).best_move(position)
+        assert position.uci(move) == "b1a1" and position.san(move) == "O-O-O#"
+
+    def test_chess960_self_play_is_legal_and_castles(self):
+        """Two engines play Chess960 games from three start positions: python-chess accepts every
+        move, and the engines castle."""
+        castled = 0
+        for number in (0, 100, 800):
+            position = new_position(variant="chess960", number=number)
+            board = chess.Board.from_chess960_pos(number)
+            engine = Engine(2, seed=number)
+            for _ in range(40):
+                move = engine.best_move(position, max_nodes=300)
+                if move is None:
+                    break
+                uci = chess.Move.from_uci(position.uci(move))
+                assert uci in board.legal_moves, (board.fen(), uci)
+                castled += board.is_castling(uci)
+                board.push(uci)
+                position.push(move)
+                assert position.fen() == board.fen()
+        assert castled >= 3
+
     def test_sprint_positions_are_refused_clearly(self):
         sprint = new_position(variant="sprint", seed=1)
         with pytest.raises(ValueError, match="chess only"):
@@ -289,22 +344,25 @@ class TestLevelsAndBook:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_micropython_plays_the_same_moves_and_allocates_nothing_per_node():
+@pytest.mark.parametrize("positions", [POSITIONS, POSITIONS_960])
+def test_micropython_plays_the_same_moves_and_allocates_nothing_per_node(positions):
     budget = 1500
-    out = run_micropython("tests/mpy/check_engine.py", "tests/data/engine_positions.txt", budget)
+    out = run_micropython("tests/mpy/check_engine.py", os.path.relpath(positions, ROOT), budget)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     lines = out.stdout.strip().splitlines()
     got = [line for line in lines if ": " not in line]
     expected = []
     engine = Engine()
-    for fen in fens(POSITIONS):
-        p = Position(fen)
+    for fen in fens(positions):
+        p = new_position(fen[9:], variant="chess960") if fen.startswith("chess960 ") else Position(fen)
         engine.start(p, max_nodes=budget)
         while not engine.step(300):
             pass
         expected.append("%s %d %d %s" % (uci_of(p, engine.result) or "none", engine.nodes, engine.depth,
                                          engine.score))
     assert got == expected
+    if positions == POSITIONS_960:
+        assert expected[0].startswith("b1a1 ")          # the mate by castling
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")

@@ -339,10 +339,10 @@ def test_a_log_in_refused_at_start_up_is_said(fake, tmp_path, status):
 
 def test_incoming_challenges_accepted_or_declined(board, fake):
     logged_in(board)
-    odd = fake.send_challenge("bob", variant="chess960")
+    odd = fake.send_challenge("bob", variant="crazyhouse")
     cid = fake.send_challenge("mary")
     s = step_until(board, lambda s: len(s["lichess"]["challenges"]) == 2, "the challenges on the page")
-    with pytest.raises(ActionError, match="standard chess only"):
+    with pytest.raises(ActionError, match="chess and Chess960 only"):
         board.act("lichess", {"op": "accept", "challenge": odd})
     board.act("lichess", {"op": "decline", "challenge": odd})
     board.act("lichess", {"op": "accept", "challenge": cid})

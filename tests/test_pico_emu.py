@@ -121,6 +121,7 @@ def test_the_display_on_the_i2c_bus_shows_the_game(firmware):
     assert after[1:3] == ["Black to move  ?", "1. e4"], after
 
 
+@pytest.mark.slow     # 132 s; make test's Pico games: the Chess960 scenarios, the power cut, Sprint, the engine
 def test_a_game_of_every_move_kind_same_as_the_simulator(firmware):
     """23 plies: captures both orders, castling both orders, en passant, underpromotion by taps, a takeback."""
     pico = assert_same_as_sim(os.path.join(SCENARIOS, "pico_game.txt"), firmware)
@@ -155,6 +156,12 @@ def test_chess960_castling_by_hand_same_as_the_simulator(firmware):
     """Chess960 (rules/chess960.py, tracking/chess960.py, loaded only for it) on the Pico: both sides
     castle by hand, one onto its rook's square in FIDE's order, the other king first."""
     assert_same_as_sim(os.path.join(SCENARIOS, "chess960_castling_by_hand.txt"), firmware)
+
+
+def test_chess960_set_up_guided_by_the_leds_same_as_the_simulator(firmware):
+    """tracking/setup_guide.py on the Pico: the back ranks cleared, then filled kind by kind, then a move."""
+    pico = assert_same_as_sim(os.path.join(SCENARIOS, "chess960_setup_guide.txt"), firmware)
+    assert pico["moves"] == ["e2e4"]
 
 
 def test_malformed_lines_get_their_documented_errors(board):

@@ -157,6 +157,24 @@ def test_scacchi_sprint_tiles_are_dragged_from_the_hand(page):
     page.screenshot(path=os.path.join(ARTIFACTS, "simulator-sprint.png"), full_page=True)
 
 
+def test_a_chess960_game_from_the_dialog_and_castling_by_dropping_the_king_on_its_rook(page):
+    assert page.locator("#ng-position-row").count() == 1
+    page.click("#act-new")
+    page.select_option("#variant", "chess960")
+    assert page.locator("#ng-position-row").is_visible() and page.locator("#ng-seed-row").is_hidden()
+    page.click("#ng-cancel")
+    start_game(page, variant="chess960", position=74)          # nnrkbbqr: king d1, rook c1
+    page.wait_for_selector(".sq[data-square='d1'] .piece[data-piece='K']")
+    assert cell(page, "c1").locator(".piece").get_attribute("data-piece") == "R"
+    for fr, to, sans in (("e2", "e3", ["e3"]), ("g7", "g6", ["e3", "g6"])):
+        drag(page, fr, to)
+        moves_are(page, sans)
+    drag(page, "d1", "c1")              # king onto its rook: O-O-O, king and rook swap
+    moves_are(page, ["e3", "g6", "O-O-O"])
+    page.wait_for_selector(".sq[data-square='c1'] .piece[data-piece='K']")
+    assert cell(page, "d1").locator(".piece").get_attribute("data-piece") == "R"
+
+
 def test_the_page_reconnects_after_a_server_restart():
     import socket
     with socket.socket() as s:

@@ -20,6 +20,7 @@ Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
 """
 
 from . import heap_lock, heap_unlock
+from .rules.variants import variant_of, SPRINT
 
 # Nodes searched after each scan: one. A node costs the RP2040 ~2.5 ms on average (5.9 ms at
 # most), and the loop keeps ~230 scans/s while the engine thinks (goal >= 200). Going on to more
@@ -63,8 +64,8 @@ class Opponent:
             raise ValueError("suggestions are off (set suggest on)")
         if game.result is not None:
             raise ValueError("the game is over")
-        if game.position.variant != "chess":
-            raise ValueError("the engine plays chess only")
+        if variant_of(game.position) == SPRINT:
+            raise ValueError("the engine plays chess only (and Chess960), not Scacchi Sprint")
         if self.plays and game.position.turn == self.side:
             raise ValueError("it is the opponent's move")
         if self.purpose == _HINT:
@@ -99,7 +100,7 @@ class Opponent:
         if self.purpose and (pos.ply() != self.ply or pos.hash != self.key or game.result is not None):
             self._stop()                     # a takeback, a new game, a host's move: the search is stale
         ours = self.plays and game.result is None and pos.turn == self.side and runner.holder is None \
-            and pos.variant == "chess"     # Sprint: the hands play both sides
+            and variant_of(pos) != SPRINT  # Sprint: the hands play both sides
         if ours and tracker.required < 0:
             if self.move >= 0 and self.move_ply == pos.ply() and self.move_key == pos.hash:
                 tracker.require(self.move)   # shown again after an unshow: the engine has spoken

@@ -37,6 +37,7 @@ from .app import App
 from .clock import elapsed
 from . import const
 from .leds.palette import Palette, BLINK_MS
+from .rules.variants import variant_of, SPRINT
 from .protocol import Protocol
 from .storage.journal import Journal
 
@@ -229,7 +230,7 @@ class Runner:
 
     def set_option(self, name, value, save=True):
         """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""
-        if save and name == "opponent" and str(value)[:6] == "engine" and self.app.game.position.variant != "chess":
+        if save and name == "opponent" and str(value)[:6] == "engine" and variant_of(self.app.game.position) == SPRINT:
             raise ValueError("the board's engine plays chess only (not Scacchi Sprint)")
         if options.check(name, value)[4] == options.RUNNER:
             setattr(self, name, value)
@@ -258,7 +259,7 @@ def take_back(runner):
     if not game.undo():
         return False
     pos = game.position
-    if runner.opponent != "person" and pos.variant == "chess" and pos.ply() and \
+    if runner.opponent != "person" and variant_of(pos) != SPRINT and pos.ply() and \
             pos.turn == (0 if runner.engine_side == "w" else 1):
         game.undo()
     return True

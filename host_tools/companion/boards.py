@@ -15,8 +15,9 @@ import time
 from host_tools.companion.model import BoardModel, MAX_LINE
 from host_tools.companion.players import RATED_EVENT, Players
 from host_tools.sim.device import SimBoard, SimError
-from scacchiera.rules.variants import PROFILES, VARIANTS, SPRINT
+from scacchiera.rules.variants import PROFILES, VARIANTS, SPRINT, CHESS960
 
+TOUCH_MS = 10            # simulated time a hand's lift or put-down takes
 PICO_VID = 0x2E8A        # Raspberry Pi's USB vendor id (every RP2040 board running MicroPython)
 
 
@@ -106,7 +107,8 @@ def _protocol_action(board, action, fields):
 
 
 def _new_command(fields):
-    """The protocol's ``new`` from the page's fields: fen, profile, variant, and a Sprint game's seed."""
+    """The protocol's ``new`` from the page's fields: fen, profile, variant, a Sprint game's seed,
+    a Chess960 game's start position (drawn at random when neither it nor a FEN is given)."""
     cmd = {"cmd": "new"}
     for key in ("fen", "profile", "variant"):
         if fields.get(key) is not None:
@@ -116,6 +118,13 @@ def _new_command(fields):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ActionError("'seed' must be a whole number")
         cmd["seed"] = seed
+    if fields.get("variant") == CHESS960 and not fields.get("fen"):
+        number = fields.get("position")
+        if number is None:
+            number = secrets.randbelow(960)
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= 959:
+            raise ActionError("'position' is a Chess960 start position, 0 to 959")
+        cmd["position"] = number
     return cmd
 
 
@@ -278,12 +287,12 @@ class Board:
             raise ActionError("'rated' must be true or false")
         if opponent == "computer" and self.computer is None:
             raise ActionError("no engine started on this computer (see the terminal)")
-        if opponent != "person" and fields.get("variant") not in (None, "chess"):
+        if opponent != "person" and fields.get("variant") == SPRINT:
             raise ActionError("the engines play chess only: Scacchi Sprint is a game between two people")
         level = fields.get("level") or {}
         if not isinstance(level, dict) or set(level) - {"elo", "skill", "level"}:
             raise ActionError("'level' is {\"elo\": N}, {\"skill\": N} or {\"level\": N}")
-        _new_command(fields)               # checked now: nothing is sent for a game that cannot start
+        new = _new_command(fields)         # checked now: nothing is sent for a game that cannot start
         by_lot = colour == "lot"
         if by_lot:
             colour = secrets.choice(("white", "black"))
@@ -300,7 +309,7 @@ class Board:
         self.command({"cmd": "set", "name": "opponent", "value": "person"})
         if clock is not None:
             self.command({"cmd": "set", "name": "clock", "value": clock})
-        self.new_game(fields)
+        self.new_game(dict(fields, position=new.get("position")))   # the position drawn, if drawn
         if opponent == "computer":
             try:
                 self.computer.configure(sides=[other], elo=level.get("elo"), skill=level.get("skill"),
@@ -424,6 +433,7 @@ class SimulatedBoard(Board):
         self.period = period
         self._seen = 0                 # lines of sim.protocol already given to the model
         self._sim_version = self.sim.version
+        self._ahead = 0                # ms the hands' touches moved the simulator ahead of the wall clock
         self._thread = threading.Thread(target=self._run, name="sim-clock", daemon=True)
         self.model.connected()
 
@@ -445,8 +455,11 @@ class SimulatedBoard(Board):
             now = time.monotonic()
             owed += (now - last) * 1000 * self.speed
             last = now
+            with self.sim.lock:
+                owed -= self._ahead            # the time the hands' touches already let pass
+                self._ahead = 0
             ms = int(owed)
-            if ms:
+            if ms > 0:
                 owed -= ms
                 self.advance(ms)
 
@@ -455,6 +468,15 @@ class SimulatedBoard(Board):
         with self.sim.lock:
             self.sim.wait(ms)
             self._pump()
+
+    def _touch(self):
+        """A hand's touch takes time: the firmware scans before the next one comes (a busy host
+        once delivered a page's two moves between two ticks of the clock: four switches changed in
+        one scan, which no hand does). The wall clock's thread pays the time back. In step mode
+        time moves only when asked."""
+        if self.speed:
+            self.sim.wait(TOUCH_MS)
+            self._ahead += TOUCH_MS
 
     def _pump(self):
         """Hand the lines the firmware wrote to the model; tell the page if anything changed."""
@@ -490,9 +512,11 @@ class SimulatedBoard(Board):
             with sim.lock:
                 if action == "lift":
                     sim.lift(_text(fields, "square"))
+                    self._touch()
                 elif action == "place":
                     piece = fields.get("piece")
                     sim.place(_text(fields, "square"), None if piece is None else _text(fields, "piece"))
+                    self._touch()
                 elif action == "tray":
                     sim.to_tray()
                 elif action == "press":
@@ -527,8 +551,9 @@ class SimulatedBoard(Board):
             raise ActionError("'variant' must be %s" % " or ".join(repr(v) for v in VARIANTS))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ActionError("'seed' must be a whole number")
+        number = _new_command(fields).get("position")
         try:
-            self.sim.new_game(fen, profile, variant, seed if variant == SPRINT and fen is None else None)
+            self.sim.new_game(fen, profile, variant, seed if variant == SPRINT and fen is None else None, number)
         except SimError as e:
             raise ActionError(str(e))
 

@@ -56,6 +56,7 @@ BLITZ_FROM, RAPID_FROM = 180, 480
 # seeks are Rapid or Classical; direct challenges and the AI may also be Blitz. Clock 0-180 min, increment 0-180 s.
 MAX_MINUTES, MAX_INCREMENT = 180, 180
 AI_LEVELS = (1, 8)
+PLAYABLE = ("standard", "chess960")   # Lichess variants the board plays (lila's keys)
 SAVED_OPTIONS = ("takeback", "suggest", "clock", "profile")   # the board's, set for the game and restored after
 MAX_UNDO = 3                # more moves than this to take back: a new game from the online position instead
 END_GRACE = 5.0             # seconds Lichess has to end its game after the board ended its own (draw claims)
@@ -343,8 +344,8 @@ class Lichess:
         game_id = info.get("gameId") or info.get("id")
         if not game_id:
             return
-        if (info.get("variant") or {}).get("key", "standard") != "standard":
-            self.notice = "game %s is not standard chess: the board plays standard chess only" % game_id
+        if (info.get("variant") or {}).get("key", "standard") not in PLAYABLE:
+            self.notice = "game %s is not chess or Chess960: the board plays those only" % game_id
             return
         if self.game is not None and self.game.phase != "done":
             if self.game.id != game_id:
@@ -392,7 +393,8 @@ class Lichess:
             if kind == "gameFull":
                 g.full = line
                 fen = line.get("initialFen") or "startpos"
-                g.initial = chess.Board() if fen == "startpos" else chess.Board(fen)
+                chess960 = (line.get("variant") or {}).get("key") == "chess960"
+                g.initial = chess.Board(chess960=chess960) if fen == "startpos" else chess.Board(fen, chess960=chess960)
                 g.set_state(line.get("state") or {})
                 g.need_full = False
             elif kind == "gameState":
@@ -508,8 +510,10 @@ class Lichess:
                     self.board.command({"cmd": "set", "name": name, "value": False})
             g.before_game = s.get("game")
             position = g.position(g.base)
-            cmd = {"cmd": "new", "variant": "chess", "profile": "fide"}     # Lichess's rules are FIDE's
-            if position.fen() != chess.STARTING_FEN:
+            # Lichess's rules are FIDE's. A Chess960 game always sends its FEN (X-FEN): a start position
+            # of it is set up with the LEDs' guide (docs/rules.md, "Chess960").
+            cmd = {"cmd": "new", "variant": "chess960" if position.chess960 else "chess", "profile": "fide"}
+            if position.fen() != chess.STARTING_FEN or position.chess960:
                 cmd["fen"] = position.fen()
             self._board(cmd)
             return
@@ -664,8 +668,8 @@ class Lichess:
         game.headers.update(self.tags(g))
         game.headers["Result"] = _result(g)
         game.headers["Termination"] = _TERMINATIONS.get(g.status, g.status)
-        if g.initial.fen() != chess.STARTING_FEN:
-            game.setup(g.initial)
+        if g.initial.fen() != chess.STARTING_FEN or g.initial.chess960:
+            game.setup(g.initial)                   # (a Chess960 board: [Variant "Chess960"] too)
         node = game
         for uci in g.moves:
             node = node.add_variation(chess.Move.from_uci(uci))
@@ -756,8 +760,8 @@ class Lichess:
                 cid = fields.get("challenge")      # (not "id": the page's request id is sent as id)
                 if cid not in self.challenges:
                     raise ValueError("no such challenge")
-                if op == "accept" and not self.challenges[cid]["standard"]:
-                    raise ValueError("the board plays standard chess only: decline this one")
+                if op == "accept" and not self.challenges[cid]["playable"]:
+                    raise ValueError("the board plays chess and Chess960 only: decline this one")
                 if op == "accept":
                     self._call("accepting the challenge", client.challenges.accept, cid)
                 else:
@@ -837,7 +841,7 @@ def _challenge_summary(c):
             "rating": (c.get("challenger") or {}).get("rating"), "rated": bool(c.get("rated")),
             "speed": c.get("speed"), "clock": tc.get("show") or tc.get("type"),
             "variant": (c.get("variant") or {}).get("key", "standard"),
-            "standard": (c.get("variant") or {}).get("key", "standard") == "standard", "color": c.get("color")}
+            "playable": (c.get("variant") or {}).get("key", "standard") in PLAYABLE, "color": c.get("color")}
 
 
 def _lichess_words(e):

@@ -164,23 +164,36 @@ class SimBoard(FirmwareHands):
                 pty_link.attach(self.runner, self.pty)
             return self.pty.path
 
-    def new_game(self, fen=None, profile=None, variant=None, seed=None):
+    def new_game(self, fen=None, profile=None, variant=None, seed=None, position=None):
         """A new game on this board, as on a real one: the protocol's ``new`` (the board keeps its
         options: a clock, hints, the opponent), then the simulated hands set its pieces up at once.
         ``reset`` instead starts a fresh board (a new flash: options back to their defaults)."""
         with self.lock:
             command = {"cmd": "new"}
-            for name, value in (("fen", fen), ("profile", profile), ("variant", variant), ("seed", seed)):
+            for name, value in (("fen", fen), ("profile", profile), ("variant", variant), ("seed", seed),
+                                ("position", position)):
                 if value is not None:
                     command[name] = value
             self._new_game(command)          # SimError (the board's words) if it refuses
             pos = self.app.game.position
-            self.pieces = [_piece_letter(pos.piece_at(sq)) if pos.piece_at(sq) else "" for sq in range(64)]
             self.tray = list(SPARES)
             self.hand = ""
-            for sq in range(64):
-                self._set(sq, 1 if self.pieces[sq] else 0)
-            self.wait(100)                    # the firmware sees the set-up: in sync
+            game = self.app.game
+            for _ in range(7):                # a Chess960 set-up is guided in six steps
+                # The hands make the board what it asks for now: every piece where the game has
+                # it, or the set-up guide's step (tracking/setup_guide.py): clear, then K, Q, ...
+                to_empty, to_fill = game.sync_squares() if not game.in_sync() else ((), ())
+                guided = game.tracker.guide_piece >= 0
+                for sq in range(64):
+                    piece = pos.piece_at(sq)
+                    if guided and sq in to_empty or not guided and not piece:
+                        self.pieces[sq] = ""
+                    elif not guided or sq in to_fill:
+                        self.pieces[sq] = _piece_letter(piece)
+                    self._set(sq, 1 if self.pieces[sq] else 0)
+                self.wait(100)                # the firmware sees the set-up: in sync
+                if game.in_sync():
+                    break
             self._changed()
 
     def _event(self, event):
@@ -225,6 +238,8 @@ class SimBoard(FirmwareHands):
                 victim, incoming = self.pieces[square], piece or self.hand
                 if victim and incoming and victim.isupper() != incoming.isupper():
                     self._take_off(square)       # a capture dropped onto its victim: as hands do it
+                elif victim and incoming == self.hand and self._castles_onto(square):
+                    return
                 elif victim:
                     raise SimError("%s is occupied: take its piece off first" % name)
                 if piece is None:
@@ -251,6 +266,29 @@ class SimBoard(FirmwareHands):
                 self.pieces[square] = ""
             FirmwareHands.touch(self, square, level)
             self._changed()
+
+    def _castles_onto(self, square):
+        """Chess960 on the page: the king in the hand dropped onto its own rook castles, in FIDE's
+        order (the king is off the board): the rook to its square, then the king to its."""
+        pos = self.app.game.position
+        rook, king = self.pieces[square], self.hand
+        if variant_of(pos) != CHESS960 or king not in "Kk" or rook != ("R" if king == "K" else "r"):
+            return False
+        from scacchiera.rules.chess960 import castle_targets
+        kto, rto = castle_targets(pos.king_square(0 if king == "K" else 1), square)
+        if (self.pieces[kto] and kto != square) or (self.pieces[rto] and rto != square):
+            return False                 # not a castling: "occupied" as for any square
+        self.pieces[square] = ""
+        FirmwareHands.touch(self, square, 0)
+        self.wait(CAPTURE_GAP_MS)
+        self.pieces[rto] = rook
+        FirmwareHands.touch(self, rto, 1)
+        self.wait(CAPTURE_GAP_MS)
+        self.pieces[kto] = king
+        self.hand = ""
+        FirmwareHands.touch(self, kto, 1)
+        self._changed()
+        return True
 
     def _take_off(self, square):
         """The victim of a capture leaves the board for the tray, and the firmware sees the square

@@ -1,6 +1,7 @@
 """The engine under MicroPython: the same moves as CPython, no allocation while searching, its heap.
 
 Usage: check_engine.py FENS_FILE MAX_NODES [BUILD]
+A line ``chess960 <FEN>`` is a Chess960 position (X-FEN or Shredder-FEN).
 BUILD: the firmware as deployed (.mpy files, ``python -m host_tools.deploy
 build``), loaded as on the Pico; without it the sources on the path.
 Prints one line per position, ``<uci> <nodes> <depth> <score>``, with the search run in
@@ -21,8 +22,14 @@ if len(sys.argv) > 3:
     sys.path.insert(0, sys.argv[3])
 
 from measure import ticks_us, ticks_diff
-from scacchiera.rules import Position
+from scacchiera.rules.variants import new_position
 from scacchiera.engine import Engine
+
+
+def position(line):
+    if line.startswith("chess960 "):
+        return new_position(line[9:], variant="chess960")
+    return new_position(line)
 
 
 def main():
@@ -38,7 +45,7 @@ def main():
             if fen and not fen.startswith("#"):
                 fens.append(fen)
     for fen in fens:
-        p = Position(fen)
+        p = position(fen)
         engine.start(p, max_nodes=max_nodes)
         t0 = ticks_us()
         micropython.heap_lock()
@@ -55,7 +62,7 @@ def main():
     searched = total
     total = spent = 0
     for fen in fens[1:4]:
-        engine.start(Position(fen), max_nodes=max_nodes)
+        engine.start(position(fen), max_nodes=max_nodes)
         t0 = ticks_us()
         while not engine.step(1):
             pass

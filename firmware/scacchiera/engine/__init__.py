@@ -79,8 +79,8 @@ class Engine:
 
         ``max_depth`` (UCI's ``go depth``) caps the iterations below the level's own cap.
         """
-        if getattr(position, "variant", "chess") != "chess":
-            raise ValueError("the engine plays chess only, not %s" % position.variant)
+        if getattr(position, "variant", "chess") not in ("chess", "chess960"):
+            raise ValueError("the engine plays chess only (and Chess960), not %s" % position.variant)
         level_depth, noise, default_nodes = LEVELS[self.level]
         max_depth = level_depth if max_depth is None else min(max_depth, level_depth)
         if max_nodes is None and max_ms is None:

@@ -12,7 +12,9 @@ attacked is unmade at once; the root's moves are checked against
 
 Moves and pieces are the rules module's small ints (rules/squares.py); the
 Zobrist keys and castling masks are the rules module's too, so the tree's
-hash is the game's repetition key.
+hash is the game's repetition key. A Chess960 position brings its castling
+rooks and masks, and rules/chess960.py's castling (king takes rook, KING in
+the promotion bits: see its docstring).
 """
 
 from array import array
@@ -23,6 +25,7 @@ from ..rules.position import Position, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZO
 from .evaluate import MIDDLE, END, PHASE, PHASE_FULL
 
 MAX_PLY = const(48)
+_CASTLE = const(98304)       # rules/chess960.py's CASTLE: KING in a move's promotion bits
 MOVE_SPACE = const(800)      # moves of every ply on the current line
 ROOM = const(230)           # more than any position's moves (218)
 
@@ -73,6 +76,9 @@ class Tree:
         self.eg = 0
         self.phase = 0
         self.special = 0      # the last move made was a king move or an en passant capture
+        self.keep = CASTLE_KEEP   # the castling rights each square keeps when a piece leaves or is taken
+        self.rooks = None     # Chess960: each right's rook (0x88), as Chess960Position.rooks
+        self._may_castle = self._move_castle = self._king_to = self._rook_to = None   # Chess960: rules/chess960.py's
         n = MAX_PLY + 1
         self.u_move = ints(n)
         self.u_cap = bytearray(n)
@@ -100,6 +106,17 @@ class Tree:
         self.kings[1] = position.kings[1]
         self.turn = position.turn
         self.castling = position.castling
+        if position.variant == "chess960":
+            from ..rules.chess960 import may_castle, move_castle, king_to, rook_to
+            self._may_castle = may_castle
+            self._move_castle = move_castle
+            self._king_to = king_to
+            self._rook_to = rook_to
+            self.rooks = bytes(position.rooks)
+            self.keep = bytes(position.castle_keep)
+        else:
+            self.rooks = None
+            self.keep = CASTLE_KEEP
         self.ep = position.ep
         self.halfmove = position.halfmove
         self.hash = position.hash
@@ -315,6 +332,13 @@ class Tree:
             k = self.kings[us]
             them = us ^ 1
             pos = self.pos
+            if self.rooks is not None:
+                for side in (0, 1):
+                    rook = self.rooks[2 * us + side]
+                    if rights & (1 << side) and self._may_castle(pos, k, rook, them):
+                        moves[n] = k | rook << 7 | _CASTLE
+                        n += 1
+                return n
             if rights & 1 and not board[k + 1] and not board[k + 2] and not pos._attacked(k, them) \
                     and not pos._attacked(k + 1, them):
                 moves[n] = k | (k + 2) << 7
@@ -349,6 +373,9 @@ class Tree:
         h ^= ZOBRIST_SIDE
         if ep >= 0:
             h ^= ZOBRIST[ZOBRIST_EP + (ep & 7)]
+        if cap and cap >> 3 == us:
+            self._castle(fr, to, us, h, mg, eg)     # Chess960: the king "takes" its own rook
+            return
         f64 = (fr + (fr & 7)) >> 1
         t64 = (to + (to & 7)) >> 1
         i = piece << 6
@@ -419,7 +446,8 @@ class Tree:
                 z = (rook - 1 - ((rook >> 3) << 1)) << 6
                 h ^= ZOBRIST[z | a] ^ ZOBRIST[z | b]
         if castling:
-            castling &= CASTLE_KEEP[fr] & CASTLE_KEEP[to]
+            keep = self.keep
+            castling &= keep[fr] & keep[to]
             if castling != self.castling:
                 h ^= ZOBRIST[ZOBRIST_CASTLING + self.castling] ^ ZOBRIST[ZOBRIST_CASTLING + castling]
                 self.castling = castling
@@ -432,6 +460,37 @@ class Tree:
         ply += 1
         self.ply = ply
         self.keys[ply] = h
+
+    def _castle(self, ksq, rsq, us, h, mg, eg):
+        """make's end for a Chess960 castling (its undo state saved, ``h`` the hash with the side
+        and en passant done): king and rook to their chess squares, the mover's rights gone."""
+        kto = self._king_to(ksq, rsq)
+        self._move_castle(self.board, ksq, rsq, us)
+        castling = self.castling
+        new = castling & (15 ^ (3 << 2 * us))
+        self.hash = h ^ ZOBRIST[ZOBRIST_CASTLING + castling] ^ ZOBRIST[ZOBRIST_CASTLING + new]
+        self.mg = mg
+        self.eg = eg
+        self._shift(KING | us << 3, ksq, kto)
+        self._shift(ROOK | us << 3, rsq, self._rook_to(ksq, rsq))
+        self.kings[us] = kto
+        self.castling = new
+        self.special = True
+        self.ep = -1
+        self.halfmove += 1
+        self.turn = us ^ 1
+        self.ply += 1
+        self.keys[self.ply] = self.hash
+
+    def _shift(self, piece, a, b):
+        """The score and hash of ``piece`` moved from ``a`` to ``b`` (0x88)."""
+        a = (a + (a & 7)) >> 1
+        b = (b + (b & 7)) >> 1
+        i = piece << 6
+        self.mg += MIDDLE[i | b] - MIDDLE[i | a]
+        self.eg += END[i | b] - END[i | a]
+        z = (piece - 1 - ((piece >> 3) << 1)) << 6
+        self.hash ^= ZOBRIST[z | a] ^ ZOBRIST[z | b]
 
     def make_null(self):
         """Pass the move (null-move pruning): side, en passant and hash change, nothing moves."""
@@ -496,6 +555,13 @@ class Tree:
         self.phase = self.u_phase[ply]
         piece = board[to]
         if move >> 14 & 7:
+            if move >> 14 & 7 == KING:          # a Chess960 castling
+                board[self._king_to(fr, to)] = 0
+                board[self._rook_to(fr, to)] = 0
+                board[fr] = KING | us << 3
+                board[to] = ROOK | us << 3
+                self.kings[us] = fr
+                return
             piece = PAWN | us << 3
         board[fr] = piece
         board[to] = self.u_cap[ply]

@@ -14,7 +14,9 @@ Events (``kind`` and fields):
     game_over     result, termination
     new_game      fen
     resume        fen, ply, result              a saved game was restored (at boot)
-    out_of_sync   to_empty, to_fill             squares (names) the hands must fix
+    out_of_sync   to_empty, to_fill, [guide]    squares (names) the hands must fix; guide: a Chess960
+                                                set-up's step ("clear", then "K" "Q" "R" "B" "N": the
+                                                piece the squares to fill take, tracking/setup_guide.py)
     in_sync
     error         message, squares, fix         a wrong placement, shown on the board: squares to
                                                 clear, fix the squares the pieces belong on
@@ -158,6 +160,8 @@ class Game:
                 self.tap_ms = now
         elif kind == tr.KINGS_OFF:
             self.agree_draw(now)
+        elif kind == tr.SETUP_STEP:
+            self._report_sync()
         elif kind == tr.IN_SYNC:
             self.turn_ms = now      # a turn begins when the board is ready for it
             self.emit("in_sync")
@@ -460,8 +464,11 @@ class Game:
     def _report_sync(self):
         if not self.tracker.in_sync():
             to_empty, to_fill = self.sync_squares()
-            self.emit("out_of_sync", to_empty=[square_name(s) for s in to_empty],
-                      to_fill=[square_name(s) for s in to_fill])
+            fields = {"to_empty": [square_name(s) for s in to_empty], "to_fill": [square_name(s) for s in to_fill]}
+            step = self.tracker.guide_piece
+            if step >= 0:
+                fields["guide"] = PIECE_SYMBOLS[step].upper() if step else "clear"
+            self.emit("out_of_sync", **fields)
 
     def board_mismatch(self, occupancy, now=0):
         """At boot: the switches' occupancy; out of sync until it matches the game."""

@@ -59,8 +59,17 @@ def start_fen(number):
 def castle_targets(king, rook):
     """(king's destination, rook's destination) for a castling of ``king`` with ``rook``: chess's
     g and f files, or c and d, on their rank. Squares 0..63 or 0x88 alike (the file is ``sq & 7`` in both)."""
-    home = king - (king & 7)
-    return (home + 6, home + 5) if rook > king else (home + 2, home + 3)
+    return king_to(king, rook), rook_to(king, rook)
+
+
+def king_to(king, rook):
+    """The king's destination alone (no tuple: the engine's tree allocates nothing per node)."""
+    return king - (king & 7) + (6 if rook > king else 2)
+
+
+def rook_to(king, rook):
+    """The rook's destination alone."""
+    return king - (king & 7) + (5 if rook > king else 3)
 
 
 def castle_changes(king, rook):
@@ -68,6 +77,57 @@ def castle_changes(king, rook):
     the four squares, less those a piece leaves and another lands on (or a piece stays on)."""
     kto, rto = castle_targets(king, rook)
     return [sq for sq in (king, rook, kto, rto) if (sq == king or sq == rook) != (sq == kto or sq == rto)]
+
+
+def move_castle(board, ksq, rsq, color):
+    """King and rook of ``color``'s castling to their squares on ``board`` (0x88)."""
+    kto = king_to(ksq, rsq)
+    rto = rook_to(ksq, rsq)
+    board[ksq] = 0
+    board[rsq] = 0
+    board[kto] = KING | color << 3
+    board[rto] = ROOK | color << 3
+
+
+def may_castle(pos, ksq, rsq, them):
+    """May the king on ``ksq`` castle with the rook on ``rsq`` (0x88) in ``pos`` (whose rights allow
+    it)? Every square the two cross free but for them, the king's squares not attacked. A
+    function of any position's board, so the engine's tree asks it too."""
+    kto = king_to(ksq, rsq)
+    rto = rook_to(ksq, rsq)
+    board = pos.board
+    lo = min(ksq, rsq, kto, rto)
+    hi = max(ksq, rsq, kto, rto)
+    for s in range(lo, hi + 1):
+        if board[s] and s != ksq and s != rsq:
+            return False
+    return _castle_is_safe(pos, ksq, rsq, kto, rto, them)
+
+
+def _castle_is_safe(pos, ksq, rsq, kto, rto, them):
+    """The king's square and the squares it crosses not attacked (the king lifted, the rook in
+    place); its destination not attacked with the rook on its own (as python-chess checks)."""
+    board = pos.board
+    king = board[ksq]
+    rook = board[rsq]
+    board[ksq] = 0
+    step = 1 if kto > ksq else -1
+    safe = True
+    s = ksq
+    while s != kto:
+        if pos._attacked(s, them):
+            safe = False
+            break
+        s += step
+    if safe:
+        board[rsq] = 0
+        kept = board[rto]
+        board[rto] = rook
+        safe = not pos._attacked(kto, them)
+        board[rto] = kept
+        board[rsq] = rook
+    board[ksq] = king
+    return safe
 
 
 class Chess960Position(Position):
@@ -170,47 +230,10 @@ class Chess960Position(Position):
     # -- castling ---------------------------------------------------------
 
     def _castles(self, append, ksq, us, them):
-        board = self.board
         for side in (0, 1):
             bit = 2 * us + side
-            if not self.castling & (1 << bit):
-                continue
-            rsq = self.rooks[bit]
-            kto, rto = castle_targets(ksq, rsq)
-            lo = min(ksq, rsq, kto, rto)
-            hi = max(ksq, rsq, kto, rto)
-            clear = True
-            for s in range(lo, hi + 1):
-                if board[s] and s != ksq and s != rsq:
-                    clear = False
-                    break
-            if clear and self._castle_is_safe(ksq, rsq, kto, rto, them):
-                append(ksq | rsq << 7 | CASTLE)
-
-    def _castle_is_safe(self, ksq, rsq, kto, rto, them):
-        """The king's square and the squares it crosses not attacked (the king lifted, the rook in
-        place); its destination not attacked with the rook on its own (as python-chess checks)."""
-        board = self.board
-        king = board[ksq]
-        rook = board[rsq]
-        board[ksq] = 0
-        step = 1 if kto > ksq else -1
-        safe = True
-        s = ksq
-        while s != kto:
-            if self._attacked(s, them):
-                safe = False
-                break
-            s += step
-        if safe:
-            board[rsq] = 0
-            kept = board[rto]
-            board[rto] = rook
-            safe = not self._attacked(kto, them)
-            board[rto] = kept
-            board[rsq] = rook
-        board[ksq] = king
-        return safe
+            if self.castling & (1 << bit) and may_castle(self, ksq, self.rooks[bit], them):
+                append(ksq | self.rooks[bit] << 7 | CASTLE)
 
     def push(self, move):
         if move >> 14 & 7 != KING or move & DROP:
@@ -234,10 +257,7 @@ class Chess960Position(Position):
             h ^= ZOBRIST[ZOBRIST_EP + (ep & 7)]
         king = KING | us << 3
         rook = ROOK | us << 3
-        board[ksq] = 0
-        board[rsq] = 0
-        board[kto] = king
-        board[rto] = rook
+        move_castle(board, ksq, rsq, us)
         h ^= _zkey(king, ksq) ^ _zkey(king, kto) ^ _zkey(rook, rsq) ^ _zkey(rook, rto)
         self.kings[us] = kto
         new = castling & (15 ^ (3 << 2 * us))

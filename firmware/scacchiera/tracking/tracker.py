@@ -48,6 +48,7 @@ AMEND = const(3)         # value: the move that replaces the last one
 TAP = const(4)           # value: the square whose piece was lifted and put back
 KINGS_OFF = const(5)     # both kings off the board together (the draw gesture)
 IN_SYNC = const(6)       # the board matches the game again
+SETUP_STEP = const(7)    # value: a set-up guide's next step (setup_guide.py): its piece type, 0 to clear
 
 # The board's state, for the LED frame.
 IDLE = const(0)          # physical == logical
@@ -112,12 +113,14 @@ class Tracker:
         self.preferred = 0           # a piece type the host asked for in advance
         self.in_progress = -1        # a legal move the state is part of, or -1
         self.syncing = False
+        self.guide = None            # a set-up's steps still to come (setup_guide.py), or None
+        self.guide_piece = -1        # the piece type its current step places (0: clear the back ranks), -1: none
         self.lift_square = -1        # tap detection
         self.lift_ms = 0
         self.kings_off_ms = -1
         self.table = None
         self.view = TrackerView(self)
-        self.new_position()
+        self.adopt(pos)
 
     # -- the game tells the tracker -------------------------------------------
     # The game sets the tracker up only through these methods: the fields
@@ -133,6 +136,11 @@ class Tracker:
         self.pos = pos
         self.enabled = True
         self.required = -1
+        self.guide = None
+        self.guide_piece = -1
+        if pos.variant == "chess960":
+            from .setup_guide import steps
+            self.guide = steps(pos)      # None: no guide needed
         self.new_position()
 
     def require(self, move):
@@ -161,9 +169,18 @@ class Tracker:
     def new_position(self, sync=False):
         """The game's position changed from outside (new game, set-up, undo from the host)."""
         self._load_logical()
+        if self.guide:
+            self._next_step()
         self.base_seq = self.prev_base_seq = self.seq
         self.syncing = sync or self.physical != self.logical
         self._refresh(0)
+
+    def _next_step(self):
+        """The set-up guide's next step: its occupancy is what the board asks for now."""
+        self.guide_piece, occupancy = self.guide.pop(0)
+        self.logical[:] = occupancy
+        if not self.guide:
+            self.guide = None            # the last step's occupancy is the position's own
 
     def moved(self, kind, moves=None):
         """The game has applied what ``notify`` asked (a MOVE, TAKEBACK or AMEND);
@@ -267,7 +284,12 @@ class Tracker:
         self.in_progress = -1
         self.misplaced = False
         if self.syncing:
+            while not diff and self.guide:
+                self._next_step()        # a step of the set-up done: the next one's squares
+                self.diff = diff = [sq for sq in range(64) if phys[sq] != logi[sq]]
+                self.notify(SETUP_STEP, self.guide_piece, now)
             if not diff:
+                self.guide_piece = -1
                 self.syncing = False
                 self.base_seq = self.prev_base_seq = self.seq
                 self.notify(IN_SYNC, 0, now)

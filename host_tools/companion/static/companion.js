@@ -67,7 +67,7 @@ const OPTION_LABELS = {
 };
 export const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
-  chess: "chess", sprint: "Scacchi Sprint", person: "a person", host: "this computer",
+  chess: "chess", sprint: "Scacchi Sprint", chess960: "Chess960 (Fischer random)", person: "a person", host: "this computer",
   "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (strongest)",
   w: "white", b: "black",
 };

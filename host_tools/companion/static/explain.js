@@ -122,6 +122,10 @@ export function explain(s) {
     out.empty = toEmpty;
     out.fill = toFill;
     say("The pieces on the board do not match the game yet.");
+    if (s.variant === "chess960" && !(s.moves || []).length) {
+      say("Chess960: the board senses pieces, not which piece, so it guides the set-up one kind at a time: " +
+          "the back ranks cleared, then the kings, queens, rooks, bishops and knights.");
+    }
     if (toEmpty.length) say("Take the piece" + (toEmpty.length > 1 ? "s" : "") + " off " + list(toEmpty) + " (blinking pink).");
     if (toFill.length) say("Put " + placements(board, toFill, false) + " (blinking yellow).");
     return out;

@@ -49,8 +49,8 @@ function render(s) {
   for (const c of l.challenges) {
     const li = document.createElement("li");
     li.textContent = `${c.from}${c.rating ? " (" + c.rating + ")" : ""}: ${c.clock || ""} ${c.rated ? "rated" : "casual"}` +
-      (c.standard ? "" : ` — ${c.variant}: the board plays standard chess only`) + " ";
-    if (c.standard) li.appendChild(button("accept", () => act("accept", { challenge: c.id })));
+      (c.playable ? (c.variant === "chess960" ? " — Chess960" : "") : ` — ${c.variant}: the board plays chess and Chess960 only`) + " ";
+    if (c.playable) li.appendChild(button("accept", () => act("accept", { challenge: c.id })));
     li.appendChild(button("decline", () => act("decline", { challenge: c.id })));
     list.appendChild(li);
   }

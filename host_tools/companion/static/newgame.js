@@ -1,6 +1,6 @@
 // A new game, in one place: the opponent (a person, the board's own engine at a level, an engine on
 // this computer, Lichess), the person's colour (or by lot, seed 003), the clock, the variant, rated
-// or not. One action ({"do": "start"}, boards.py's start_game) sets it all and starts the game.
+// or not; Chess960's start position (at random unless given). One action ({"do": "start"}, boards.py's start_game) sets it all and starts the game.
 import { $ } from "./dom.js";
 import { CHOICE_LABELS, fillSelect, levelChoices, levelFields, levelOf } from "./companion.js";
 import { lastRefusal, onState, post, state } from "./link.js";
@@ -36,8 +36,8 @@ function showLevel() {
   if (computer && c && chosen.slice(9) !== c.engine) {
     post("computer", { engine: chosen.slice(9), sides: [] });   // its levels come with the next state
   }
-  const sprint = $("variant").value === "sprint";
-  $("ng-seed-row").hidden = !sprint;
+  $("ng-seed-row").hidden = $("variant").value !== "sprint";
+  $("ng-position-row").hidden = $("variant").value !== "chess960";
 }
 
 function fill(s) {
@@ -102,6 +102,7 @@ $("ng-form").addEventListener("submit", async (ev) => {
   };
   if (fields.opponent === "computer") fields.level = levelFields($("ng-level").value);
   if (fields.variant === "sprint" && $("seed-in").value !== "") fields.seed = Math.round(Number($("seed-in").value));
+  if (fields.variant === "chess960" && $("position-in").value !== "") fields.position = Math.round(Number($("position-in").value));
   if (await post("start", fields)) dialog.close();
   else $("ng-error").textContent = lastRefusal() || "not started";
 });
