@@ -280,6 +280,8 @@ def test_the_boards_own_engine_plays_chess960_and_castles_on_the_board():
 def test_on_the_simulators_page_the_king_dropped_onto_its_rook_castles(fen, king, rook, uci):
     board = SimulatedBoard(fen, "fide", "chess960")
     step_until(board, lambda s: s["ready"], "the board's state")
+    with pytest.raises(Exception, match="occupied"):
+        board.act("place", {"square": "g8"})          # an empty hand onto a rook: no castling
     if king is None:                       # f1 and h1 both rooks, g1 the king: no castling is legal
         board.act("lift", {"square": "g1"})
         with pytest.raises(Exception, match="occupied"):

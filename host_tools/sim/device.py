@@ -272,7 +272,7 @@ class SimBoard(FirmwareHands):
         order (the king is off the board): the rook to its square, then the king to its."""
         pos = self.app.game.position
         rook, king = self.pieces[square], self.hand
-        if variant_of(pos) != CHESS960 or king not in "Kk" or rook != ("R" if king == "K" else "r"):
+        if variant_of(pos) != CHESS960 or king not in ("K", "k") or rook != ("R" if king == "K" else "r"):
             return False
         from scacchiera.rules.chess960 import castle_targets
         kto, rto = castle_targets(pos.king_square(0 if king == "K" else 1), square)
