@@ -182,14 +182,15 @@ class SimBoard(FirmwareHands):
             for _ in range(7):                # a Chess960 set-up is guided in six steps
                 # The hands make the board what it asks for now: every piece where the game has
                 # it, or the set-up guide's step (tracking/setup_guide.py): clear, then K, Q, ...
-                to_empty, to_fill = game.sync_squares() if not game.in_sync() else ((), ())
-                guided = game.tracker.guide_piece >= 0
-                for sq in range(64):
-                    piece = pos.piece_at(sq)
-                    if guided and sq in to_empty or not guided and not piece:
+                if game.tracker.guide_piece >= 0:
+                    to_empty, to_fill = game.sync_squares()
+                    for sq in to_empty:
                         self.pieces[sq] = ""
-                    elif not guided or sq in to_fill:
-                        self.pieces[sq] = _piece_letter(piece)
+                    for sq in to_fill:
+                        self.pieces[sq] = _piece_letter(pos.piece_at(sq))
+                else:
+                    self.pieces = [_piece_letter(pos.piece_at(sq)) if pos.piece_at(sq) else "" for sq in range(64)]
+                for sq in range(64):
                     self._set(sq, 1 if self.pieces[sq] else 0)
                 self.wait(100)                # the firmware sees the set-up: in sync
                 if game.in_sync():

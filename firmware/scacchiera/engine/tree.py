@@ -78,7 +78,8 @@ class Tree:
         self.special = 0      # the last move made was a king move or an en passant capture
         self.keep = CASTLE_KEEP   # the castling rights each square keeps when a piece leaves or is taken
         self.rooks = None     # Chess960: each right's rook (0x88), as Chess960Position.rooks
-        self._may_castle = self._move_castle = self._king_to = self._rook_to = None   # Chess960: rules/chess960.py's
+        # Chess960: rules/chess960.py's castling functions, loaded with a Chess960 position
+        self._may_castle = self._move_castle = self._unmove_castle = self._king_to = self._rook_to = None
         n = MAX_PLY + 1
         self.u_move = ints(n)
         self.u_cap = bytearray(n)
@@ -107,9 +108,10 @@ class Tree:
         self.turn = position.turn
         self.castling = position.castling
         if position.variant == "chess960":
-            from ..rules.chess960 import may_castle, move_castle, king_to, rook_to
+            from ..rules.chess960 import may_castle, move_castle, unmove_castle, king_to, rook_to
             self._may_castle = may_castle
             self._move_castle = move_castle
+            self._unmove_castle = unmove_castle
             self._king_to = king_to
             self._rook_to = rook_to
             self.rooks = bytes(position.rooks)
@@ -556,10 +558,7 @@ class Tree:
         piece = board[to]
         if move >> 14 & 7:
             if move >> 14 & 7 == KING:          # a Chess960 castling
-                board[self._king_to(fr, to)] = 0
-                board[self._rook_to(fr, to)] = 0
-                board[fr] = KING | us << 3
-                board[to] = ROOK | us << 3
+                self._unmove_castle(board, fr, to, us)
                 self.kings[us] = fr
                 return
             piece = PAWN | us << 3

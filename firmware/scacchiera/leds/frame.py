@@ -65,8 +65,8 @@ def _landing(move):
     rook, and its king lands beside (tracking/chess960.py)."""
     if promotion(move) != KING:
         return to_square(move)
-    from ..tracking.chess960 import targets
-    return targets(move)[2]
+    from ..rules.chess960 import king_to
+    return king_to(from_square(move), to_square(move))
 
 
 # What a program's lit square may cover: quiet guidance only. The board's own words (a lifted piece and

@@ -89,6 +89,14 @@ def move_castle(board, ksq, rsq, color):
     board[rto] = ROOK | color << 3
 
 
+def unmove_castle(board, ksq, rsq, color):
+    """``move_castle`` undone: king and rook back on their squares."""
+    board[king_to(ksq, rsq)] = 0
+    board[rook_to(ksq, rsq)] = 0
+    board[ksq] = KING | color << 3
+    board[rsq] = ROOK | color << 3
+
+
 def may_castle(pos, ksq, rsq, them):
     """May the king on ``ksq`` castle with the rook on ``rsq`` (0x88) in ``pos`` (whose rights allow
     it)? Every square the two cross free but for them, the king's squares not attacked. A
@@ -289,13 +297,7 @@ class Chess960Position(Position):
         self.ep = ep - 1 + (0x50 if us == WHITE else 0x20) if ep else -1
         self.halfmove -= 1
         ksq = move & 127
-        rsq = (move >> 7) & 127
-        kto, rto = castle_targets(ksq, rsq)
-        board = self.board
-        board[kto] = 0
-        board[rto] = 0
-        board[ksq] = KING | us << 3
-        board[rsq] = ROOK | us << 3
+        unmove_castle(self.board, ksq, (move >> 7) & 127, us)
         self.kings[us] = ksq
         return move
 
@@ -330,7 +332,7 @@ class Chess960Position(Position):
             for m in self.legal_moves():
                 if m >> 14 & 7 == KING and not m & DROP:
                     king = m & 127
-                    kto = castle_targets(king, (m >> 7) & 127)[0]
+                    kto = king_to(king, (m >> 7) & 127)
                     name = Position.uci(self, m)
                     if text == name or kto != king and text == name[:2] + _FILES[kto & 7] + name[1]:
                         return m
