@@ -23,6 +23,15 @@ from scacchiera.rules.variants import new_position
 
 POSITIONS = os.path.join(ROOT, "tests", "data", "engine_positions.txt")
 POSITIONS_960 = os.path.join(ROOT, "tests", "data", "engine_positions_960.txt")
+# A game of the puzzle generator's (level 5 against Stockfish) up to where the search went wrong.
+GAME_359 = """
+e2e4 e7e5 f1c4 g8f6 g1f3 f6e4 f3e5 d7d5 c4b3 d8g5 d2d4 g5g2 d1f3 f8b4 c2c3 g2f3 e5f3 c8g4 f3e5 e4c3
+b2c3 e8g8 e5g4 b4d6 g4e3 c7c6 e1f1 b8d7 b1d2 a8e8 b3d1 d7f6 d2b3 f6e4 a2a3 e4c3 d1f3 h7h6 c1d2 c3e4
+f3e4 d5e4 h2h3 e8c8 d2b4 d6b4 a3b4 a7a6 a1b1 f8d8 h1g1 c8c7 f1e1 c7e7 h3h4 e7e8 h4h5 e8f8 b1c1 f8e8
+c1d1 g8f8 e1e2 f8g8 e2e1 g8f8 b3a5 d8b8 d1d2 f8g8 d4d5 c6d5 d2d5 g8h7 e1e2 h7g8 g1c1 g8h7 a5b3 e8g8
+b4b5 a6b5 d5b5 g8d8 b5f5 h7g8 e2f1 d8e8 f1e1 b8a8 b3d2 a8a2 d2b3 a2a8 f5d5 a8a2 b3d2 g8h7 c1b1 a2a7
+d2c4 e8b8 c4b6 a7a2 b6c4 a2a7 c4d6 a7a4 d6f7 a4a2 f7e5 a2a8 e5g4 a8a2 e1f1 h7g8 e3f5 a2c2 f5e3
+"""
 
 
 def fens(path):
@@ -176,6 +185,39 @@ class TestLegality:
                 assert chess.Move.from_uci(position.uci(move)) in board.legal_moves, (before, position.uci(move))
                 checked += 1
         assert checked > 40
+
+    def test_every_move_the_search_makes_is_one_generated_in_that_position(self, monkeypatch):
+        """A null move's child took its place in the move buffer from a stale end (an earlier node's)
+        and overwrote its grandparent's list: the search then made a move of another position (here
+        the black king "taking" its own pawn on g7, which the Chess960 code took for a castling and
+        crashed on; in chess before it, a piece silently lost). Found by the puzzle generator
+        (host_tools/training/make_puzzles.py) at game 359: this position, level 5, seed 360."""
+        made = []
+
+        def checked_make(tree, move, make=Tree.make):
+            assert move in tree.pseudo_legal_now(), "a move of another position: %d" % move
+            made.append(move)
+            make(tree, move)
+
+        def pseudo_legal_now(tree):
+            """The tree's moves here, generated at the buffer's top, which is then put back as it was."""
+            top = len(tree.moves) - 300
+            kept = list(tree.moves[top:])
+            n = tree.generate(top, True)
+            moves = list(tree.moves[top:n])
+            tree.moves[top:] = type(tree.moves)(tree.moves.typecode, kept)
+            return moves
+
+        monkeypatch.setattr(Tree, "pseudo_legal_now", pseudo_legal_now, raising=False)
+        monkeypatch.setattr(Tree, "make", checked_make)
+        position = Position()
+        for text in GAME_359.split():
+            position.push(position.parse_uci(text))
+        assert position.fen() == "1r4k1/1p4p1/7p/3R3P/4p1N1/4N3/2r2P2/1R3K2 b - - 10 60"
+        move = Engine(5, seed=360).best_move(position)      # (the game's history matters: repetitions)
+        assert move in position.legal_moves() and len(made) > 1000
+        for fen in fens(POSITIONS)[:6]:
+            Engine(MAX_LEVEL, seed=7).best_move(Position.from_fen(fen), max_nodes=3000)
 
     def test_the_position_and_its_history_are_left_unchanged(self):
         p = Position()

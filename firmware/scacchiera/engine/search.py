@@ -300,7 +300,11 @@ class Search:
                 op = _GENERATE
                 if ply and not f & 3 and d >= 3 and b - a == 1 and tree.u_move[ply - 1] \
                         and tree.has_pieces() and tree.evaluate() >= b:
-                    # null move: if passing still fails high, a real move will too
+                    # null move: if passing still fails high, a real move will too. This node has no
+                    # moves yet: its child's start in the buffer is where the parent's end
+                    # (end[ply] still holds an earlier node's, maybe below this node's parent's
+                    # list: the child's moves would overwrite it)
+                    end[ply] = end[ply - 1]
                     tree.make_null()
                     c = ply + 1
                     alpha[c] = -b
