@@ -14,7 +14,7 @@ export SCACCHIERA_UF2 := $(if $(UF2),$(abspath $(UF2)),$(SCACCHIERA_UF2))
 CG_DIR := tools/chessground
 PYTEST_WORKERS ?= 2
 
-.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match
+.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match puzzles
 
 help:
 	@echo "make sim        run the simulator (the main job)"
@@ -26,6 +26,7 @@ help:
 	@echo "make perft      every line of the perft suite at every depth"
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
 	@echo "make engine-match  the engine against Stockfish (UCI_Elo) and level against level: Elo per level (long)"
+	@echo "make puzzles    make the puzzle set again with Stockfish (long) and pack it for the board's flash"
 	@echo "make firmware   build/firmware: the precompiled firmware (.mpy for the RP2040)"
 	@echo "make deploy     precompile firmware/ and copy it to a Pico (PORT=auto or e.g. /dev/ttyACM0)"
 	@echo "make repl       MicroPython's REPL on the Pico (Ctrl-] leaves)"
@@ -94,6 +95,13 @@ ENGINE_LADDER ?= --games 100 --anchor 1572
 engine-match: deps
 	$(PY) -m host_tools.engine_match $(ENGINE_MATCH)
 	$(PY) -m host_tools.engine_match --ladder $(ENGINE_LADDER)
+
+# The puzzle set (docs/training.md): games against Stockfish (apt-get install stockfish), then packed.
+PUZZLE_GAMES ?= 1460
+puzzles: deps
+	$(PY) -m host_tools.training.make_puzzles --games $(PUZZLE_GAMES) --jobs $(PYTEST_WORKERS)
+	$(PY) -m host_tools.training.make_puzzles --verify --jobs $(PYTEST_WORKERS)
+	$(PY) -m host_tools.training.puzzle_file
 
 # -- the Pico (README: "Flashing the Pico") -------------------------------
 

@@ -217,6 +217,10 @@ class Hardware:
     def sleep_us(self, us):
         self._sleep_us(us)
 
+    def open_data(self, name):
+        """A data file shipped with the firmware, at the flash's root beside main.py (make deploy)."""
+        return open("/" + name, "rb")
+
     # -- serial -------------------------------------------------------------------------
 
     def serial_read(self, buf):

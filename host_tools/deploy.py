@@ -31,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 DEFAULT = os.path.join(ROOT, "build", "firmware")
 SOURCE_FILES = ("main.py",)
+DATA_FILES = ("puzzles.bin",)      # copied as they are, beside main.py (hal.open_data)
 
 # Run on the Pico before copying: old firmware out, saved games kept. A stale
 # .py would shadow its new .mpy (MicroPython looks for .py first).
@@ -45,7 +46,8 @@ def rm(p):
             os.remove(p)
     except OSError:
         pass
-for p in ('scacchiera', 'hal.py', 'hal.mpy', 'oled.py', 'oled.mpy', 'board_config.py', 'board_config.mpy', 'main.py'):
+for p in ('scacchiera', 'hal.py', 'hal.mpy', 'oled.py', 'oled.mpy', 'board_config.py', 'board_config.mpy', 'main.py',
+          'puzzles.bin'):
     rm(p)
 """
 
@@ -67,10 +69,14 @@ def build(dest=DEFAULT, march="armv6m"):
     for folder, dirs, files in os.walk(FIRMWARE):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
         for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
             src = os.path.join(folder, name)
             rel = os.path.relpath(src, FIRMWARE).replace(os.sep, "/")
+            if rel in DATA_FILES:
+                shutil.copyfile(src, os.path.join(dest, rel))
+                written.append(rel)
+                continue
+            if not name.endswith(".py"):
+                continue
             os.makedirs(os.path.join(dest, os.path.dirname(rel)), exist_ok=True)
             if rel in SOURCE_FILES:
                 shutil.copyfile(src, os.path.join(dest, rel))

@@ -20,6 +20,8 @@ and, for tests, expectations checked at that point::
     expect state idle|lifted|pending|error|sync
     expect clock 59730 60000 b    # ms left, white's and black's, and whose runs (w, b or -)
     expect offer w                # who offers a draw (w, b or -)
+    expect event drill state=done right=3   # the board's last event of that kind on the serial
+                                            # link has these fields (values as JSON writes them)
 
 Plain Python that also runs under MicroPython, so the same scenarios run
 on both. ``Hands.step`` raises ``ScriptError`` naming the line for a bad
@@ -74,6 +76,26 @@ def read_script(args):
     setup = script_setup(text)
     return text, (args.fen or setup.get("fen"), args.profile, args.variant or setup.get("variant"),
                   args.seed if args.seed is not None else setup.get("seed"))
+
+
+def check_scripts(paths, board_for):
+    """Run each script file on a new ``board_for(**its set-up)``; one line each ("ok PATH" or
+    "FAIL PATH: why": every script gets its line), then "N passed, N failed"; exits 1 on a failure
+    (tests/mpy's checks under MicroPython)."""
+    passed = failed = 0
+    for path in paths:
+        with open(path) as f:
+            text = f.read()
+        try:
+            board_for(**script_setup(text)).run(text)
+            passed += 1
+            print("ok   " + path)
+        except Exception as e:  # report and go on
+            failed += 1
+            print("FAIL %s: %r" % (path, e))
+    print("%d passed, %d failed" % (passed, failed))
+    if failed:
+        sys.exit(1)
 
 
 def play_lines(board, text, events, describe=None, errors=(ScriptError,)):
@@ -289,8 +311,28 @@ class Hands:
         elif what == "offer":
             got = self.offer()
             assert [got] == args, "offer: got %s, expected %s" % (got, args)
+        elif what == "event":
+            self.expect_event(args)
         else:
             raise ScriptError("unknown expectation %r" % what)
+
+    def expect_event(self, args):
+        """The last serial event of kind ``args[0]`` has the ``name=value`` fields ``args[1:]``."""
+        import json
+        if not args:
+            raise ScriptError("expect event which?")
+        last = None
+        for line in self.protocol:
+            if line[:1] == "{":
+                ev = json.loads(line)
+                if ev.get("ev") == args[0]:
+                    last = ev
+        assert last is not None, "no %s event" % args[0]
+        for item in args[1:]:
+            name, _, value = item.partition("=")
+            got = last.get(name)
+            text = got if isinstance(got, str) else json.dumps(got)
+            assert text == value, "event %s: %s is %s, expected %s (%s)" % (args[0], name, text, value, last)
 
     def expect_leds(self, items, dark):
         """``square=meaning`` items lit so (or, ``dark``, squares unlit)."""

@@ -10,7 +10,9 @@ description (the OpenAPI files of the lichess-org/api repository, doc/specs/tags
   POST /api/board/seek                       board/api-board-seek.yaml: form time (min), increment (s), rated, color,
                                              variant; ndjson of empty lines until paired, then the server closes it
   POST /api/challenge/{username}             challenges/api-challenge-username.yaml: clock.limit (s), clock.increment
-  POST /api/challenge/ai                     challenges/api-challenge-ai.yaml: level 1-8
+  POST /api/challenge/ai                     challenges/api-challenge-ai.yaml: level 1-8, variant (standard or
+                                             chess960: its start position is ``next_chess960``, as seeks'
+                                             and friends' chess960 games)
   POST /api/challenge/{id}/accept|decline|cancel
   GET  /api/board/game/stream/{id}           board/api-board-game-stream-gameId.yaml: gameFull first, then gameState
                                              (moves in UCI, wtime/btime/winc/binc in ms, status, winner, wdraw/bdraw);
@@ -143,6 +145,7 @@ class FakeLichess:
         self.opponent_accepts_draw = False
         self.friends_accept = True
         self.next_script = None         # the opponent's script for the next game created
+        self.next_chess960 = 100        # the start position Lichess "draws" for a Chess960 game asked for
         self._ids = itertools.count(1)
         self.loop = None
         self.app = self._app()
@@ -176,9 +179,15 @@ class FakeLichess:
             them = {"id": opponent, "name": opponent.title(), "rating": 1600}
             white, black = (them, me) if color == "black" else (me, them)
             game = self._new_game(white, black, float(seek["params"]["time"]), int(seek["params"]["increment"]),
-                                  rated=seek["params"].get("rated") == "true", script=script)
+                                  rated=seek["params"].get("rated") == "true", script=script,
+                                  chess960=self._chess960(seek["params"]))
         self._put(seek["listener"], _CLOSE)
         return game
+
+    def _chess960(self, params):
+        """A Chess960 game's start position, as Lichess draws one (``next_chess960``, which the tests
+        set), or None for the standard variant."""
+        return self.next_chess960 if params.get("variant") == "chess960" else None
 
     def send_challenge(self, from_user="mary", variant="standard", minutes=10, increment=5, chess960=None):
         """A challenge to the user; ``chess960``: the start position's number of a chess960 one."""
@@ -421,19 +430,20 @@ class FakeLichess:
         async def challenge_user(request):
             username = request.path_params["username"]
             params = await form(request)
-            if params.get("variant", "standard") != "standard":
+            variant = params.get("variant", "standard")
+            if variant not in ("standard", "chess960"):
                 return JSONResponse({"error": "variant"}, status_code=400)
             with self.lock:
                 cid = "ch%d" % next(self._ids)
                 c = {"id": cid, "status": "created", "challenger": {"id": self.user, "name": self.username},
-                     "destUser": {"id": username.lower(), "name": username}, "variant": {"key": "standard"},
+                     "destUser": {"id": username.lower(), "name": username}, "variant": {"key": variant},
                      "rated": str(params.get("rated")).lower() == "true", "direction": "out"}
                 if self.friends_accept:
                     limit, inc = int(params.get("clock.limit", 600)), int(params.get("clock.increment", 0))
                     me = {"id": self.user, "name": self.username}
                     them = {"id": username.lower(), "name": username}
                     white, black = (them, me) if params.get("color") == "black" else (me, them)
-                    self._new_game(white, black, limit / 60, inc)
+                    self._new_game(white, black, limit / 60, inc, chess960=self._chess960(params))
                 else:
                     self.challenges[cid] = c
             return JSONResponse(c)
@@ -448,9 +458,9 @@ class FakeLichess:
                 ai = {"aiLevel": level}
                 white, black = (ai, me) if params.get("color") == "black" else (me, ai)
                 g = self._new_game(white, black, int(params.get("clock.limit", 600)) / 60,
-                                   int(params.get("clock.increment", 0)))
-            return JSONResponse({"id": g.id, "variant": {"key": "standard"}, "speed": g.speed, "rated": False,
-                                 "fen": chess.STARTING_FEN, "turns": 0, "source": "ai", "status": {"id": 20, "name": "started"}})
+                                   int(params.get("clock.increment", 0)), chess960=self._chess960(params))
+            return JSONResponse({"id": g.id, "variant": g.variant, "speed": g.speed, "rated": False,
+                                 "fen": g.board.fen(), "turns": 0, "source": "ai", "status": {"id": 20, "name": "started"}})
 
         async def challenge_action(request):
             cid, action = request.path_params["cid"], request.path_params["action"]

@@ -8,7 +8,7 @@ import chess.pgn
 import pytest
 
 from companion_support import step_until
-from host_tools.companion.boards import SimulatedBoard
+from host_tools.companion.boards import ActionError, SimulatedBoard
 from host_tools.companion.engine import find_engine
 from host_tools.hands import Hands
 
@@ -408,5 +408,36 @@ def test_a_chess960_challenge_on_lichess_is_accepted_set_up_and_played_with_cast
                 reference.push_uci(uci)
                 assert s["fen"] == reference.fen()
             assert fake.moves(cid) == script
+        finally:
+            board.lichess.stop()
+
+
+@pytest.mark.parametrize("op", ["ai", "seek"])
+def test_the_page_asks_lichess_for_a_chess960_game_against_the_ai_or_by_a_seek(tmp_path, op):
+    """The Lichess box's variant: a Chess960 game against Lichess's AI, or from a seek, starts on the
+    board from the position Lichess drew (the fake draws 100: qbbnrnkr), set up by the guide."""
+    from fake_lichess import FakeLichess, Served
+    fake = FakeLichess(token="lip_goodtoken123")
+    with Served(fake) as served:
+        board = SimulatedBoard()
+        board.play_lichess(token="lip_goodtoken123", base_url=served.url, token_path=str(tmp_path / "token"),
+                           ladder_path=None, archive_dir=str(tmp_path / "archive"), retry=(0.05, 0.2))
+        board.lichess.start()
+        try:
+            step_until(board, lambda s: s["ready"] and s["lichess"]["account"], "the login")
+            with pytest.raises(ActionError, match="plays standard and chess960"):
+                board.act("lichess", {"op": op, "level": 1, "minutes": 10, "increment": 5, "variant": "atomic"})
+            fields = {"op": op, "minutes": 10, "increment": 5, "color": "white", "variant": "chess960"}
+            if op == "ai":
+                fields["level"] = 2
+            board.act("lichess", fields)
+            if op == "seek":
+                step_until(board, lambda s: s["lichess"]["seeking"] and fake.seeks, "the seek on Lichess")
+                assert fake.seeks[0]["params"]["variant"] == "chess960"
+                fake.pair_seek()
+            step_until(board, lambda s: s["variant"] == "chess960", "the new game on the board")
+            _follow_the_set_up_guide(board)
+            s = step_until(board, lambda s: s["in_sync"] and s["lichess"]["game"], "the game set up")
+            assert s["pieces"][:8] == list("QBBNRNKR") and s["fen"] == chess.Board.from_chess960_pos(100).fen()
         finally:
             board.lichess.stop()

@@ -219,8 +219,11 @@ class TestMenu:
         for _ in range(6):
             b.press("menu")
         b.wait(300)
-        assert lines(b)[7] == "> Lang en"
+        assert lines(b)[2] == "  Puzzle" and lines(b)[7] == "> Light 100%"
         b.press("menu")                 # the eighth item: the lines scroll up by one
+        b.wait(300)
+        assert lines(b)[1] == "  Puzzle" and lines(b)[7] == "> Lang en"
+        b.press("menu")
         b.wait(300)
         assert lines(b)[1] == "  Clock off" and lines(b)[7] == "> USB auto"
         b.press("menu")                 # past the last line: closed
@@ -229,11 +232,11 @@ class TestMenu:
 
     def test_settings_through_the_options(self):
         b = SimBoard()
-        for _ in range(6):
+        for _ in range(7):
             b.press("menu")             # Light
         b.press("ok")
         b.wait(300)
-        assert lines(b)[6] == "> Light 75%" and b.runner.brightness == 75
+        assert lines(b)[7] == "> Light 75%" and b.runner.brightness == 75
         assert {"ev": "option", "name": "brightness", "value": 75} in [json.loads(x) for x in b.protocol]
         b.press("menu")
         b.press("ok")                   # lang it
@@ -243,19 +246,19 @@ class TestMenu:
         b.wait(300)
         assert lines(b)[1] == "Muove Bianco"
         b.press("menu")
-        for _ in range(4):
+        for _ in range(5):
             b.press("menu")             # Aid: visual assistance (option hints)
         b.press("ok")
         assert b.app.game.options.hints is False
 
     def test_missing_options_say_so(self):
         b = SimBoard()
-        b.press("menu")
-        b.press("menu")
+        for _ in range(3):
+            b.press("menu")
         b.press("ok")                   # the clock: not on this firmware (yet): nothing happens
         b.wait(300)
         if "clock" not in b.snapshot()["options"]:
-            assert lines(b)[2] == "> Clock n/a"
+            assert lines(b)[3] == "> Clock n/a"
 
     def test_new_game_needs_two_presses(self):
         b = SimBoard()
@@ -286,7 +289,7 @@ class TestMenu:
 
     def test_menu_script_through_the_command(self, tmp_path):
         script = tmp_path / "menu.txt"
-        script.write_text("lift e2\nplace e4\nwait 400\n" + "press menu\n" * 7 + "press ok\nwait 300\n")
+        script.write_text("lift e2\nplace e4\nwait 400\n" + "press menu\n" * 8 + "press ok\nwait 300\n")
         out = subprocess.run([sys.executable, "-m", "host_tools.sim", "--script", str(script), "--json"],
                              capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert out.returncode == 0, out.stderr
@@ -298,8 +301,8 @@ class TestMenu:
 class TestLanguages:
     def test_every_language_has_every_line_and_the_same_choices(self):
         en, it = screen.words("en").split("\n"), screen.words("it").split("\n")
-        assert [screen.word(screen.words("it"), i) for i in range(28)] == it
-        assert len(en) == len(it) == 28
+        assert [screen.word(screen.words("it"), i) for i in range(33)] == it
+        assert len(en) == len(it) == 33
         for i in (0, 21, 25, 26):          # the sides, the pieces, the menu's items and values
             assert len(en[i].split("|")) == len(it[i].split("|")), en[i]
         keys = [pair.split("=")[0] for pair in en[22].split("|")]

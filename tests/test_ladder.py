@@ -431,7 +431,7 @@ class TestDatabase:
             assert [p["name"] for p in lad.players()] == ["Anna"]
 
     def test_schema_version(self, ladder):
-        assert ladder.conn.execute("PRAGMA user_version").fetchone()[0] == VERSION == 1
+        assert ladder.conn.execute("PRAGMA user_version").fetchone()[0] == VERSION == 2
 
     def test_a_newer_database_is_refused_untouched(self, ladder, capsys):
         ladder.record("Anna", "Bruno", "1-0")
@@ -606,3 +606,40 @@ def test_board_games_lost_on_time_or_abandoned_are_rated_as_seed_003_says(tmp_pa
         ("0-1", 4, 0, 0), ("1-0", 3, 0, 1)]
     # Bruno wins on time (+15); then abandons after White's 2nd move: -20, and no points change hands.
     assert general(ladder) == {"Anna": 985, "Bruno": 995, "Carla": 1000}
+
+
+class TestPuzzles:
+    def test_a_players_puzzle_rating_is_seed_003s_elo_replayed_from_the_attempts(self, ladder):
+        rating = elo.START
+        for puzzle, puzzle_rating, solved in (("a1b2c", 1200, True), ("00fff", 900, False), ("a1b2c", 1200, True)):
+            rating += elo.change(rating, puzzle_rating, 1.0 if solved else 0.0)
+            standing = ladder.record_puzzle("Anna", puzzle, puzzle_rating, solved, ms=31000, date="2026-11-27")
+            assert standing["rating"] == rating
+        assert standing == {"name": "Anna", "rating": rating, "attempts": 3, "solved": 2, "tried": ["00fff", "a1b2c"]}
+        assert ladder.puzzles("Bruno")["rating"] == elo.START
+        assert [r["name"] for r in ladder.table() if r["elo"] != elo.START] == []   # the game table is apart
+
+    def test_a_new_name_is_added_only_when_asked_and_bad_input_changes_nothing(self, ladder):
+        with pytest.raises(LadderError, match="unknown player"):
+            ladder.record_puzzle("Dario", "a1b2c", 1000, True)
+        assert ladder.record_puzzle("Dario", "a1b2c", 1000, True, new_player=True)["attempts"] == 1
+        for args in (("Anna", "", 1000, True), ("Anna", "a1b2c", -5, True), ("Anna", "a1b2c", 1000, True, -1),
+                     ("Anna", "a1b2c", True, True)):
+            with pytest.raises(LadderError):
+                ladder.record_puzzle(*args)
+        assert ladder.puzzles("Anna")["attempts"] == 0
+
+    def test_a_version_1_file_is_upgraded_with_its_games_kept(self, tmp_path):
+        path = str(tmp_path / "old.sqlite3")
+        from host_tools.ladder import db
+        conn = sqlite3.connect(path, isolation_level=None)
+        for statement in db._statements(db.SCHEMA):
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        conn.execute("INSERT INTO players (name, initial_elo) VALUES ('Anna', 1000), ('Bruno', 1000)")
+        conn.execute("INSERT INTO games (white, black, result, date) VALUES (1, 2, '1-0', '2026-11-01')")
+        conn.close()
+        with Ladder(path) as lad:
+            assert lad.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+            assert [r["name"] for r in lad.table()] == ["Anna", "Bruno"] and lad.table()[0]["elo"] == 1015
+            assert lad.record_puzzle("Bruno", "a1b2c", 1000, True)["rating"] == 1015

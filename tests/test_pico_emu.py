@@ -164,6 +164,19 @@ def test_chess960_set_up_guided_by_the_leds_same_as_the_simulator(firmware):
     assert pico["moves"] == ["e2e4"]
 
 
+def test_puzzles_from_the_flash_same_as_the_simulator(firmware):
+    """training/ on the Pico (loaded only for the drill): the puzzle file read a record at a time from
+    the flash (hal.open_data), a puzzle solved and one failed (the wrong move taken back, the
+    solution shown), the board's puzzle record written to its flash."""
+    pico, hands = pico_json(os.path.join(SCENARIOS, "firmware", "training_puzzles.txt"), firmware)
+    sim = sim_json(os.path.join(SCENARIOS, "firmware", "training_puzzles.txt"))
+    for key in ("fen", "moves", "result", "in_sync", "leds"):
+        assert pico[key] == sim[key], "%s: %s on the Pico, %s on the simulator" % (key, pico[key], sim[key])
+    done = [ev for ev in hands.events if ev.get("ev") == "drill" and ev.get("state") == "done"]
+    assert [ev["solved"] for ev in done] == [True, False]
+    assert not [line for line in pico["protocol"] if '"crash"' in line or '"internal"' in line]
+
+
 def test_malformed_lines_get_their_documented_errors(board):
     for data, code in MALFORMED:
         replies = replies_to(board, (data, 150))

@@ -25,12 +25,13 @@ COMMANDS = {
     "promote": "piece:s!", "set": "name:s! value:v!*", "suggest": "uci:s", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
     "clock": "white:i! black:i! run:s", "end": "how:s! side:s!", "decline": "", "tag": "name:s! value:s*",
+    "train": "mode:s! side:s puzzle:i rating:i theme:s seed:i fen:s moves:s*", "line": "moves:s!*",
 }
 # Commands that change the game: refused while diagnostics run, and (but
 # new, unshow and undo) once the game is over.
 _GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote", "suggest", "clock", "end",
-         "decline")
-_ANY_TIME = ("new", "unshow", "undo")
+         "decline", "train")
+_ANY_TIME = ("new", "unshow", "undo", "train")
 # Commands that leave the LED frame and the display's screen as they are (a host polling `status`
 # would otherwise make the display compose its whole screen again each time): those that only read,
 # and ``tag`` (the screen shows no tag). Not ``watch``: it relies on the frame drawn again at once.
@@ -328,6 +329,16 @@ def _tag(p, runner, game, a):
     return {"name": name, "value": value}
 
 
+def _train(p, runner, game, a):
+    from .training import start          # loaded only for a drill (RAM)
+    return start(runner, a)
+
+
+def _line(p, runner, game, a):
+    from .training import add_line
+    return {"plies": add_line(runner, a["moves"])}
+
+
 def _ascii_letter(c):
     # Not str.isalpha: CPython's is true for any Unicode letter (a PGN tag name is ASCII).
     return "A" <= c <= "Z" or "a" <= c <= "z"
@@ -406,4 +417,4 @@ _RUN = {"hello": _hello, "status": _status, "new": _new, "show": _show, "unshow"
         "undo": _undo, "claim": _claim, "offer": _offer, "draw": _draw, "resign": _resign,
         "promote": _promote, "set": _set, "suggest": _suggest, "games": _games, "pgn": _pgn, "diag": _diag,
         "watch": _watch, "leds": _leds, "occupancy": _occupancy, "clock": _set_clocks, "end": _end,
-        "decline": _decline, "tag": _tag}
+        "decline": _decline, "tag": _tag, "train": _train, "line": _line}

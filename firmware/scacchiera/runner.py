@@ -29,6 +29,8 @@ host_tools/fakehw for tests and the simulator)::
                            off while a DGT host, whose binary commands may hold 0x03, has the link
     start_watchdog(ms), feed_watchdog(), stop_watchdog(), reset(), reset_cause()
     fs                     the flash (storage/fs.py's interface)
+    open_data(name)        a data file shipped with the firmware (puzzles.bin), open for binary
+                           reading; OSError if there is none
     display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
 """
 
@@ -64,6 +66,8 @@ class Runner:
         self.app.listeners.append(self.protocol.event)
         self.app.listeners.append(self._event)
         self.engine = None             # opponent.py's part while the board's engine plays
+        self.drill = None              # training/drill.py's part while a drill runs (and how it ended)
+        self.line = None               # moves the protocol's line commands sent for the next drill (training/)
         self.holder = None             # a part that holds the board (diagnostics): the game pauses
         # What a button's press does: f(runner, now). main.py adds "diag".
         self.buttons = {"undo": _undo}

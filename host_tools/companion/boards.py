@@ -98,6 +98,8 @@ def _protocol_action(board, action, fields):
         board.past_games(fields.get("op"), fields.get("game"))
     elif action == "ladder_player":
         board.add_ladder_player(_text(fields, "name"))
+    elif action == "train":
+        board.train(fields)
     elif action == "start":
         board.start_game(fields)
     elif action == "new":
@@ -172,6 +174,8 @@ class Board:
         self._rated = None              # (session, game number) of the last rated game recorded
         self.past = {"games": None, "open": None, "error": None}   # the board's archive, as the page asked
         self.started = None             # the last "new game" from the page: its opponent, the person's colour
+        self.training = {"player": None, "said": None}   # whose puzzle is on the board; its record's news
+        self.model.on_drill = self._drilled
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
@@ -247,6 +251,30 @@ class Board:
                     why for _source, why in report.skipped) or "already in the ladder")
         except LadderError as e:
             self.ladder_said = "game %s not recorded in the ladder: %s" % (status.get("game"), e)
+
+    # -- training: the page's Train dialog (training.py) -------------------------------------
+
+    def train(self, fields):
+        """Start a drill on the board (or stop it): a puzzle, a replay, guess the move, an opening."""
+        from host_tools.companion import training
+        if self.lichess is not None and self.lichess.playing():
+            raise ActionError("no drill during a Lichess game (its moves are the game's)")
+        try:
+            cmds, player = training.commands(fields, self.ladder_path)
+        except training.TrainingError as e:
+            raise ActionError(str(e))
+        if fields.get("mode") != "stop":
+            self.training = {"player": player, "said": None}
+        for cmd in cmds:
+            self.command(cmd)
+
+    def _drilled(self, ev):
+        """A drill's event from the board: a named player's puzzle, done, goes into the ladder."""
+        player = self.training["player"]
+        if ev.get("state") == "done" and ev.get("puzzle") and player:
+            from host_tools.companion import training
+            self.training = {"player": None, "said": training.record(self.ladder_path, player, ev)}
+            self.ladder_changes += 1
 
     # -- the board's archive: the page's Past games ----------------------------------------
 
@@ -383,6 +411,8 @@ class Board:
         state["ladder"] = {"changes": self.ladder_changes, "said": self.ladder_said}
         state["past"] = self.past
         state["started"] = self.started
+        from scacchiera.training.puzzle_file import THEMES
+        state["training"] = dict(self.training, themes=list(THEMES))
         return state
 
     def connected(self):

@@ -727,10 +727,13 @@ class Lichess:
         if op in ("seek", "challenge", "ai", "accept") and self.playing():
             raise ValueError("a Lichess game is on the board: finish it first")
         client = self._client((5.0, 10.0))[0]
+        variant = fields.get("variant", "standard")
+        if op in ("seek", "challenge", "ai") and variant not in PLAYABLE:
+            raise ValueError("the board plays %s on Lichess" % " and ".join(PLAYABLE))
         try:
             if op == "seek":
                 minutes, increment = check_clock(fields.get("minutes"), fields.get("increment"), seek=True)
-                return self._seek(minutes, increment, bool(fields.get("rated")), _color(fields))
+                return self._seek(minutes, increment, bool(fields.get("rated")), _color(fields), variant)
             if op == "cancel_seek":
                 if self._seek_session is not None:
                     self._seek_session.cut()
@@ -742,7 +745,7 @@ class Lichess:
                 minutes, increment = check_clock(fields.get("minutes"), fields.get("increment"), seek=False)
                 c = self._call("challenging %s" % user, client.challenges.create, user, bool(fields.get("rated")),
                                clock_limit=int(minutes * 60), clock_increment=increment, color=_color(fields),
-                               variant="standard")
+                               variant=variant)
                 with self.lock:
                     self.outgoing = (c.get("challenge") or c).get("id") if isinstance(c, dict) else None
                     self.notice = "challenge sent to %s: waiting for the answer" % user
@@ -753,7 +756,7 @@ class Lichess:
                     raise ValueError("the AI's level is from %d to %d" % AI_LEVELS)
                 minutes, increment = check_clock(fields.get("minutes"), fields.get("increment"), seek=False)
                 self._call("challenging the AI", client.challenges.create_ai, level, clock_limit=int(minutes * 60),
-                           clock_increment=increment, color=_color(fields), variant="standard")
+                           clock_increment=increment, color=_color(fields), variant=variant)
                 self.notice = "Lichess AI level %d: the game starts" % level
                 return None
             if op in ("accept", "decline"):
@@ -791,7 +794,7 @@ class Lichess:
             raise ValueError(str(e))
         raise ValueError("no such Lichess action: %r" % (op,))
 
-    def _seek(self, minutes, increment, rated, color):
+    def _seek(self, minutes, increment, rated, color, variant="standard"):
         if self.seeking:
             raise ValueError("a seek is already on: cancel it first")
         self.seeking = {"minutes": minutes, "increment": increment}
@@ -801,7 +804,7 @@ class Lichess:
         def run():
             try:
                 self._call("seeking a game", client.board.seek, minutes, increment, rated=rated,
-                           color=color or "random", network_retry=False)
+                           variant=variant, color=color or "random", network_retry=False)
             except (Refused, TokenError) as e:
                 self.notice = "the seek failed: %s" % e
             except (Stop, berserk.exceptions.ApiError, requests.RequestException):

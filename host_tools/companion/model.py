@@ -104,6 +104,7 @@ class BoardModel:
         # The commands the host wants the board's game to have had (its PGN tags: players.py):
         # function(status, headers) -> [command dicts], asked after each status and pgn.
         self.host_wants = None
+        self.on_drill = None      # function(event): a training drill's event (boards.py: a puzzle's record)
         self.reset()
 
     def reset(self):
@@ -129,6 +130,7 @@ class BoardModel:
             self._again = set()    # commands to ask again once their reply comes
             self.refusal = None    # the board's newest refusal of a line sent for the person (the page says it)
             self.refusals = 0      # refusals seen (the page shows each new one once)
+            self.drill = None      # the board's newest drill event (training: a puzzle, a replay...)
             self._changed()
 
     def connected(self):
@@ -268,6 +270,10 @@ class BoardModel:
                 self.trouble = None
             elif kind in _TROUBLE:
                 self.trouble = ev
+        if kind == "drill":
+            self.drill = ev
+            if self.on_drill is not None:
+                self.on_drill(ev)
         if kind == "clock":
             self.clock = dict(self.clock or {}, **{k: ev.get(k) for k in ("white", "black", "running")})
             self.clock_events += 1
@@ -420,6 +426,7 @@ class BoardModel:
                 "refusal": self.refusal,   # the board's newest refusal of a line sent for the person
                 "refusals": self.refusals,
                 "trouble": self.trouble,   # the board's latest crash, storage trouble or refused offer
+                "drill": self.drill,       # the board's newest drill event (training/: start, right, wrong, done)
                 "options": s.get("options") or {},
                 "option_specs": (self.hello or {}).get("option_specs") or {},
                 "leds": dict(self.frame),

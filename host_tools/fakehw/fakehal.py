@@ -13,6 +13,14 @@ import json
 from simclock import Clock, Reset
 
 
+
+def _data_dir():
+    """The firmware's data files (open_data): firmware/ beside host_tools/ in the tree; relative to the
+    repository's root (where the tests run) when this module's path does not say."""
+    parts = globals().get("__file__", "").replace("\\", "/").rsplit("/", 3)
+    return parts[0] + "/firmware" if len(parts) == 4 else "firmware"
+
+
 class LoopSerial:
     """The USB serial link seen from both ends: the host sends lines, the board writes lines.
 
@@ -127,6 +135,7 @@ class FakeHardware:
         self.cause = "power_on"
         self.display = display            # a FakeDisplay, or None: no panel found at boot
         self.ctrl_c = True                # byte 0x03 would stop the firmware (serial_ctrl_c)
+        self.data_dir = _data_dir()       # where open_data finds the firmware's data files
 
     # -- the interface the firmware uses -------------------------------------------------
 
@@ -145,6 +154,10 @@ class FakeHardware:
 
     def ticks_ms(self):
         return self.clock.ticks_ms()
+
+    def open_data(self, name):
+        """A data file shipped with the firmware: firmware/``name`` in the tree (``data_dir``)."""
+        return open(self.data_dir + "/" + name, "rb")
 
     def random_seed(self):
         """A fresh Sprint seed, as the Pico draws one (hal.random_seed): the host's randomness."""

@@ -15,7 +15,7 @@ import platformdirs
 
 ENV = "SCACCHIERA_LADDER_DB"
 FILE_NAME = "ladder.sqlite3"
-VERSION = 1
+VERSION = 2
 BUSY_TIMEOUT_S = 30.0
 
 SCHEMA = """
@@ -53,8 +53,23 @@ CREATE TABLE colour_lots (
 );
 """
 
+# Version 2: puzzles solved or failed on a board (training/drill.py), each player's puzzle rating.
+PUZZLES = """
+CREATE TABLE puzzle_attempts (
+    id      INTEGER PRIMARY KEY,            -- the order attempts were recorded: the rating replays them so
+    player  INTEGER NOT NULL REFERENCES players(id),
+    puzzle  TEXT NOT NULL,                  -- the puzzle's id (host_tools/training/puzzles.csv)
+    rating  INTEGER NOT NULL CHECK (rating BETWEEN 0 AND 4000),   -- the puzzle's rating then
+    solved  INTEGER NOT NULL CHECK (solved IN (0, 1)),
+    ms      INTEGER CHECK (ms >= 0),        -- from the player's first turn to the end
+    date    TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+    recorded TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX puzzle_attempts_by_player ON puzzle_attempts (player, id);
+"""
+
 # MIGRATIONS[n]: the SQL that takes a version-n file to version n + 1.
-MIGRATIONS = {0: SCHEMA}
+MIGRATIONS = {0: SCHEMA, 1: PUZZLES}
 
 
 class LadderError(Exception):

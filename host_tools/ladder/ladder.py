@@ -204,6 +204,39 @@ class Ladder:
             games = [dict(r) for r in self.conn.execute(_GAMES + " ORDER BY g.date, g.id").fetchall()]
         return start, games
 
+    # -- puzzles ----------------------------------------------------------------
+
+    def record_puzzle(self, name, puzzle, rating, solved, ms=None, date=None, new_player=False):
+        """A puzzle solved or failed by ``name`` (added first if ``new_player`` and unknown): the
+        player's puzzle standing after it (``puzzles``)."""
+        if not isinstance(puzzle, str) or not puzzle or len(puzzle) > 16:
+            raise LadderError("bad puzzle id %r" % (puzzle,))
+        if isinstance(rating, bool) or not isinstance(rating, int) or not 0 <= rating <= 4000:
+            raise LadderError("bad puzzle rating %r" % (rating,))
+        if ms is not None and (isinstance(ms, bool) or not isinstance(ms, int) or ms < 0):
+            raise LadderError("bad time %r" % (ms,))
+        if new_player and self._player(name, missing_ok=True) is None:
+            self.add_player(name)
+        with db.write(self.conn, self.path):
+            player = self._player(name)
+            self.conn.execute("INSERT INTO puzzle_attempts (player, puzzle, rating, solved, ms, date)"
+                              " VALUES (?, ?, ?, ?, ?, ?)",
+                              (player["id"], puzzle, rating, int(bool(solved)), ms, _date(date)))
+        return self.puzzles(name)
+
+    def puzzles(self, name):
+        """``name``'s puzzle standing: {rating, attempts, solved, tried (ids)}. The rating is seed
+        003's Elo (K = 30, from 1000) with each puzzle as the opponent, solved a win, failed a loss,
+        replayed in the order recorded (docs/training.md)."""
+        player = self._player(name)
+        rows = self.conn.execute("SELECT puzzle, rating, solved FROM puzzle_attempts WHERE player = ?"
+                                 " ORDER BY id", (player["id"],)).fetchall()
+        rating = elo.START
+        for row in rows:
+            rating += elo.change(rating, row["rating"], float(row["solved"]))
+        return {"name": player["name"], "rating": rating, "attempts": len(rows),
+                "solved": sum(r["solved"] for r in rows), "tried": sorted(set(r["puzzle"] for r in rows))}
+
     # -- tables -----------------------------------------------------------------
 
     def table(self, month=None):

@@ -9,6 +9,7 @@ scans/s in every state, lift -> legal-destination LEDs <= 50 ms, last
 placement -> ``move`` <= settle time + 60 ms, >= 120 KB heap free after 300 plies.
 """
 
+import json
 import os
 import random
 import re
@@ -229,6 +230,33 @@ def long_game(plies, seed=1):
             return list(board.move_stack)
 
 
+def print_puzzle_costs(hands):
+    """Puzzles from the flash (training/): ``train`` to its reply, the first time (the modules
+    imported) and again; the board's own choice, which reads each record's rating from the file; by
+    theme, which reads its themes too."""
+    def train(command):
+        before = len(hands.protocol)
+        hands.emu.send(json.dumps(dict(command, cmd="train")) + "\n")
+        return _until(hands, lambda: any('"re": "train"' in line for line in hands.protocol[before:]), 5000)
+    size = os.path.getsize(os.path.join(ROOT, "firmware", "puzzles.bin"))
+    first = train({"mode": "puzzle", "puzzle": 0})
+    again = train({"mode": "puzzle", "puzzle": 1})
+    chosen = train({"mode": "puzzle"})
+    themed = train({"mode": "puzzle", "theme": "backRankMate"})
+    print("  puzzles (firmware/puzzles.bin, %d B): train -> reply %.0f ms the first time (training/ imported), "
+          "%.0f ms again; the board's own choice (each record's rating read) %.0f ms; by theme %.0f ms"
+          % (size, first, again, chosen, themed))
+
+
+def print_puzzle_heap(hands):
+    """Heap free on a fresh board, then with a puzzle's drill running (REPL, the game at its start)."""
+    plain = hands.heap_free()
+    drill = hands.heap_free(then="from scacchiera.training import start\n"
+                                 "start(r, {'mode': 'puzzle', 'puzzle': 0})\nr.run(40)\n")
+    print("  heap free, the game at its start: %d B; with a puzzle's drill running: %d B (training/ loaded)"
+          % (plain, drill))
+
+
 def main(plies=300):
     why = missing()
     if why:
@@ -272,11 +300,12 @@ def main(plies=300):
               "%d longer than the 2.5 ms period" % paced_steps(hands))
     finally:
         hands.emu.close()
-    hands = PicoHands()
-    try:
-        print_loop_costs(hands)
-    finally:
-        hands.emu.close()
+    for section in (print_loop_costs, print_puzzle_costs, print_puzzle_heap):
+        hands = PicoHands()           # each on a board of its own, booted afresh
+        try:
+            section(hands)
+        finally:
+            hands.emu.close()
     hands = PicoHands()
     try:
         game = long_game(plies)

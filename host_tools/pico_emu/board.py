@@ -233,11 +233,11 @@ class PicoHands(Hands):
                 return ev.get("fen")
         return None
 
-    def heap_free(self, host=None):
+    def heap_free(self, host=None, then=""):
         """Free heap after gc.collect() with the game loaded: the REPL rebuilds the firmware from the
         flash (main.build: the saved game resumed), runs it briefly and collects. ``host`` "dgt" or
         "chesslink": with such a program holding the link too (its module loaded, updates on, a dump
-        or a status sent)."""
+        or a status sent); ``then``: code run after that (``r`` is the runner)."""
         connect = ""
         if host is not None:
             first = "0x44, 0x42" if host == "dgt" else "0x53, 0x35, 0x33"      # updates + dump; S and its check
@@ -245,7 +245,7 @@ class PicoHands(Hands):
                        "for b in (%s,): r.protocol.host.byte(r, b)\n"
                        "r.run(40)\nhw = r.hw\nhw.serial_ctrl_c(True)\n" % (host, first))
         code = ("import gc, main, hal\nr = main.build(hal.Hardware())\nr.run(40)\n"
-                "import scacchiera.commands\n" + connect + "gc.collect()\nprint('HEAP', gc.mem_free())\n")
+                "import scacchiera.commands\n" + connect + then + "gc.collect()\nprint('HEAP', gc.mem_free())\n")
         out = self.repl(code, "HEAP ")
         return int(out.rsplit("HEAP ", 1)[1].split()[0])
 

@@ -5,19 +5,6 @@ Usage: check_scenarios.py SCRIPT... ; prints one line per script, "N passed, N f
 
 import sys
 
-from host_tools.hands import Hands, script_setup
+from host_tools.hands import Hands, check_scripts
 
-passed = failed = 0
-for path in sys.argv[1:]:
-    with open(path) as f:
-        text = f.read()
-    try:
-        Hands(**script_setup(text)).run(text)
-        passed += 1
-        print("ok   " + path)
-    except Exception as e:  # report and go on: every script gets its line
-        failed += 1
-        print("FAIL %s: %r" % (path, e))
-print("%d passed, %d failed" % (passed, failed))
-if failed:
-    sys.exit(1)
+check_scripts(sys.argv[1:], Hands)

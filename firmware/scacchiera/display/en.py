@@ -26,6 +26,11 @@ Diagnostics
 checkmate=checkmate|stalemate=stalemate|insufficient_material=no mating force|fifty_moves=50 moves|seventyfive_moves=75 moves|threefold_repetition=repetition|fivefold_repetition=5x repetition|resignation=resignation|agreement=agreement|time_forfeit=time forfeit|abandoned=abandoned
 Menu  ok: change|Menu
 ok again: new|ok: new game?
-New game|Clock|Vs|Hints|Aid|Light|Lang|USB
+New game|Puzzle|Clock|Vs|Hints|Aid|Light|Lang|USB
 on|off|n/a|person|computer|engine
-Play: %s|Play %s"""
+Play: %s|Play %s
+Puzzle %d|Puz %d
+Wrong: undone|Wrong move
+Solved|Solved
+Not solved|Failed
+Right %d/%d|%d/%d"""

@@ -25,6 +25,11 @@ Diagnostica
 checkmate=scacco matto|stalemate=stallo|insufficient_material=materiale insuff.|fifty_moves=50 mosse|seventyfive_moves=75 mosse|threefold_repetition=ripetizione|fivefold_repetition=5 ripetizioni|resignation=abbandono|agreement=accordo|time_forfeit=tempo scaduto|abandoned=abbandonata
 Menu  ok: cambia|Menu
 ok: nuova?|ok: nuova
-Nuova partita|Tempo|Vs|Aiuti|Luci|Luce|Lingua|USB
+Nuova partita|Problema|Tempo|Vs|Aiuti|Luci|Luce|Lingua|USB
 si|no|n/d|persona|computer|motore
-Gioca: %s|Gioca %s"""
+Gioca: %s|Gioca %s
+Problema %d|Probl. %d
+Errata: annullata|Mossa errata
+Risolto|Risolto
+Non risolto|Fallito
+Giuste %d/%d|%d/%d"""

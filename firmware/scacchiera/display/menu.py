@@ -3,7 +3,8 @@
 Two buttons beside ``diag`` and ``undo`` (board_config.BUTTONS): ``menu``
 opens the menu and steps to the next line (past the last it closes);
 ``ok`` changes the line's setting to its next value, or starts a new game
-(pressed twice: a game is not lost to one slip). While the menu is open
+(pressed twice: a game is not lost to one slip), or the next puzzle (the
+same). While the menu is open
 ``undo`` closes it instead of taking a move back; it also closes after
 ``IDLE_MS`` without a press. Settings go through ``Runner.set_option``, the
 same path as the protocol's ``set``: checked by options.py, saved in the
@@ -28,6 +29,7 @@ IDLE_MS = 20000
 # (what, option name or None for the action, the values ok steps through); labels: the _MENU_ITEMS line
 ITEMS = (
     ("new", None, ()),
+    ("puzzle", None, ()),                          # the next puzzle for the board's player (training/)
     ("clock", "clock", ("off", "1+0", "3+2", "5+3", "10+5", "15+10", "30+0")),
     ("opponent", "opponent", ("person", "engine 1", "engine 2", "engine 3", "engine 4", "engine 5",
                               "engine 6", "host")),
@@ -97,14 +99,21 @@ class Menu:
         return True
 
     def _ok(self, runner):
-        _what, name, values = ITEMS[self.index]
+        what, name, values = ITEMS[self.index]
         if name is None:
             if not self.sure:
                 self.sure = True
                 return
             self.sure = False
             self.open = False
-            runner.app.game.new_game()
+            if what == "new":
+                runner.app.game.new_game()
+                return
+            from ..training import start      # loaded only for a drill (RAM)
+            try:
+                start(runner, {"mode": "puzzle"})
+            except ValueError as e:           # no puzzle file on this board
+                runner.protocol.send({"ev": "refused", "what": "puzzle", "message": str(e)})
             return
         current = option(runner, name)
         if current is None:

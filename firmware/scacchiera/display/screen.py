@@ -57,6 +57,11 @@ _CLAIM = const(19)
 _DIAG = const(20)
 _PIECES = const(21)
 _PLAY = const(27)         # the move the LEDs show the hands: the board's engine's, or the host's
+_PUZZLE = const(28)       # a drill (training/drill.py): the puzzle's rating, a wrong move, the end
+_WRONG = const(29)
+_SOLVED = const(30)
+_FAILED = const(31)
+_SCORE = const(32)
 # 23 to 26: the menu's (menu.py)
 _BESIDE_ICON = const(14)  # a line with an icon: the icon's cell, and a space before it
 
@@ -166,6 +171,24 @@ def _hands(game, w, out):
             out.append(fit(word(w, _PLACE_TILE), piece_name(w, drawn)))
 
 
+def _drill_line(drill, game, w):
+    """A drill's line (training/drill.py): the puzzle's rating, a wrong move taken back, then how it
+    ended, shown until the next move."""
+    pos = game.position
+    if drill.position is not pos:
+        return ""
+    if drill.over:
+        if pos.ply() != drill.start + drill.seen:
+            return ""
+        if drill.puzzle is not None:
+            return fit(word(w, _FAILED if drill.failed else _SOLVED))
+    elif drill.wrong:
+        return fit(word(w, _WRONG))
+    elif drill.puzzle is not None:
+        return fit(word(w, _PUZZLE), drill.puzzle[2])
+    return fit(word(w, _SCORE), drill.right, drill.moves)
+
+
 def compose(runner, now, lines, icons, w=None):
     """Fill ``lines`` (a list of ROWS strings) and ``icons`` (ROWS bytes) with the game screen now
     (``w``: the language's words, if already read)."""
@@ -194,6 +217,11 @@ def compose(runner, now, lines, icons, w=None):
             extra.append((fit_to(_BESIDE_ICON, word(w, _THINKING_WORDS), (level,)), _THINKING))
         elif game.tracker.required >= 0 and game.result is None:
             extra.append((fit(word(w, _PLAY), game.position.san(game.tracker.required, lang)), _NO_ICON))
+        drill = getattr(runner, "drill", None)
+        if drill is not None:
+            text = _drill_line(drill, game, w)
+            if text:
+                extra.append((text, _NO_ICON))
         offer = getattr(game, "offer", -1)          # the colour offering a draw (game/offers.py), or -1
         if offer >= 0 and game.result is None:
             side = word(w, _SIDE).split("|")[offer]

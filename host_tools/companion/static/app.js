@@ -5,6 +5,7 @@ import "./companion.js";   // the physical board, its options, the game's button
 import "./page.js";        // the mirror, the words, the move list, the legend, the PGN
 import "./room.js";        // the clocks, the material, a draw offer, past games, the ladder
 import "./newgame.js";     // the new game dialog
+import "./train.js";       // the train dialog: puzzles, replays, openings
 import "./lichess.js";
 import "./display.js";
 import "./phone.js";

@@ -10,6 +10,11 @@ const KEY = "scacchiera-ui-lang";
 const WORDS = {
   "New": "Nuova", "Take back": "Ritira", "Draw": "Patta", "Accept": "Accetta", "Decline": "Rifiuta",
   "Resign": "Abbandona", "Hint": "Aiuto", "Flip": "Gira", "White": "Bianco", "Black": "Nero",
+  "variant": "variante", "standard": "classica", "Train…": "Allenamento…", "Train": "Allenamento", "Drill": "Esercizio", "a puzzle": "un problema",
+  "guess the move (a game)": "indovina la mossa (una partita)", "replay a game": "rivedi una partita",
+  "an opening": "un'apertura", "Player": "Giocatore", "Theme": "Tema", "Rating": "Punteggio", "any": "qualsiasi",
+  "or a file": "o un file", "Stop the drill": "Ferma l'esercizio", "Drill stopped": "Esercizio fermato",
+  "Replay: make each move the lights show": "Rivedi: fai ogni mossa che mostrano le luci",
   "New game": "Nuova partita", "Opponent": "Avversario", "Level": "Livello", "You play": "Giochi con",
   "by lot": "a sorte", "Clock": "Orologio", "Game": "Gioco", "Deck seed": "Seme del mazzo",
   "rated (the ladder: no hints)": "valida per la classifica (senza aiuti)", "from a position (FEN)": "da una posizione (FEN)",
@@ -92,6 +97,11 @@ const TERMS = { checkmate: "scacco matto", stalemate: "stallo", resignation: "ab
 
 // The board's sentences (explain.js, room.js, companion.js): a pattern, and its Italian.
 const PATTERNS = [
+  [/^Right: (\S+)$/, (m) => "Giusta: " + m[1]],
+  [/^Not (\S+): put the piece back as the lights ask( \(the lights then show the solution\))?$/,
+    (m) => "Non " + m[1] + ": rimetti il pezzo come chiedono le luci" + (m[2] ? " (poi le luci mostrano la soluzione)" : "")],
+  [/^Your moves are (White|Black)'s: the board shows the others$/,
+    (m) => "Le tue mosse sono del " + (m[1] === "White" ? "Bianco" : "Nero") + ": la scacchiera mostra le altre"],
   [/^(White|Black) to move$/, (m) => "Muove il " + (m[1] === "White" ? "Bianco" : "Nero")],
   [/^last: (.*)$/, (m) => "ultima: " + m[1]],
   [/^Game over: (White wins|Black wins|Drawn)(?: \((.*)\))?\. Start a new game with New\.$/,

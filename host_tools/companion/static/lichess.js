@@ -27,7 +27,7 @@ setInterval(tick, 200);
 
 function clock() {
   return { minutes: Number($("lichess-minutes").value), increment: Number($("lichess-increment").value),
-           color: $("lichess-color").value, rated: $("lichess-rated").checked };
+           color: $("lichess-color").value, rated: $("lichess-rated").checked, variant: $("lichess-variant").value };
 }
 
 function render(s) {
