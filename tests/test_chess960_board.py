@@ -1,6 +1,7 @@
 """Chess960 on the board: castling by hand in every order, whatever the king's and rook's squares
 (tracking/chess960.py), the LEDs of a castling, and a game through the protocol and the journal."""
 
+import contextlib
 import io
 
 import chess
@@ -370,12 +371,10 @@ def _follow_the_set_up_guide(board):
     raise AssertionError("the set-up guide did not end: %s" % board.state()["leds"])
 
 
-def test_a_chess960_challenge_on_lichess_is_accepted_set_up_and_played_with_castlings(tmp_path):
-    """A friend's Chess960 challenge (start position 74, nnrkbbqr) through the fake Lichess: the
-    companion starts the board's game from its X-FEN, the simulated hands follow the set-up guide,
-    both sides castle O-O-O (king and rook swap: d1c1, d8c8, king takes rook as lila writes it)."""
+@contextlib.contextmanager
+def logged_in_to_fake_lichess(tmp_path):
+    """(the fake Lichess, a simulated board logged in to it through the companion), stopped after."""
     from fake_lichess import FakeLichess, Served
-    script = ["e2e3", "g7g6", "d1c1", "d8c8", "f1e2", "b7b6"]
     fake = FakeLichess(token="lip_goodtoken123")
     with Served(fake) as served:
         board = SimulatedBoard()
@@ -384,60 +383,59 @@ def test_a_chess960_challenge_on_lichess_is_accepted_set_up_and_played_with_cast
         board.lichess.start()
         try:
             step_until(board, lambda s: s["ready"] and s["lichess"]["account"], "the login")
-            fake.next_script = script
-            cid = fake.send_challenge("mary", variant="chess960", chess960=74)
-            s = step_until(board, lambda s: s["lichess"]["challenges"], "the challenge on the page")
-            assert s["lichess"]["challenges"][0]["playable"]
-            board.act("lichess", {"op": "accept", "challenge": cid})      # Mary plays White
-            step_until(board, lambda s: s["variant"] == "chess960", "the new game on the board")
-            _follow_the_set_up_guide(board)
-            s = step_until(board, lambda s: s["lichess"]["game"] and s["lichess"]["game"]["phase"] == "play"
-                           and s["in_sync"], "the Chess960 game set up on the board")
-            assert s["variant"] == "chess960" and s["pieces"][:8] == list("NNRKBBQR")
-            reference = chess.Board.from_chess960_pos(74)
-            for ply, uci in enumerate(script):
-                if ply % 2 == 0:                                           # Mary's, lit for the hands
-                    s = step_until(board, lambda s: s["show"] == uci, "Mary's %s lit" % uci)
-                else:
-                    s = step_until(board, lambda s: len(s["moves"]) == ply and s["show"] is None
-                                   and s["state"] == "idle", "my turn")
-                _make_960(board, s["fen"], uci)
-                s = step_until(board, lambda s: len(s["moves"]) == ply + 1, "the board to take %s" % uci)
-                if ply % 2:
-                    step_until(board, lambda s: len(fake.moves(cid)) >= ply + 1, "Lichess to have %s" % uci)
-                reference.push_uci(uci)
-                assert s["fen"] == reference.fen()
-            assert fake.moves(cid) == script
+            yield fake, board
         finally:
             board.lichess.stop()
+
+
+def test_a_chess960_challenge_on_lichess_is_accepted_set_up_and_played_with_castlings(tmp_path):
+    """A friend's Chess960 challenge (start position 74, nnrkbbqr) through the fake Lichess: the
+    companion starts the board's game from its X-FEN, the simulated hands follow the set-up guide,
+    both sides castle O-O-O (king and rook swap: d1c1, d8c8, king takes rook as lila writes it)."""
+    script = ["e2e3", "g7g6", "d1c1", "d8c8", "f1e2", "b7b6"]
+    with logged_in_to_fake_lichess(tmp_path) as (fake, board):
+        fake.next_script = script
+        cid = fake.send_challenge("mary", variant="chess960", chess960=74)
+        s = step_until(board, lambda s: s["lichess"]["challenges"], "the challenge on the page")
+        assert s["lichess"]["challenges"][0]["playable"]
+        board.act("lichess", {"op": "accept", "challenge": cid})      # Mary plays White
+        step_until(board, lambda s: s["variant"] == "chess960", "the new game on the board")
+        _follow_the_set_up_guide(board)
+        s = step_until(board, lambda s: s["lichess"]["game"] and s["lichess"]["game"]["phase"] == "play"
+                       and s["in_sync"], "the Chess960 game set up on the board")
+        assert s["variant"] == "chess960" and s["pieces"][:8] == list("NNRKBBQR")
+        reference = chess.Board.from_chess960_pos(74)
+        for ply, uci in enumerate(script):
+            if ply % 2 == 0:                                           # Mary's, lit for the hands
+                s = step_until(board, lambda s: s["show"] == uci, "Mary's %s lit" % uci)
+            else:
+                s = step_until(board, lambda s: len(s["moves"]) == ply and s["show"] is None
+                               and s["state"] == "idle", "my turn")
+            _make_960(board, s["fen"], uci)
+            s = step_until(board, lambda s: len(s["moves"]) == ply + 1, "the board to take %s" % uci)
+            if ply % 2:
+                step_until(board, lambda s: len(fake.moves(cid)) >= ply + 1, "Lichess to have %s" % uci)
+            reference.push_uci(uci)
+            assert s["fen"] == reference.fen()
+        assert fake.moves(cid) == script
 
 
 @pytest.mark.parametrize("op", ["ai", "seek"])
 def test_the_page_asks_lichess_for_a_chess960_game_against_the_ai_or_by_a_seek(tmp_path, op):
     """The Lichess box's variant: a Chess960 game against Lichess's AI, or from a seek, starts on the
     board from the position Lichess drew (the fake draws 100: qbbnrnkr), set up by the guide."""
-    from fake_lichess import FakeLichess, Served
-    fake = FakeLichess(token="lip_goodtoken123")
-    with Served(fake) as served:
-        board = SimulatedBoard()
-        board.play_lichess(token="lip_goodtoken123", base_url=served.url, token_path=str(tmp_path / "token"),
-                           ladder_path=None, archive_dir=str(tmp_path / "archive"), retry=(0.05, 0.2))
-        board.lichess.start()
-        try:
-            step_until(board, lambda s: s["ready"] and s["lichess"]["account"], "the login")
-            with pytest.raises(ActionError, match="plays standard and chess960"):
-                board.act("lichess", {"op": op, "level": 1, "minutes": 10, "increment": 5, "variant": "atomic"})
-            fields = {"op": op, "minutes": 10, "increment": 5, "color": "white", "variant": "chess960"}
-            if op == "ai":
-                fields["level"] = 2
-            board.act("lichess", fields)
-            if op == "seek":
-                step_until(board, lambda s: s["lichess"]["seeking"] and fake.seeks, "the seek on Lichess")
-                assert fake.seeks[0]["params"]["variant"] == "chess960"
-                fake.pair_seek()
-            step_until(board, lambda s: s["variant"] == "chess960", "the new game on the board")
-            _follow_the_set_up_guide(board)
-            s = step_until(board, lambda s: s["in_sync"] and s["lichess"]["game"], "the game set up")
-            assert s["pieces"][:8] == list("QBBNRNKR") and s["fen"] == chess.Board.from_chess960_pos(100).fen()
-        finally:
-            board.lichess.stop()
+    with logged_in_to_fake_lichess(tmp_path) as (fake, board):
+        with pytest.raises(ActionError, match="plays standard and chess960"):
+            board.act("lichess", {"op": op, "level": 1, "minutes": 10, "increment": 5, "variant": "atomic"})
+        fields = {"op": op, "minutes": 10, "increment": 5, "color": "white", "variant": "chess960"}
+        if op == "ai":
+            fields["level"] = 2
+        board.act("lichess", fields)
+        if op == "seek":
+            step_until(board, lambda s: s["lichess"]["seeking"] and fake.seeks, "the seek on Lichess")
+            assert fake.seeks[0]["params"]["variant"] == "chess960"
+            fake.pair_seek()
+        step_until(board, lambda s: s["variant"] == "chess960", "the new game on the board")
+        _follow_the_set_up_guide(board)
+        s = step_until(board, lambda s: s["in_sync"] and s["lichess"]["game"], "the game set up")
+        assert s["pieces"][:8] == list("QBBNRNKR") and s["fen"] == chess.Board.from_chess960_pos(100).fen()
