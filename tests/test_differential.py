@@ -13,7 +13,7 @@ import pytest
 from chess_oracle import STYLES, legal_uci, outcome_of, random_game
 
 GAMES = 320
-QUICK_GAMES = 120      # in make test; the other 200 in make test-long (a whole run checks all 320)
+QUICK_GAMES = 80       # in make test; the other 240 in make test-long (a whole run checks all 320)
 # Counted across the run, so the test can insist that every ending occurred.
 TERMINATIONS = collections.Counter()
 
