@@ -1,6 +1,6 @@
 """Make the board's puzzle set: games played, Stockfish finds the positions with one clearly best line.
 
-    python -m host_tools.training.make_puzzles [--games 800] [--first 0] [--jobs 2] [--add] [--verify]
+    python -m host_tools.training.make_puzzles [--games 1460] [--first 0] [--jobs 2] [--add] [--verify]
 
 then ``python -m host_tools.training.puzzle_file`` packs the CSV into the file the
 board reads (firmware/puzzles.bin). The Lichess puzzle database is not
@@ -18,7 +18,8 @@ reachable here, so the project makes its own, the way lichess-puzzler does:
    worse; the blunder gave away at least 1.5 pawns and the position before it
    was not already won for the solver (at most +5 pawns; no mate).
 3. **The line.** A candidate is searched again at depth ``DEPTH`` with two
-   lines. The solver's move must be the only good one (the second best is no
+   lines, Stockfish's table cleared first (so ``--verify``, ``check_line``,
+   gets the same answer later). The solver's move must be the only good one (the second best is no
    mate and at least ``GAP`` centipawns worse); Stockfish's best reply
    follows; the solver's next move must again be the only good one; up to 4
    solver moves. A mating line ends with the mate (any mate is accepted on
@@ -419,7 +420,7 @@ def read_csv(path=CSV_PATH):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=800)
+    parser.add_argument("--games", type=int, default=1460)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default=CSV_PATH)
