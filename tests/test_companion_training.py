@@ -10,7 +10,6 @@ from host_tools.companion import training
 from host_tools.companion.boards import ActionError, SimulatedBoard
 from host_tools.ladder import elo
 from host_tools.ladder.ladder import Ladder
-from scacchiera.rules.squares import square_name, PIECE_SYMBOLS
 
 LEGAL = """[Event "Casual"]
 [White "Legal"]
@@ -34,24 +33,10 @@ def drills(board):
 
 
 def set_up(board):
-    """The hands do what the LEDs ask: pieces off the squares to empty, the right ones onto those to fill."""
-    sim = board.sim
-    game = sim.app.game
-    for _ in range(6):
-        if game.in_sync():
-            return
-        to_empty, to_fill = game.sync_squares()
-        for sq in to_empty:
-            sim.lift(square_name(sq))
-            sim.to_tray()
-            sim.wait(60)
-        for sq in to_fill:
-            code = game.position.piece_at(sq)
-            letter = PIECE_SYMBOLS[code & 7]
-            sim.place(square_name(sq), letter.upper() if code >> 3 == 0 else letter)
-            sim.wait(60)
-        board.advance(400)
-    assert game.in_sync()
+    """The hands do what the LEDs ask (the simulator's own set-up), then the board sees it."""
+    board.sim.set_up()
+    board.advance(400)
+    assert board.sim.app.game.in_sync()
 
 
 def play(board, uci):

@@ -175,10 +175,16 @@ class SimBoard(FirmwareHands):
                 if value is not None:
                     command[name] = value
             self._new_game(command)          # SimError (the board's words) if it refuses
-            pos = self.app.game.position
             self.tray = list(SPARES)
             self.hand = ""
+            self.set_up()
+
+    def set_up(self):
+        """The hands set the pieces as the game has them (a new game's, a drill's, a move the board
+        took back), at once; a Chess960 set-up step by step as its guide asks."""
+        with self.lock:
             game = self.app.game
+            pos = game.position
             for _ in range(7):                # a Chess960 set-up is guided in six steps
                 # The hands make the board what it asks for now: every piece where the game has
                 # it, or the set-up guide's step (tracking/setup_guide.py): clear, then K, Q, ...
