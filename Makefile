@@ -122,7 +122,7 @@ pgn: $(VENV)/.installed
 	$(PY) -m host_tools.deploy pgn --port $(PORT) --dest $(PGN_DIR)
 
 # -- the simulator ---------------------------------------------------------
-# make sim SIM_ARGS="--port 9000 --no-browser";  scripted: .venv/bin/python -m host_tools.sim --script FILE --json
+# make sim SIM_ARGS="--port 9000 --no-browser"; a club of 8 boards: make sim SIM_ARGS="--boards 8";  scripted: .venv/bin/python -m host_tools.sim --script FILE --json
 
 # LAN=1: also on this machine's LAN address, for a phone paired with a one-time key (docs/companion.md).
 LAN_ARG := $(if $(filter 1 yes true,$(LAN)),--lan)

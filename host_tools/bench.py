@@ -505,6 +505,8 @@ def main():
     companion_latency()
     page_first_load()
     lichess_latency()
+    from host_tools.club import bench as club_bench    # many boards on one host: the live feed, the broadcast
+    club_bench.main()
     journal_flash_work()
     cpython_perft()
     cpython_board()

@@ -21,10 +21,23 @@ try:
     from playwright.sync_api import sync_playwright
 except ImportError:  # pragma: no cover
     sync_playwright = None
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BROWSER_TESTS = [
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): browser tests skipped"),
     pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed: browser tests skipped"),
 ]
+
+
+@contextlib.contextmanager
+def chromium():
+    """Headless Chromium through Playwright, closed at the end (a browser test's module fixture)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @contextlib.contextmanager

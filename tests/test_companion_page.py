@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from companion_support import (ARTIFACTS, BROWSER_TESTS, CHROMIUM, ScriptedBoard, served as serve_board, start_game,
-                                status_reply, sync_playwright)
+from companion_support import (ARTIFACTS, BROWSER_TESTS, ScriptedBoard, chromium, served as serve_board, start_game,
+                                status_reply)
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
 from scacchiera.leds import frame as led_frame
@@ -27,12 +27,8 @@ pytestmark = BROWSER_TESTS
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def serving(b):

@@ -12,7 +12,7 @@ import random
 import chess
 import pytest
 
-from companion_support import ARTIFACTS, BROWSER_TESTS, CHROMIUM, served, start_game, sync_playwright
+from companion_support import ARTIFACTS, BROWSER_TESTS, chromium, served, start_game
 from host_tools.companion.boards import SimulatedBoard
 
 pytestmark = BROWSER_TESTS
@@ -27,12 +27,8 @@ BUTTONS = ("#act-new", "#act-undo", "#act-offer", "#act-resign", "#hint", "#flip
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 class Player:

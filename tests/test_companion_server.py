@@ -442,7 +442,7 @@ def test_chessground_is_served_from_node_modules_by_an_allow_list(url):
         status, _ = request(url, "GET", path)
         assert status == 404, path
     status, text = request(url, "GET", "/page.js")
-    assert status == 200 and 'from "/vendor/chessground.js"' in text
+    assert status == 200 and 'from "./vendor/chessground.js"' in text
 
 
 def test_every_answer_says_it_may_not_be_framed(url):

@@ -1,7 +1,10 @@
-"""python -m host_tools.companion sim [--fen F] [--variant V] ... | connect [--device PORT]  [--port N] [--no-browser]
+"""python -m host_tools.companion sim [--fen F] [--variant V] [--boards N] ... | connect [--device PORT ...]
+[--port N] [--no-browser] [--club DIR]
 
 ``sim``: the page for the simulated board (``make sim``); ``connect``: for a
 Pico over USB serial (``make connect``), the one plugged in unless a device is named.
+Several boards (``--boards N`` simulated ones, several ``--device``, or several Picos
+plugged in): a club (host_tools/club: the club page, a page per board, a tournament, the live feed).
 """
 
 import argparse
@@ -10,7 +13,7 @@ import sys
 import webbrowser
 
 from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard, pick_port
-from host_tools.companion.cli import add_page_arguments
+from host_tools.companion.cli import add_club_arguments, add_page_arguments
 from host_tools.companion.pairing import Pairing, lan_address
 from host_tools.companion.server import bind, make_server, quiet_disconnects
 from scacchiera.rules.variants import PROFILES, VARIANTS
@@ -75,7 +78,13 @@ def listen(args):
 def serve(board, listening, open_browser=True, what="Scacchiera", ladder=None):
     """Serve ``board``'s page on ``listening`` (``listen``'s) until Ctrl-C; ``ladder``: the ladder's file."""
     sockets, pairing = listening
-    server = make_server(board, sockets[0], ladder, pairing)
+    return run_server(make_server(board, sockets[0], ladder, pairing), listening, open_browser, what)
+
+
+def run_server(server, listening, open_browser=True, what="Scacchiera"):
+    """Run ``server`` (a board's or a club's) on ``listening``'s sockets until Ctrl-C, its address
+    (and the LAN's pairing code) said on the terminal."""
+    sockets, pairing = listening
     quiet_disconnects()
     url = "http://127.0.0.1:%d/" % sockets[0].getsockname()[1]
     print("%s at %s  (Ctrl-C to stop)" % (what, url), flush=True)
@@ -116,6 +125,34 @@ def serve_sim(args):
     return serve(board, listening, not args.no_browser, "Scacchiera simulator", args.ladder)
 
 
+def serve_club(boards, args):
+    """Many boards on one host (host_tools/club, docs/club.md): the club page at the root, each
+    board's own page at /board/N/, the live feed at /broadcast/."""
+    from host_tools.club.club import Club, default_folder
+    from host_tools.club.server import make_club_server
+    from host_tools.ladder.db import default_path
+    listening = listen(args)
+    if listening is None:
+        return 2
+    folder = args.club or default_folder()
+    club = Club(boards, folder, args.ladder or default_path())
+    club.broadcast_options = {"base_url": args.lichess_url}
+    server = make_club_server(club, listening[0][0], args.ladder, listening[1])
+    print("%d boards; the club's files in %s; the live PGN for a relay: /broadcast/current.pgn"
+          % (len(boards), folder), flush=True)
+    return run_server(server, listening, not args.no_browser, "Scacchiera club")
+
+
+def serve_sim_club(args):
+    """``--boards N`` simulated boards, each its own firmware, served as a club."""
+    try:
+        boards = [SimulatedBoard(args.fen, args.profile, args.variant, args.seed) for _ in range(args.boards)]
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    return serve_club(boards, args)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host_tools.companion",
                                      description="The Scacchiera companion: one page for the simulated board or a real one.")
@@ -129,11 +166,23 @@ def main(argv=None):
     sim.add_argument("--variant", choices=VARIANTS)
     sim.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     sim.add_argument("--pty", action="store_true", help="the board's USB link on a pseudo-terminal too")
+    add_club_arguments(sim)
     real = sub.add_parser("connect", help="a board on USB serial")
-    real.add_argument("--device", help="its serial port, e.g. /dev/ttyACM0 (default: the one board plugged in)")
+    real.add_argument("--device", action="append", help="its serial port, e.g. /dev/ttyACM0 (default: the board "
+                      "plugged in; given more than once, or several boards plugged in: a club)")
+    real.add_argument("--club", metavar="DIR", help="several boards: the club's folder (default: the user's data folder)")
     args = parser.parse_args(argv)
     if args.board == "sim":
-        return serve_sim(args)
+        return serve_sim_club(args) if args.boards > 1 else serve_sim(args)
+    devices = args.device or []
+    if not devices:
+        from host_tools.companion.boards import find_boards
+        found = find_boards()
+        devices = found if len(found) > 1 else []
+    if len(devices) > 1:
+        print("boards: %s" % ", ".join(devices))
+        return serve_club([SerialBoard(port) for port in devices], args)
+    args.device = devices[0] if devices else None
     listening = listen(args)
     if listening is None:
         return 2

@@ -176,6 +176,7 @@ class Board:
         self.started = None             # the last "new game" from the page: its opponent, the person's colour
         self.training = {"player": None, "said": None}   # whose puzzle is on the board; its record's news
         self.model.on_drill = self._drilled
+        self.tagged_by_club = False     # a club's board: its games' tags are the club's (host_tools/club)
         self._stopped = threading.Event()
         self._thread = None             # the board's own thread (a subclass's), run from start() to stop()
 
@@ -215,7 +216,7 @@ class Board:
     def _host_wants(self, status, headers):
         """What the Players panel wants of the board's game (players.py): never during a Lichess
         game (lichess.py gives its own tags), nor to a firmware without ``tag``."""
-        if self.lichess is not None and self.lichess.playing():
+        if self.lichess is not None and self.lichess.playing() or self.tagged_by_club:
             return []
         self.players.adopt(headers)
         cmds = self.players.commands(status, headers)
@@ -469,6 +470,16 @@ class SimulatedBoard(Board):
 
     def _write(self, line):
         self.sim.hw.send(line)         # read by the firmware's next loop pass
+
+    def reboot(self):
+        """The simulated board loses power and boots again (it resumes its game from its journal);
+        the host sees it come back as a real board's USB port does, and asks for everything again."""
+        with self.sim.lock:
+            self.sim.reboot()
+            self._seen = 0
+            self.model.reset()
+            self.model.connected()
+        self._pump()
 
     def command(self, cmd):
         with self.sim.lock:            # the firmware's serial input is not shared across threads

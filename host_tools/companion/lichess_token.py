@@ -28,22 +28,23 @@ def default_path():
     return os.path.join(platformdirs.user_config_dir("scacchiera", appauthor=False), FILE_NAME)
 
 
-def check(token):
+def check(token, scope=SCOPE, create_url=CREATE_URL):
     """``token`` stripped, or TokenError if it cannot be one (the message does not repeat it)."""
     if not isinstance(token, str) or not token.strip():
-        raise TokenError("no Lichess token: make one with the scope board:play at %s" % CREATE_URL)
+        raise TokenError("no Lichess token: make one with the scope %s at %s" % (scope, create_url))
     token = token.strip()
     if not _SHAPE.match(token):
         raise TokenError("that is not a Lichess token (letters, digits and _ only, like lip_…): "
-                         "copy it again from %s" % CREATE_URL)
+                         "copy it again from %s" % create_url)
     return token
 
 
-def load(path=None, environ=None):
-    """(token, where) from the environment or the file; (None, None) when there is neither."""
+def load(path=None, environ=None, env=ENV):
+    """(token, where) from the environment variable ``env`` or the file; (None, None) when there is
+    neither. (A club's broadcast token has its own variable and file: host_tools/club/broadcast.py.)"""
     environ = os.environ if environ is None else environ
-    if environ.get(ENV, "").strip():
-        return check(environ[ENV]), "the environment variable %s" % ENV
+    if environ.get(env, "").strip():
+        return check(environ[env]), "the environment variable %s" % env
     path = path or default_path()
     try:
         with open(path) as f:

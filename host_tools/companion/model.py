@@ -105,6 +105,7 @@ class BoardModel:
         # function(status, headers) -> [command dicts], asked after each status and pgn.
         self.host_wants = None
         self.on_drill = None      # function(event): a training drill's event (boards.py: a puzzle's record)
+        self.heard = None         # time.monotonic() of the board's last line (a club's page: a board gone quiet)
         self.reset()
 
     def reset(self):
@@ -169,6 +170,11 @@ class BoardModel:
             if now - sent > REPLY_SECONDS:
                 del self._waiting[rid]
 
+    def ping(self):
+        """Ask the board for its ``status``, as a sign of life (the club asks a board it has not heard from)."""
+        with self.lock:
+            self._request("status")
+
     def busy(self):
         """Whether requests of the companion's own still wait for their answer."""
         with self.lock:
@@ -218,6 +224,7 @@ class BoardModel:
         if not text:
             return
         with self.lock:
+            self.heard = time.monotonic()
             try:
                 msg = json.loads(text)
             except ValueError:

@@ -73,13 +73,17 @@ class Guard:
     connection accepted on the LAN address must name it instead and be a paired browser's (401),
     and the pairing's own controls answer on loopback only."""
 
-    def __init__(self, app, port, pairing=None):
+    def __init__(self, app, port, pairing=None, public=()):
         self.app = app
         self.pairing = pairing
+        self.public = tuple(public)      # paths anyone may GET (a club's live PGN, for any relay)
         self.hosts = allowed_hosts(port)
         self.origins = set("http://" + h for h in self.hosts)
 
     async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and scope["path"].startswith(self.public):
+            await self.app(scope, receive, send)
+            return
         if scope["type"] in ("http", "websocket"):
             headers = dict((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"])
             if sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEAD:
@@ -102,7 +106,7 @@ class Guard:
             elif lan and scope["path"] == "/pair" and scope["type"] == "http":
                 await _pair(pairing, scope, receive, send)
                 return
-            elif lan and scope["path"].startswith("/api/pairing"):
+            elif lan and "/api/pairing" in scope["path"]:      # a club's boards have theirs too
                 reason = "pairing is managed from the computer the board is plugged into"
             elif lan and not pairing.admits(headers.get("cookie")):
                 status, reason = 401, "this browser is not paired: open the pairing link (its QR code is on the " \
@@ -242,13 +246,18 @@ async def display_icons(request):
 
 # -- the routes: each reads what it serves from the app's state (board, hub, ladder, pairing) -------
 
+def _own_path(request):
+    """The request's path inside its app (a club mounts a board's page at /board/N/)."""
+    return request.scope["path"][len(request.scope.get("root_path", "")):] or "/"
+
+
 async def page(request):
-    return FileResponse(os.path.join(STATIC, FILES[request.url.path]),
+    return FileResponse(os.path.join(STATIC, FILES[_own_path(request)]),
                         headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
 
 async def vendor(request):
-    path = os.path.join(CHESSGROUND, VENDOR[request.url.path])
+    path = os.path.join(CHESSGROUND, VENDOR[_own_path(request)])
     if not os.path.isfile(path):
         return PlainTextResponse("chessground is not installed: run `make deps` (npm ci in tools/chessground)",
                                  status_code=404)
@@ -361,19 +370,26 @@ ROUTES = [Route(path, page) for path in FILES] + [Route(path, vendor) for path i
     Route("/api/pairing/revoke", revoke_pairing, methods=["POST"]), WebSocketRoute("/ws", ws)]
 
 
-@contextlib.asynccontextmanager
-async def lifespan(app):
-    """The board runs while the server does; its changes wake the pages (Hub) from any thread."""
-    board = app.state.board
-    hub = app.state.hub = Hub(board)
-    loop = asyncio.get_running_loop()
+def wake_pages(state, loop, also=None):
+    """Give ``state.board`` (a board, or a club) its pages' Hub: its changes, from any thread, wake
+    them; ``also()`` is called on each change too (a club follows its boards' games)."""
+    hub = state.hub = Hub(state.board)
 
     def on_change():
+        if also is not None:
+            also()
         try:
             loop.call_soon_threadsafe(hub.changed)
         except RuntimeError:           # the loop has closed: the server is stopping
             pass
-    board.on_change = on_change
+    state.board.on_change = on_change
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    """The board runs while the server does; its changes wake the pages (Hub) from any thread."""
+    board = app.state.board
+    wake_pages(app.state, asyncio.get_running_loop())
     board.start()
     try:
         yield
@@ -387,13 +403,18 @@ def create_app(board, port, ladder=None, pairing=None):
     the ladder's file (default: host_tools.ladder's own), where the board's rated games go too;
     ``pairing``: the LAN's paired browsers (pairing.py), None on loopback only. Guard checks every
     request's Host, Origin and (on the LAN) pairing before the routes see it."""
+    return Guard(board_app(board, ladder, pairing, lifespan), port, pairing)
+
+
+def board_app(board, ladder=None, pairing=None, lifespan=None):
+    """A board's page and its API as one Starlette app (a club mounts one per board, at /board/N/)."""
     from host_tools.ladder import db
     board.ladder_path = ladder or db.default_path()
     app = Starlette(routes=ROUTES, lifespan=lifespan)
     app.state.board = board
     app.state.ladder = ladder
     app.state.pairing = pairing
-    return Guard(app, port, pairing)
+    return app
 
 
 async def _pair(pairing, scope, receive, send):
@@ -438,9 +459,13 @@ def make_server(board, sock, ladder=None, pairing=None):
     """A uvicorn server for ``board`` on the bound socket ``sock`` (``server.run(sockets=[sock])``, and
     the LAN's socket too with ``pairing``); ``ladder``: the ladder's file for the page's table
     (default: $SCACCHIERA_LADDER_DB or the user's)."""
-    port = sock.getsockname()[1]
+    return serve_app(create_app(board, sock.getsockname()[1], ladder, pairing))
+
+
+def serve_app(app):
+    """A uvicorn server for the ASGI ``app`` (create_app's, or a club's), with the bounds above."""
     config = uvicorn.Config(
-        create_app(board, port, ladder, pairing), http=BoundedH11, ws=BoundedWebSocket, lifespan="on",
+        app, http=BoundedH11, ws=BoundedWebSocket, lifespan="on",
         ws_max_size=MAX_MESSAGE, ws_ping_interval=20, ws_ping_timeout=20,
         ws_per_message_deflate=False, timeout_keep_alive=5, limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=16384, access_log=False, log_level="warning", server_header=False)

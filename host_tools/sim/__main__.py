@@ -1,4 +1,4 @@
-"""python -m host_tools.sim [--port N] [--no-browser] [--pty] [--lichess [--lichess-url URL]] [--ladder PATH]
+"""python -m host_tools.sim [--port N] [--no-browser] [--pty] [--lichess [--lichess-url URL]] [--ladder PATH] [--boards N]
 | --script FILE [--json] [--profile P] [--fen FEN]"""
 
 import argparse
@@ -6,7 +6,7 @@ import json
 import sys
 
 from host_tools import _paths  # noqa: F401
-from host_tools.companion.cli import add_page_arguments
+from host_tools.companion.cli import add_club_arguments, add_page_arguments
 from host_tools.hands import ScriptError, play_lines, read_script
 from host_tools.sim.device import SimBoard, SimError
 from scacchiera.rules.variants import PROFILES, VARIANTS
@@ -44,9 +44,10 @@ def _describe(event):
 
 
 def serve(args):
-    """The page for the simulated board: the companion app (host_tools/companion)."""
-    from host_tools.companion.__main__ import serve_sim
-    return serve_sim(args)
+    """The page for the simulated board: the companion app (host_tools/companion); with
+    ``--boards N``, N of them and the club page (host_tools/club)."""
+    from host_tools.companion.__main__ import serve_sim, serve_sim_club
+    return serve_sim_club(args) if args.boards > 1 else serve_sim(args)
 
 
 def main(argv=None):
@@ -59,6 +60,7 @@ def main(argv=None):
     parser.add_argument("--variant", choices=VARIANTS, help="chess (default), Scacchi Sprint or Chess960 (with --fen, else its position 518)")
     parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     add_page_arguments(parser)
+    add_club_arguments(parser)
     parser.add_argument("--lichess", action="store_true", help="play on Lichess from the simulated board (docs/lichess.md)")
     parser.add_argument("--pty", action="store_true", help="also expose the board's USB serial link on a pseudo-terminal "
                         "(prints serial: /dev/pts/N) for DGT, ChessLink or JSON programs (docs/protocols.md)")

@@ -51,13 +51,15 @@ class FirmwareHands(Hands):
     ``fs`` is the flash: a folder on disk (``OsFS``) or in memory (``MemFS``,
     the default). A new board boots like a Pico: it resumes the game saved
     on its flash, or starts one. ``fen``: a game to start, set up on the board.
-    ``display``: the board has the optional 128 x 64 panel (a FakeDisplay).
+    ``display``: the board has the optional 128 x 64 panel (a FakeDisplay). ``occupied``: the
+    squares with a piece at power-on (default: ``fen``'s), for a board that boots mid-game.
     """
 
-    def __init__(self, fen=None, profile="fide", fs=None, chatter=None, variant=None, seed=None, display=True):
+    def __init__(self, fen=None, profile="fide", fs=None, chatter=None, variant=None, seed=None, display=True,
+                 occupied=None):
         self.hw = FakeHardware(fs=fs if fs is not None else MemFS(), display=FakeDisplay() if display else None)
         pos = new_position(fen, profile, variant, seed)
-        self.hw.set_squares([sq for sq in range(64) if pos.piece_at(sq)])
+        self.hw.set_squares(occupied if occupied is not None else [sq for sq in range(64) if pos.piece_at(sq)])
         self.runner = firmware_main.build(self.hw)
         if fen is not None or profile != "fide" or variant_of(pos) != CHESS:
             command = {"cmd": "new", "profile": profile}
@@ -150,6 +152,18 @@ class SimBoard(FirmwareHands):
                 self.flash.cleanup()
             self.flash = tempfile.TemporaryDirectory(prefix="scacchiera-flash-")
             FirmwareHands.__init__(self, fen, profile, fs=OsFS(self.flash.name), variant=variant, seed=seed)
+            self.app.listeners.append(self._event)
+            if self.pty is not None:
+                pty_link.attach(self.runner, self.pty)
+            self._changed()
+
+    def reboot(self):
+        """Power off and on (a cut, a watchdog reset): the firmware boots again from the same flash
+        and resumes its game; the pieces stay where they stand, the hand and the tray too."""
+        with self.lock:
+            display = self.hw.display is not None
+            occupied = [sq for sq in range(64) if self.pieces[sq]]
+            FirmwareHands.__init__(self, fs=OsFS(self.flash.name), display=display, occupied=occupied)
             self.app.listeners.append(self._event)
             if self.pty is not None:
                 pty_link.attach(self.runner, self.pty)

@@ -9,7 +9,7 @@ let icons = {};          // name -> 8 bytes, a byte a column, bit 0 at the top
 let shown = "";
 let latest = null;
 
-fetch("/icons.json").then((r) => r.json()).then((bits) => {
+fetch("icons.json").then((r) => r.json()).then((bits) => {
   icons = bits;
   shown = "";
   if (latest) show(latest);

@@ -2,7 +2,7 @@
 // a challenge to a friend or to Lichess's AI, incoming challenges, and during a game the clocks
 // (from the game's stream, counted down here between updates), the opponent's draw offer, resigning.
 // Every button is one action: {"do": "lichess", "op": ...}.
-import { clockText } from "./room.js";   // one clock formatter for the board's clocks and Lichess's
+import { clockText } from "./clock.js";   // one clock formatter for the board's clocks and Lichess's
 import { $ } from "./dom.js";
 import { onState, post } from "./link.js";
 

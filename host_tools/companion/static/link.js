@@ -57,14 +57,18 @@ function received(s) {
 function showConnection(s) {
   const conn = $("conn");
   if (!s) conn.textContent = "server unreachable: retrying…";
+  else if (!s.board) conn.textContent = "connected";   // the club page: its boards say their own
   else if (!s.board.connected) conn.textContent = "waiting for the board: " + (s.board.problem || "…");
   else conn.textContent = s.board.kind === "simulated" ? "connected (simulated board)" : "connected (board on USB)";
-  conn.classList.toggle("down", !s || !s.board.connected);
+  conn.classList.toggle("down", !s || !!(s.board && !s.board.connected));
 }
 onState(showConnection);
 
-export function connect(delay) {
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+// The server's WebSocket at `path`, relative to the page (a club's board pages are at /board/N/).
+export function connect(delay, path) {
+  path = path || "ws";
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host +
+                           location.pathname.replace(/[^/]*$/, "") + path);
   socket = ws;
   ws.onopen = () => { delay = 250; };
   ws.onmessage = (ev) => {
@@ -76,7 +80,7 @@ export function connect(delay) {
     for (const resolve of waiting.values()) resolve(false);
     waiting.clear();
     showConnection(null);
-    setTimeout(() => connect(Math.min(delay * 2, 4000)), delay);
+    setTimeout(() => connect(Math.min(delay * 2, 4000), path), delay);
   };
 }
 

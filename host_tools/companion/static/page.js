@@ -6,7 +6,7 @@
 // board is the board and the mirror shows only an earlier position (one board on screen); with a
 // board on USB the mirror is the board.
 import { $ } from "./dom.js";
-import { Chessground } from "/vendor/chessground.js";
+import { Chessground } from "./vendor/chessground.js";
 import { MEANINGS, explain, refusalNote } from "./explain.js";
 import { onState, post, redraw } from "./link.js";
 

@@ -6,7 +6,7 @@ import { $ } from "./dom.js";
 async function loadPairing() {
   let p;
   try {
-    const r = await fetch("/api/pairing", { cache: "no-store" });
+    const r = await fetch("api/pairing", { cache: "no-store" });
     if (!r.ok) return;                     // a phone's page: pairing is the computer's business
     p = await r.json();
   } catch (e) {
@@ -20,7 +20,7 @@ async function loadPairing() {
 }
 
 $("phone-revoke").addEventListener("click", async () => {
-  await fetch("/api/pairing/revoke", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+  await fetch("api/pairing/revoke", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   loadPairing();
 });
 $("phone-box").addEventListener("toggle", loadPairing);

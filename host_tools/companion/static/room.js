@@ -2,8 +2,9 @@
 // clock events; hidden while the board has none), a draw offer, and the household ladder's table
 // (GET /api/ladder, host_tools/ladder). The board runs the clocks, for the engine too; the page
 // only shows them, counting down the running one between the board's reports.
+import { clockText } from "./clock.js";
 import { $ } from "./dom.js";
-import { Chessground } from "/vendor/chessground.js";
+import { Chessground } from "./vendor/chessground.js";
 import { onState, post } from "./link.js";
 
 const SIDES = { w: "White", b: "Black" };
@@ -13,15 +14,6 @@ const SIDES = { w: "White", b: "Black" };
 let clock = null;        // the board's last report: {white, black, running, control}, and when it came
 let clockKey = "";
 let rate = 1;            // the board's milliseconds per real millisecond (the simulator's speed)
-
-export function clockText(ms) {
-  if (ms === null || ms === undefined) return "–";
-  ms = Math.max(0, ms);
-  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);   // the last ten seconds in tenths
-  const s = Math.ceil(ms / 1000);
-  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-  return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
-}
 
 function left(side) {
   const ms = clock[side];
@@ -109,7 +101,7 @@ export async function loadLadder() {
   const month = choice === "this" ? thisMonth() : "";
   let table;
   try {
-    const r = await fetch("/api/ladder" + (month ? "?month=" + month : ""));
+    const r = await fetch("api/ladder" + (month ? "?month=" + month : ""));
     table = await r.json();
     if (!r.ok) throw new Error(table.error || r.statusText);
   } catch (e) {

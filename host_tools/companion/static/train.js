@@ -20,7 +20,7 @@ function open() {
   if (!s) return;
   const t = s.training || {};
   fillSelect($("tr-theme"), [["", "any"]].concat((t.themes || []).map((name) => [name, name])));
-  fetch("/api/ladder").then((r) => r.json()).then((table) => {      // the ladder's players, to choose from
+  fetch("api/ladder").then((r) => r.json()).then((table) => {      // the ladder's players, to choose from
     const names = (table.rows || []).map((row) => row.name);
     $("tr-players").replaceChildren(...names.map((n) => Object.assign(document.createElement("option"), { value: n })));
   }).catch(() => {});

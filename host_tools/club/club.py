@@ -1,0 +1,465 @@
+"""A club night: many boards on one host, a tournament played on them, every game on the live feed.
+
+The club follows each board as its page does (companion/boards.py: the board's protocol lines,
+read by its model) and adds what only the host of many boards knows: which pairing a board's game
+is. A pairing goes to its board as a new game with the club's PGN tags (Event, Round, Board, the
+players); the board's game is the pairing's once the board's own PGN carries those tags, and from
+then on every ``status`` the board sends brings the pairing's record up to date (feed.follow). The
+record is the club's, not the board's: a board that reboots resumes its game (its journal) and the
+record goes on; a board unplugged leaves the record as it stood; a game moved to another board
+carries its moves over.
+
+Files, in the club's folder (written aside and renamed, at most twice a second): tournament.json
+(the pairings and results), records.json (the games as the feed has them), standings.txt,
+crosstable.txt and round-N.pgn.
+"""
+
+import json
+import os
+import threading
+import time
+
+from host_tools.club import feed
+from host_tools.club.tournament import Tournament
+from host_tools.companion.boards import ActionError
+from host_tools.companion.players import host_date, time_control
+
+PING_SECONDS = 2.0        # a board not heard from this long is asked for its status
+QUIET_SECONDS = 6.0       # and one silent this long (connected) shows as quiet on the club page
+SAVE_SECONDS = 0.5        # the club's files are written at most this often
+
+
+class ClubError(ValueError):
+    """A club action that cannot be done (the message says why, for the club page)."""
+
+
+def default_folder():
+    """The club's files in the user's data folder (platformdirs: ~/.local/share/scacchiera/club)."""
+    import platformdirs
+    return os.path.join(platformdirs.user_data_dir("scacchiera", appauthor=False), "club")
+
+
+def _key(rnd, g):
+    """A pairing's record key: the round and the players (a game keeps it when it changes boards)."""
+    return "%d:%d-%d" % (rnd["number"], g["white"], g["black"])
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class Club:
+    """``boards``: the companion's boards (boards.Board), board 1 first. ``folder``: the club's files.
+    ``ladder_path``: the ladder the tournament's players come from and its results go to."""
+
+    def __init__(self, boards, folder, ladder_path=None):
+        self.boards = list(boards)
+        self.folder = folder
+        self.ladder_path = ladder_path
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)    # the feed moved on (the broadcast waits on it)
+        self.version = 0
+        self.tournament = None
+        self.records = {}         # _key -> feed record
+        self.bound = {}           # _key -> the board's game number that is the pairing's game
+        self.round_versions = {}  # round number -> self.version when its games last changed
+        self.said = None          # the club's last news (a result recorded in the ladder, or why not)
+        self.broadcast = None     # broadcast.Broadcast, when the club pushes to Lichess
+        self.broadcast_options = {}        # its Lichess: base_url, token_path (the command line's)
+        self.on_change = lambda: None      # the club page's wake-up (the server sets it)
+        self._dirty = set()       # what to write: "tournament", "records", or a round number
+        self._outbox = []         # [(board number, [(action, fields)])]: pairings to send (_deliver)
+        self._acting = threading.Lock()    # one arbiter's action at a time
+        self._cache = {}          # round number -> (version, PGN text)
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="club", daemon=True)
+        for board in self.boards:
+            board.tagged_by_club = True
+        os.makedirs(folder, exist_ok=True)
+        self._load()
+
+    # -- running ---------------------------------------------------------------------------
+
+    def start(self):
+        self._thread.start()
+        if self.broadcast is not None:
+            self.broadcast.start()
+
+    def stop(self):
+        self._stopped.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+        if self.broadcast is not None:
+            self.broadcast.stop()
+        self._save()
+
+    def _run(self):
+        """Writes the club's files when something changed; asks a silent board how it is."""
+        while not self._stopped.wait(SAVE_SECONDS):
+            self._save()
+            now = time.monotonic()
+            for board in self.boards:
+                heard = board.model.heard
+                if board.connected() and (heard is None or now - heard > PING_SECONDS):
+                    try:
+                        board.model.ping()
+                    except ActionError:
+                        pass              # it went away meanwhile: the board's own thread says so
+
+    def _changed(self, what):
+        """(with the lock) the feed or the tournament moved on."""
+        self.version += 1
+        self._dirty.update(what)
+        for item in what:
+            if isinstance(item, int):
+                self.round_versions[item] = self.version
+        self.changed.notify_all()
+
+    # -- the boards' games -----------------------------------------------------------------
+
+    def board_changed(self, index):
+        """(from board ``index``'s thread) its model changed: its pairing's record follows it."""
+        board = self.boards[index]
+        with board.model.lock:
+            status, headers, start = board.model.status, board.model.headers, board.model.start
+        if status is not None:
+            with self.lock:
+                self._follow(index + 1, status, headers, start)
+        self.on_change()
+
+    def _follow(self, number, status, headers, start):
+        t = self.tournament
+        rnd = t.current() if t is not None else None
+        g = next((g for g in rnd["games"] if g["board"] == number), None) if rnd else None
+        if g is None:
+            return
+        key = _key(rnd, g)
+        record = self.records.setdefault(key, feed.new_record())
+        if key not in self.bound:
+            wanted = self._tags(rnd, g)
+            if not headers or not start or start[0] != status.get("game") or \
+                    any(headers.get(name) != value for name, value in wanted.items()):
+                return                     # the board has not started this pairing's game yet
+            self.bound[key] = status.get("game")
+            self._dirty.add("records")
+        if status.get("game") != self.bound[key]:
+            return                         # a game started on the board by hand: not the pairing's
+        moves = record.get("prefix", []) + list(status.get("moves") or ())
+        if not feed.follow(record, dict(status, moves=moves)):
+            return
+        what = {rnd["number"], "records"}
+        if record["result"] != "*" and g["result"] is None and t.set_result(rnd["number"], number, record["result"]):
+            self._rate(rnd, g)
+            what.add("tournament")
+        self._changed(what)
+
+    def _tags(self, rnd, g):
+        """The PGN tags a pairing's game has on its board (the club's, so the club can tell it)."""
+        t = self.tournament
+        return {"Event": t.name, "Round": str(rnd["number"]), "Board": str(g["board"]),
+                "White": t.name_of(g["white"]), "Black": t.name_of(g["black"])}
+
+    def _send_pairing(self, rnd, g, fen=None):
+        """(with the lock) Queue what starts the pairing's game on its board: the players, a new game
+        (from ``fen``: a game moved from another board), the clock, no assistance, the club's tags.
+        ``act`` sends the queue once the lock is let go (a board's thread may be waiting for it)."""
+        t = self.tournament
+        fields = {"opponent": "person", "colour": "white", "clock": t.clock}
+        if fen:
+            fields["fen"] = fen
+        actions = [("players", {"white": t.name_of(g["white"]), "black": t.name_of(g["black"]), "site": t.site,
+                                "rated": False}), ("start", fields)]
+        actions += [("option", {"name": name, "value": False}) for name in ("hints", "suggest")]
+        tags = dict(self._tags(rnd, g), Site=t.site or None, Date=rnd.get("date"),
+                    WhiteElo=str(t.players[g["white"] - 1]["rating"]),
+                    BlackElo=str(t.players[g["black"] - 1]["rating"]),
+                    TimeControl=time_control({"clock": t.clock}))
+        for name, value in tags.items():
+            cmd = {"cmd": "tag", "name": name}
+            if value:
+                cmd["value"] = value
+            actions.append(("send", {"line": json.dumps(cmd)}))
+        self._outbox.append((g["board"], actions))
+
+    def _deliver(self):
+        """(without the lock) Send the queued pairings to their boards: what a board refused, said."""
+        with self.lock:
+            outbox, self._outbox = self._outbox, []
+        problems = []
+        for number, actions in outbox:
+            try:
+                for action, fields in actions:
+                    self.boards[number - 1].act(action, fields)
+            except ActionError as e:
+                problems.append("board %d did not take its game (%s): send it again when it is back" % (number, e))
+        if problems:
+            with self.lock:
+                self.said = "; ".join(problems)
+
+    def _send_round(self, rnd):
+        """(with the lock) Every game of ``rnd`` to its board."""
+        rnd["date"] = host_date()
+        for g in rnd["games"]:
+            self.bound.pop(_key(rnd, g), None)
+            self.records[_key(rnd, g)] = feed.new_record()
+            self._send_pairing(rnd, g)
+        self.said = "round %d sent to the boards" % rnd["number"]
+
+    # -- the ladder ------------------------------------------------------------------------
+
+    def _rate(self, rnd, g):
+        """A result into the ladder as a rated game (a corrected one replaces the game recorded)."""
+        if self.ladder_path is None:
+            return
+        from host_tools.ladder.db import LadderError
+        from host_tools.ladder.ladder import Ladder
+        where = "%s round %d board %d" % (self.tournament.name, rnd["number"], g["board"])
+        try:
+            with Ladder(self.ladder_path) as ladder:
+                if g.get("ladder"):
+                    ladder.delete_game(g["ladder"])
+                    g["ladder"] = None
+                if g["result"] is None:
+                    return
+                report = ladder.import_text(self.game_pgn(rnd, g), where, new_players=True)
+            if report.added:
+                g["ladder"] = report.added[0][1]
+                self.said = "%s: %s recorded in the ladder" % (where, g["result"])
+            else:
+                self.said = "%s: not rated: %s" % (where, "; ".join(why for _s, why in report.skipped)
+                                                   or "already in the ladder")
+        except LadderError as e:
+            self.said = "%s: not recorded in the ladder: %s" % (where, e)
+
+    # -- the feed --------------------------------------------------------------------------
+
+    def game_pgn(self, rnd, g):
+        t = self.tournament
+        headers = {"Event": t.name, "Site": t.site or "?", "Date": rnd.get("date") or "????.??.??",
+                   "Round": str(rnd["number"]), "Board": str(g["board"]), "White": t.name_of(g["white"]),
+                   "Black": t.name_of(g["black"]), "WhiteElo": t.players[g["white"] - 1]["rating"],
+                   "BlackElo": t.players[g["black"] - 1]["rating"],
+                   "TimeControl": time_control({"clock": t.clock})}
+        record = self.records.get(_key(rnd, g)) or feed.new_record()
+        return feed.game_pgn(headers, record, g["result"])
+
+    def round_pgn(self, number=None):
+        """Round ``number``'s games (default: the current round) as one PGN, board 1 first; None if
+        there is no such round."""
+        games = self.round_games(number)
+        return None if games is None else "\n".join(games)
+
+    def round_games(self, number=None):
+        """Round ``number``'s games' PGN texts (default: the current round), board 1 first; None if
+        there is no such round."""
+        with self.lock:
+            t = self.tournament
+            if t is None or not t.rounds:
+                return None
+            number = number or len(t.rounds)
+            if not 1 <= number <= len(t.rounds):
+                return None
+            version = self.round_versions.get(number, 0)
+            cached = self._cache.get(number)
+            if cached and cached[0] == version:
+                return cached[1]
+            rnd = t.rounds[number - 1]
+            games = [self.game_pgn(rnd, g) for g in sorted(rnd["games"], key=lambda g: g["board"])]
+            self._cache[number] = (version, games)
+            return games
+
+    # -- what the club page shows -----------------------------------------------------------
+
+    def state(self):
+        now = time.monotonic()
+        boards = []
+        for i, board in enumerate(self.boards):
+            with board.model.lock:
+                status, headers, clock = board.model.status or {}, board.model.headers or {}, board.model.clock
+                heard = board.model.heard
+            moves = status.get("moves") or []
+            connected = board.connected()
+            boards.append({"board": i + 1, "kind": board.kind, "connected": connected, "problem": board.problem(),
+                           "quiet": bool(connected and heard is not None and now - heard > QUIET_SECONDS),
+                           "white": headers.get("White"), "black": headers.get("Black"),
+                           "round": headers.get("Round") if headers.get("Event") == (
+                               self.tournament.name if self.tournament else None) else None,
+                           "ply": len(moves), "last": moves[-1] if moves else None, "clock": clock,
+                           "result": status.get("result"), "game": status.get("game")})
+        with self.lock:
+            t = self.tournament
+            out = {"boards": boards, "said": self.said, "tournament": None,
+                   "broadcast": self.broadcast.describe() if self.broadcast is not None else None}
+            if t is not None:
+                out["tournament"] = {
+                    "name": t.name, "system": t.system, "planned": t.planned, "clock": t.clock, "site": t.site,
+                    "players": t.players, "rounds": t.rounds, "standings": t.standings(),
+                    "crosstable": t.crosstable(), "finished": t.finished(),
+                    "round_done": t.round_done(t.current()) if t.rounds else True}
+            return out
+
+    # -- the arbiter's actions (the club page) ----------------------------------------------
+
+    def act(self, action, fields):
+        """One action of the arbiter's, whole: the club's lock is held while the tournament changes,
+        never while a board is spoken to (its own thread may be waiting for the lock)."""
+        with self._acting:
+            with self.lock:
+                try:
+                    said = self._act(action, fields)
+                except ValueError as e:          # TournamentError, ClubError, the broadcast's
+                    self._outbox = []
+                    raise ClubError(str(e))
+                if said:
+                    self.said = said
+                self._changed({"tournament", "records"} | set(range(1, len(self.tournament.rounds) + 1)
+                                                              if self.tournament else ()))
+            self._deliver()
+        self.on_change()
+
+    def _act(self, action, fields):
+        t = self.tournament
+        if action == "tournament":
+            return self._create(fields)
+        if action == "broadcast":
+            return self._broadcast(fields)
+        if t is None:
+            raise ClubError("no tournament yet: make one first")
+        if action == "pair":
+            self._send_round(t.pair_next())
+        elif action == "repair":
+            self._send_round(t.repair())
+        elif action == "resend":
+            rnd = t.current()
+            g = t.game(rnd["number"] if rnd else 0, _whole(fields, "board"))
+            if _key(rnd, g) in self.bound:
+                raise ClubError("board %d plays its game already" % g["board"])
+            self._send_pairing(rnd, g)
+        elif action == "result":
+            number, board = _whole(fields, "round"), _whole(fields, "board")
+            result = fields.get("result") or None
+            g = t.game(number, board)
+            if t.set_result(number, board, result, by="arbiter"):
+                self._rate(t.rounds[number - 1], g)
+            return "round %d board %d: %s (the arbiter's)" % (number, board, result or "no result")
+        elif action == "move":
+            return self._move(_whole(fields, "board"), _whole(fields, "to"))
+        elif action == "withdraw":
+            t.withdraw(fields.get("name"))
+            return "%s withdrew: paired no more" % fields.get("name")
+        else:
+            raise ClubError("no such action: %s" % action)
+        return None
+
+    def _create(self, fields):
+        if self.tournament is not None and not self.tournament.finished() and not fields.get("replace"):
+            raise ClubError("%s is not over: say replace to start another" % self.tournament.name)
+        names = fields.get("players")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ClubError("'players' is a list of the ladder's names")
+        ratings = self._ratings(names, bool(fields.get("new_players")))
+        if any("|" in n for n in names):
+            raise ClubError("a name with '|' cannot be a PGN tag on the board: rename the player")
+        rounds = fields.get("rounds")
+        clock = fields.get("clock") or "off"
+        if not isinstance(clock, str) or len(clock) > 12:
+            raise ClubError("'clock' is off or minutes+seconds (15+10)")
+        t = Tournament(fields.get("name") or "", [(n, ratings[n]) for n in names], fields.get("system", "swiss"),
+                       rounds, len(self.boards), clock, str(fields.get("site") or "")[:60])
+        self.tournament, self.records, self.bound, self.round_versions = t, {}, {}, {}
+        self._cache = {}
+        return "%s: %d players, %d rounds (%s)" % (t.name, len(t.players), t.planned, t.system)
+
+    def _ratings(self, names, add_new):
+        """The players' ladder ratings (new names added from 1000 with ``add_new``)."""
+        from host_tools.ladder.db import LadderError
+        from host_tools.ladder.ladder import Ladder
+        try:
+            with Ladder(self.ladder_path) as ladder:
+                if add_new:
+                    ladder.add_players(n.strip() for n in names)
+                known = dict((p["name"], p["elo"]) for p in ladder.players())
+        except LadderError as e:
+            raise ClubError(str(e))
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise ClubError("not in the ladder: %s (add them, or tick new players)" % ", ".join(missing))
+        return known
+
+    def _move(self, number, to):
+        """The current round's game on board ``number`` goes to board ``to`` (a board broke): the
+        new board starts from the position it stood in, its moves carried over in the feed."""
+        t = self.tournament
+        rnd = t.current()
+        g = t.game(rnd["number"], number)
+        if g["result"] is not None:
+            raise ClubError("board %d's game is over: nothing to move" % number)
+        other = next((o for o in rnd["games"] if o["board"] == to), None)
+        if other is not None and _key(rnd, other) in self.bound and other["result"] is None:
+            raise ClubError("board %d plays a game of its own" % to)
+        t.move_board(rnd["number"], number, to)
+        moved = [g] + ([other] if other is not None else [])
+        for game in moved:
+            key = _key(rnd, game)
+            record = self.records.setdefault(key, feed.new_record())
+            record["prefix"] = list(record["moves"])
+            self.bound.pop(key, None)
+            self._send_pairing(rnd, game, feed.position_after(record))
+        return "board %d's game moved to board %d" % (number, to)
+
+    def _broadcast(self, fields):
+        from host_tools.club.broadcast import Broadcast
+        if self.broadcast is None:
+            self.broadcast = Broadcast(self, **self.broadcast_options)
+            self.broadcast.start()
+        return self.broadcast.act(fields)
+
+    # -- kept on disk ----------------------------------------------------------------------
+
+    def _paths(self):
+        return dict((name, os.path.join(self.folder, name)) for name in
+                    ("tournament.json", "records.json", "standings.txt", "crosstable.txt"))
+
+    def _load(self):
+        paths = self._paths()
+        if not os.path.exists(paths["tournament.json"]):
+            return
+        self.tournament = Tournament.load(paths["tournament.json"])
+        if os.path.exists(paths["records.json"]):
+            with open(paths["records.json"], encoding="utf-8") as f:
+                data = json.load(f)
+            self.records, self.bound = data["records"], data["bound"]
+        self.round_versions = dict((r["number"], 0) for r in self.tournament.rounds)
+
+    def _save(self):
+        with self.lock:
+            dirty, self._dirty = self._dirty, set()
+            t = self.tournament
+            if not dirty or t is None:
+                return
+            paths = self._paths()
+            writes = []
+            if "tournament" in dirty:
+                writes += [(paths["tournament.json"], json.dumps(t.to_json(), ensure_ascii=False, indent=1)),
+                           (paths["standings.txt"], t.standings_text()),
+                           (paths["crosstable.txt"], t.crosstable_text())]
+            if "records" in dirty:
+                writes.append((paths["records.json"], json.dumps({"records": self.records, "bound": self.bound})))
+            for number in sorted(n for n in dirty if isinstance(n, int)):
+                text = self.round_pgn(number)
+                if text is not None:
+                    writes.append((os.path.join(self.folder, "round-%d.pgn" % number), text))
+        for path, text in writes:
+            _write(path, text)
+
+
+def _whole(fields, key):
+    value = fields.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ClubError("%r must be a whole number" % key)
+    return value

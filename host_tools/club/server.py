@@ -1,0 +1,84 @@
+"""The club's web server: the club page at ``/``, each board's own page at ``/board/N/`` (the
+companion's, unchanged: its files ask for what they need by relative URLs), the club's actions at
+``/club/`` (the same WebSocket and ``POST api/act`` a board's page has, on the Club object), and the
+live feed at ``/broadcast/round-N.pgn`` and ``/broadcast/current.pgn``.
+
+The feed is public: any relay may GET it, on whatever name it reaches the host by (Guard's
+``public``); everything else is guarded as the companion's page is (companion/server.py).
+"""
+
+import asyncio
+import contextlib
+import os
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, PlainTextResponse
+from starlette.routing import Mount, Route
+
+from host_tools.companion import server as companion
+
+FEED = "/broadcast/"
+
+
+async def club_page(request):
+    return FileResponse(os.path.join(companion.STATIC, "club.html"),
+                        headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
+async def round_feed(request):
+    """``/broadcast/round-N.pgn`` (or ``current.pgn``): the round's games, the newest the club has."""
+    name = request.path_params["name"]
+    club = request.app.state.club
+    number = None
+    if name != "current.pgn":
+        digits = name[len("round-"):-len(".pgn")] if name.startswith("round-") and name.endswith(".pgn") else ""
+        if not digits.isdigit() or len(digits) > 4:
+            return PlainTextResponse("no such file: the feed has round-N.pgn and current.pgn", status_code=404)
+        number = int(digits)
+    text = club.round_pgn(number)
+    if text is None:
+        return PlainTextResponse("no such round (yet)", status_code=404)
+    return PlainTextResponse(text, media_type="application/x-chess-pgn",
+                             headers={"Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"})
+
+
+def create_club_app(club, port, ladder=None, pairing=None):
+    """The ASGI app for ``club`` (host_tools/club/club.py) served on ``port``."""
+    boards = [companion.board_app(board, ladder, pairing) for board in club.boards]
+    club_api = Starlette(routes=[r for r in companion.ROUTES if r.path in ("/ws", "/api/state", "/api/act")])
+    club_api.state.board = club
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        loop = asyncio.get_running_loop()
+        companion.wake_pages(club_api.state, loop)
+        for i, sub in enumerate(boards):
+            companion.wake_pages(sub.state, loop, also=lambda i=i: club.board_changed(i))
+        for board in club.boards:
+            board.start()
+        club.start()
+        try:
+            yield
+        finally:
+            for board in club.boards:
+                board.on_change = lambda: None
+            club.on_change = lambda: None
+            await run_in_threadpool(club.stop)
+            for board in club.boards:
+                await run_in_threadpool(board.stop)
+
+    static = [r for r in companion.ROUTES if r.path != "/" and r.path in companion.FILES or r.path in companion.VENDOR]
+    routes = [Route("/", club_page), Route("/icons.json", companion.display_icons),
+              Route("/api/ladder", companion.get_ladder),
+              Route(FEED + "{name}", round_feed), Mount("/club", app=club_api)] + static + \
+        [Mount("/board/%d" % (i + 1), app=sub) for i, sub in enumerate(boards)]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.club = club
+    app.state.ladder = ladder
+    return companion.Guard(app, port, pairing, public=(FEED,))
+
+
+def make_club_server(club, sock, ladder=None, pairing=None):
+    """A uvicorn server for ``club`` on the bound socket ``sock`` (as companion.make_server)."""
+    return companion.serve_app(create_club_app(club, sock.getsockname()[1], ladder, pairing))

@@ -1,0 +1,156 @@
+// The club page: every board of the host (players, clock, last move, result, a board gone quiet or
+// unplugged, a link to its own page), the tournament (pairings, results and corrections, standings,
+// crosstable) and the Lichess broadcast. The server pushes the club's state on club/ws; actions go
+// back on it (host_tools/club/club.py's act).
+import { $ } from "./dom.js";
+import { connect, onState, post } from "./link.js";
+import { clockText } from "./clock.js";
+
+const RESULTS = ["", "1-0", "0-1", "1/2-1/2"];
+
+function cell(row, text) {
+  const td = document.createElement("td");
+  td.textContent = text == null ? "" : String(text);
+  row.appendChild(td);
+  return td;
+}
+
+function fillBody(table, rows) {
+  const body = $(table).tBodies[0];
+  body.replaceChildren(...rows);
+}
+
+function boardRow(b) {
+  const tr = document.createElement("tr");
+  tr.className = !b.connected ? "down" : b.quiet ? "quiet" : "";
+  cell(tr, b.board);
+  cell(tr, b.white || "");
+  cell(tr, b.black || "");
+  cell(tr, b.clock && b.clock.white != null ? clockText(b.clock.white) + " – " + clockText(b.clock.black) : "");
+  cell(tr, b.ply);
+  cell(tr, !b.connected ? "unplugged: " + (b.problem || "") : b.quiet ? "quiet (not answering)" : b.last || "");
+  cell(tr, b.result && b.result !== "*" ? b.result : "");
+  const a = document.createElement("a");
+  a.href = "board/" + b.board + "/";
+  a.textContent = "open";
+  cell(tr, "").appendChild(a);
+  return tr;
+}
+
+function resultSelect(round, g) {
+  const sel = document.createElement("select");
+  for (const r of RESULTS) sel.add(new Option(r || "—", r));
+  sel.value = g.result || "";
+  sel.onchange = () => post("result", { round, board: g.board, result: sel.value || null });
+  return sel;
+}
+
+function moveInput(g, boards) {
+  const sel = document.createElement("select");
+  sel.add(new Option("—", ""));
+  for (let n = 1; n <= boards; n++) if (n !== g.board) sel.add(new Option(String(n), String(n)));
+  sel.onchange = () => { if (sel.value) post("move", { board: g.board, to: Number(sel.value) }); };
+  sel.disabled = g.result != null;
+  return sel;
+}
+
+function drawTournament(s) {
+  const t = s.tournament;
+  $("no-tournament").hidden = !!t && !t.finished;
+  $("tournament").hidden = !t;
+  if (!t) return;
+  const names = (id) => t.players[id - 1].name;
+  const rnd = t.rounds[t.rounds.length - 1];
+  $("t-title").textContent = t.name + " — " + (rnd ? "round " + rnd.number + " of " + t.planned : t.planned + " rounds") +
+    (t.finished ? " (finished)" : "") + " · " + t.system + (t.clock !== "off" ? " · " + t.clock : "");
+  $("pair").disabled = !t.round_done || t.rounds.length >= t.planned;
+  $("repair").disabled = !rnd || rnd.games.some((g) => g.result != null);
+  $("feed-link").href = rnd ? "broadcast/round-" + rnd.number + ".pgn" : "broadcast/current.pgn";
+  fillBody("pairings", (rnd ? rnd.games : []).map((g) => {
+    const tr = document.createElement("tr");
+    cell(tr, g.board);
+    cell(tr, names(g.white));
+    cell(tr, names(g.black));
+    cell(tr, g.result ? g.result + (g.by === "arbiter" ? " (arbiter)" : "") : "playing");
+    cell(tr, "").appendChild(resultSelect(rnd.number, g));
+    cell(tr, "").appendChild(moveInput(g, s.boards.length));
+    return tr;
+  }));
+  $("byes").textContent = rnd && rnd.byes.length ? "Bye: " + rnd.byes.map(names).join(", ") : "";
+  fillBody("standings", t.standings.map((r) => {
+    const tr = document.createElement("tr");
+    for (const v of [r.rank, r.name + (r.withdrawn ? " (withdrew)" : ""), r.rating, r.points, r.buchholz, r.sb]) cell(tr, v);
+    if (!r.withdrawn && !t.finished) {          // paired no more from the next round (its games so far count)
+      const out = document.createElement("button");
+      out.textContent = "withdraw";
+      out.onclick = () => { if (confirm(r.name + " withdraws: paired no more?")) post("withdraw", { name: r.name }); };
+      cell(tr, "").appendChild(out);
+    }
+    return tr;
+  }));
+  const head = document.createElement("tr");
+  for (const h of ["#", "Name"].concat(t.rounds.map((r) => "R" + r.number), ["Points"])) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  $("crosstable").tHead.replaceChildren(head);
+  fillBody("crosstable", t.crosstable.map((r) => {
+    const tr = document.createElement("tr");
+    for (const v of [r.rank, r.name].concat(r.rounds, [r.points])) cell(tr, v);
+    return tr;
+  }));
+}
+
+function drawBroadcast(b) {
+  let text = "not pushing to Lichess";
+  if (b) {
+    text = b.on ? "pushing to Lichess" : "not pushing";
+    if (b.tour && b.tour.url) text += " · " + b.tour.url;
+    text += " · " + b.pushes + " pushes";
+    if (b.problem) text += " · " + b.problem;
+    else if (b.notice) text += " · " + b.notice;
+    if (!b.token) text += " · no token yet";
+  }
+  $("bc-state").textContent = text;
+}
+
+onState((s) => {
+  fillBody("boards", s.boards.map(boardRow));
+  $("said").textContent = s.said || "";
+  drawTournament(s);
+  drawBroadcast(s.broadcast);
+});
+
+// The ladder's players for a new tournament (the board pages' ladder: host_tools/ladder).
+fetch("api/ladder").then((r) => r.json()).then((table) => {
+  $("t-players").replaceChildren(...(table.rows || []).map((row) => {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = row.name;
+    label.append(box, " " + row.name + " (" + row.elo + ")");
+    return label;
+  }));
+}).catch(() => {});
+
+$("new-tournament").onsubmit = (ev) => {
+  ev.preventDefault();
+  const players = [...$("t-players").querySelectorAll("input:checked")].map((b) => b.value)
+    .concat($("t-new").value.split("\n").map((n) => n.trim()).filter(Boolean));
+  const fields = { name: $("t-name").value, system: $("t-system").value, clock: $("t-clock").value || "off",
+                   site: $("t-site").value, players, new_players: true, replace: true };
+  if ($("t-rounds").value) fields.rounds = Number($("t-rounds").value);
+  post("tournament", fields);
+};
+$("pair").onclick = () => post("pair");
+$("repair").onclick = () => post("repair");
+$("t-again").onclick = () => { $("no-tournament").hidden = false; };
+$("bc-token").onsubmit = (ev) => {
+  ev.preventDefault();
+  post("broadcast", { op: "token", token: $("bc-token-value").value }).then((ok) => { if (ok) $("bc-token-value").value = ""; });
+};
+$("bc-start").onsubmit = (ev) => { ev.preventDefault(); post("broadcast", { op: "start", tour: $("bc-tour").value || null }); };
+$("bc-stop").onclick = () => post("broadcast", { op: "stop" });
+
+connect(250, "club/ws");
