@@ -93,6 +93,12 @@ class Player:
             self.drag(fr, to)
         else:
             self.drag(fr, to)
+            # An underpromotion (the computer's, now and then): the new piece tapped, queen -> knight ->
+            # rook -> bishop (docs/gestures.md), before the board takes the queen.
+            for _ in range({chess.KNIGHT: 1, chess.ROOK: 2, chess.BISHOP: 3}.get(move.promotion, 0)):
+                for action in ("lift", "place"):
+                    self.page.evaluate("([action, sq]) => window.scacchiera.post(action, {square: sq})", [action, to])
+                    self.page.wait_for_timeout(80)
         game.push(move)
         self.moves_are(len(game.move_stack))
 
