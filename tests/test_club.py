@@ -517,6 +517,17 @@ def test_rounds_reach_a_lichess_broadcast_through_429_503_and_a_cut(tmp_path):
             assert [g.headers["Result"] for g in fake.games(rounds()[n - 1])] == ["1-0"] * len(final)   # Black resigned
         described = json.loads(_get(url + "/club/api/state")[1])["broadcast"]
         assert described["on"] and described["pushes"] >= 2 and described["token"] is True
+        tour = described["tour"]["id"]
+    # The host restarts: the club's folder says it was pushing, to which broadcast and rounds.
+    again = Club([SimulatedBoard(speed=0)], str(tmp_path / "club"), str(tmp_path / "ladder.sqlite3"))
+    again.broadcast_options = dict(club.broadcast_options)
+    again.start()
+    try:
+        described = again.broadcast.describe()
+        assert described["on"] and described["tour"]["id"] == tour and sorted(described["rounds"]) == ["1", "2"]
+    finally:
+        again.stop()
+        again.boards[0].sim.flash.cleanup()
 
 
 def test_a_silent_board_is_asked_then_shown_quiet_and_a_restarted_host_goes_on(tmp_path):
@@ -578,3 +589,31 @@ def test_make_sim_with_boards_serves_a_club(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_feed_is_public_and_the_rest_is_guarded(tmp_path):
+    """A relay reaches the host by any name and may GET the feed; the club's API answers only to
+    its own address, as the companion's page does (403); a path under /broadcast/ reaches nothing else."""
+    import http.client
+    boards = sim_boards(2)
+    with club_served(tmp_path, boards, NAMES[:4]) as (club, url):
+        club.act("tournament", {"name": "Open", "players": NAMES[:4], "rounds": 1})
+        club.act("pair", {})
+        port = int(url.rsplit(":", 1)[1])
+
+        def get(path, host):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", path, headers={"Host": host})
+            res = conn.getresponse()
+            body = res.read()
+            conn.close()
+            return res.status, body
+
+        status, body = get("/broadcast/round-1.pgn", "club.example.org")
+        assert status == 200 and b'[Event "Open"]' in body
+        assert get("/broadcast/round-7.pgn", "club.example.org")[0] == 404
+        for path in ("/broadcast/../club/api/state", "/broadcast/x/../../club/api/state"):
+            assert get(path, "club.example.org")[0] == 404
+        assert get("/club/api/state", "club.example.org")[0] == 403
+        assert get("/board/1/api/state", "club.example.org")[0] == 403
+        assert get("/club/api/state", "127.0.0.1:%d" % port)[0] == 200

@@ -64,5 +64,8 @@ def test_a_round_on_the_club_page_at_a_phones_width(browser, tmp_path):
         page.locator("#standings tbody tr").last.locator("button").click()
         page.wait_for_selector("#standings td:text-matches('withdrew')")
         assert sum(bool(p.get("withdrawn")) for p in club.tournament.players) == 1
+        page.click("#ui-lang")                                   # in Italian
+        page.wait_for_selector("h2:text-is('Classifica'), h3:text-is('Classifica')")
+        assert page.locator("#pair").text_content() == "Abbina il turno successivo"
         assert errors == []
         context.close()

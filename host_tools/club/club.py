@@ -86,6 +86,11 @@ class Club:
     # -- running ---------------------------------------------------------------------------
 
     def start(self):
+        """The club's thread; and the broadcast, if the club's folder says it was pushing (a
+        restarted host goes on with it)."""
+        from host_tools.club.broadcast import STATE_FILE
+        if self.broadcast is None and os.path.exists(os.path.join(self.folder, STATE_FILE)):
+            self._new_broadcast()
         self._thread.start()
         if self.broadcast is not None:
             self.broadcast.start()
@@ -413,11 +418,14 @@ class Club:
         return "board %d's game moved to board %d" % (number, to)
 
     def _broadcast(self, fields):
-        from host_tools.club.broadcast import Broadcast
         if self.broadcast is None:
-            self.broadcast = Broadcast(self, **self.broadcast_options)
+            self._new_broadcast()
             self.broadcast.start()
         return self.broadcast.act(fields)
+
+    def _new_broadcast(self):
+        from host_tools.club.broadcast import Broadcast
+        self.broadcast = Broadcast(self, **self.broadcast_options)
 
     # -- kept on disk ----------------------------------------------------------------------
 

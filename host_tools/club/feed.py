@@ -11,6 +11,9 @@ import io
 import chess
 import chess.pgn
 
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera.rules.pgn import TERMINATION_TAGS
+
 
 def new_record(fen=None):
     """A game not begun: no moves yet. ``fen``: its start, if not the usual one."""
@@ -83,8 +86,8 @@ def game_pgn(headers, record, result=None):
         node = node.add_variation(move)
         if clock is not None:
             node.set_clock(clock / 1000.0)
-    if record["termination"] and game.headers["Result"] != "*":
-        game.headers["Termination"] = record["termination"]
+    if record["termination"] in TERMINATION_TAGS and game.headers["Result"] != "*":
+        game.headers["Termination"] = TERMINATION_TAGS[record["termination"]]   # as the board's own PGN
     out = io.StringIO()
     game.accept(chess.pgn.FileExporter(out, columns=None))
     return out.getvalue().strip() + "\n"

@@ -215,7 +215,8 @@ class Board:
 
     def _host_wants(self, status, headers):
         """What the Players panel wants of the board's game (players.py): never during a Lichess
-        game (lichess.py gives its own tags), nor to a firmware without ``tag``."""
+        game (lichess.py gives its own tags) nor on a club's board (the club's tags: host_tools/club),
+        nor to a firmware without ``tag``."""
         if self.lichess is not None and self.lichess.playing() or self.tagged_by_club:
             return []
         self.players.adopt(headers)

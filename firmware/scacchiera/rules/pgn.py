@@ -90,7 +90,7 @@ def parse_san(pos, text, lang="en"):
 # -- PGN ----------------------------------------------------------------
 
 # The PGN standard's Termination values for the endings the moves alone do not show.
-_TERMINATION_TAGS = {"time_forfeit": "time forfeit", "abandoned": "abandoned"}
+TERMINATION_TAGS = {"time_forfeit": "time forfeit", "abandoned": "abandoned"}
 
 
 def pgn(pos, tags=None):
@@ -100,8 +100,8 @@ def pgn(pos, tags=None):
     roster = [("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
               ("White", "?"), ("Black", "?"), ("Result", result)]
     given = dict(tags or {})
-    if outcome and outcome[1] in _TERMINATION_TAGS:
-        given.setdefault("Termination", _TERMINATION_TAGS[outcome[1]])   # the ladder reads it
+    if outcome and outcome[1] in TERMINATION_TAGS:
+        given.setdefault("Termination", TERMINATION_TAGS[outcome[1]])   # the ladder reads it
     lines = []
     for key, default in roster:
         lines.append('[%s "%s"]' % (key, _tag_value(given.pop(key, default))))

@@ -3,6 +3,7 @@
 // crosstable) and the Lichess broadcast. The server pushes the club's state on club/ws; actions go
 // back on it (host_tools/club/club.py's act).
 import { $ } from "./dom.js";
+import "./i18n.js";       // the page in Italian or English (the header's button)
 import { connect, onState, post } from "./link.js";
 import { clockText } from "./clock.js";
 

@@ -8,6 +8,20 @@ const KEY = "scacchiera-ui-lang";
 
 // Whole texts: a label, a button, a heading, a title.
 const WORDS = {
+  // the club page (club.html, club.js)
+  "club": "circolo", "Boards": "Scacchiere", "Board": "Scacchiera", "Last": "Ultima", "Result": "Risultato",
+  "Link": "Pagina", "open": "apri", "New tournament": "Nuovo torneo", "Name": "Nome", "System": "Sistema",
+  "Swiss (FIDE Dutch)": "Svizzero (olandese FIDE)", "Round-robin (Berger)": "Girone all'italiana (Berger)",
+  "Rounds": "Turni", "Players (the ladder's)": "Giocatori (della classifica)",
+  "New players, one a line": "Nuovi giocatori, uno per riga", "Make the tournament": "Crea il torneo",
+  "Pair the next round": "Abbina il turno successivo", "Pair this round again": "Abbina di nuovo questo turno",
+  "live PGN of this round": "PGN in diretta di questo turno", "Correct": "Correggi", "Move to board": "Sposta sulla scacchiera",
+  "playing": "in corso", "Standings": "Classifica", "Points": "Punti", "Crosstable": "Tabellone",
+  "withdraw": "ritira", "Another tournament": "Un altro torneo",
+  "Start a new one (this one's files stay)": "Iniziane uno nuovo (i file di questo restano)",
+  "Lichess broadcast": "Trasmissione su Lichess", "Token with study:write": "Token con study:write", "Save": "Salva",
+  "Broadcast id (empty: make one)": "Id della trasmissione (vuoto: creane una)", "Push the rounds": "Invia i turni",
+  "Stop": "Ferma", "not pushing to Lichess": "nessun invio a Lichess", "connected": "connesso",
   "New": "Nuova", "Take back": "Ritira", "Draw": "Patta", "Accept": "Accetta", "Decline": "Rifiuta",
   "Resign": "Abbandona", "Hint": "Aiuto", "Flip": "Gira", "White": "Bianco", "Black": "Nero",
   "variant": "variante", "standard": "classica", "Train…": "Allenamento…", "Train": "Allenamento", "Drill": "Esercizio", "a puzzle": "un problema",
