@@ -115,6 +115,28 @@ def test_which_port(monkeypatch):
         boards.pick_port()
 
 
+def test_a_club_knows_a_board_by_its_serial_number(monkeypatch):
+    """Several Picos: each found by its USB serial number, whatever port it is given after a replug."""
+    class Port:
+        def __init__(self, device, serial_number, vid=0x2E8A):
+            self.device, self.serial_number, self.vid = device, serial_number, vid
+    found = [Port("/dev/ttyACM1", "E6614103E7A1"), Port("/dev/ttyACM0", "E66138935F22"), Port("/dev/ttyUSB0", "X", 0x0403)]
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: found)
+    assert boards.find_picos() == [("/dev/ttyACM0", "E66138935F22"), ("/dev/ttyACM1", "E6614103E7A1")]
+    assert boards.pick_port("E6614103E7A1") == "/dev/ttyACM1"
+    found[:] = [Port("/dev/ttyACM2", "E6614103E7A1")]           # unplugged, back on another port
+    assert boards.pick_port("E6614103E7A1") == "/dev/ttyACM2"
+    with pytest.raises(ActionError, match="board E66138935F22 is not plugged in"):
+        boards.pick_port("E66138935F22")
+    board = SerialBoard(None, retry=(0.05, 0.1), serial_number="E66138935F22")
+    board.start()
+    try:
+        until(lambda: "E66138935F22 is not plugged in" in (board.state()["board"]["problem"] or ""),
+              what="the missing board said")
+    finally:
+        board.stop()
+
+
 def test_no_board_is_said_on_the_page(monkeypatch):
     monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
     board = SerialBoard(None, retry=(0.05, 0.1))

@@ -174,15 +174,17 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.board == "sim":
         return serve_sim_club(args) if args.boards > 1 else serve_sim(args)
-    devices = args.device or []
-    if not devices:
-        from host_tools.companion.boards import find_boards
-        found = find_boards()
-        devices = found if len(found) > 1 else []
-    if len(devices) > 1:
-        print("boards: %s" % ", ".join(devices))
-        return serve_club([SerialBoard(port) for port in devices], args)
-    args.device = devices[0] if devices else None
+    if args.device and len(args.device) > 1:
+        print("boards: %s" % ", ".join(args.device))
+        return serve_club([SerialBoard(port) for port in args.device], args)
+    if not args.device:
+        from host_tools.companion.boards import find_picos
+        found = find_picos()
+        if len(found) > 1:                 # a club: each board known by its Pico's serial number
+            print("boards: %s" % ", ".join("%s (%s)" % pico for pico in found))
+            return serve_club([SerialBoard(None if number else port, serial_number=number)
+                               for port, number in found], args)
+    args.device = args.device[0] if args.device else None
     listening = listen(args)
     if listening is None:
         return 2

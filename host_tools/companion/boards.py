@@ -628,12 +628,24 @@ class SimulatedBoard(Board):
 
 def find_boards():
     """The serial ports of the Picos plugged in (by USB vendor id)."""
+    return [device for device, _serial in find_picos()]
+
+
+def find_picos():
+    """[(serial port, USB serial number)] of the Picos plugged in, by port name. The serial number
+    is the Pico's own (its flash chip's id): a club knows a board by it whatever port it gets."""
     from serial.tools import list_ports
-    return sorted(p.device for p in list_ports.comports() if p.vid == PICO_VID)
+    return sorted((p.device, getattr(p, "serial_number", None)) for p in list_ports.comports() if p.vid == PICO_VID)
 
 
-def pick_port():
-    """The one board plugged in, or ActionError saying why there is none to pick."""
+def pick_port(serial_number=None):
+    """The one board plugged in (or the one with that USB serial number), or ActionError saying why
+    there is none to pick."""
+    if serial_number is not None:
+        for device, number in find_picos():
+            if number == serial_number:
+                return device
+        raise ActionError("board %s is not plugged in: waiting for it" % serial_number)
     ports = find_boards()
     if not ports:
         raise ActionError("no board found: plug the Pico in by USB (or give its port: make connect PORT=/dev/ttyACM0)")
@@ -644,13 +656,16 @@ def pick_port():
 
 
 class SerialBoard(Board):
-    """A Pico on a serial port (``port`` None: the one plugged in), reopened whenever it comes back."""
+    """A Pico on a serial port (``port`` None: the one plugged in, or the one with the USB serial
+    number ``serial_number``: a club's board, whatever port it comes back on), reopened whenever it
+    comes back."""
 
     kind = "serial"
 
-    def __init__(self, port=None, retry=(0.2, 2.0), read_timeout=0.05):
+    def __init__(self, port=None, retry=(0.2, 2.0), read_timeout=0.05, serial_number=None):
         super().__init__()
         self.port = port
+        self.serial_number = serial_number
         self.retry = retry               # backoff: first and longest wait between attempts (s)
         self.read_timeout = read_timeout
         self._serial = None
@@ -685,7 +700,7 @@ class SerialBoard(Board):
         delay = self.retry[0]
         while not self._stopped.is_set():
             try:
-                port = self.port or pick_port()
+                port = self.port or pick_port(self.serial_number)
                 ser = serial.Serial(port, 115200, timeout=self.read_timeout, write_timeout=1)
             except (ActionError, serial.SerialException, OSError, ValueError) as e:
                 self._set_problem(str(e))
