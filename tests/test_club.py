@@ -187,14 +187,14 @@ def _post(url, fields):
 
 
 @contextlib.contextmanager
-def club_served(tmp_path, boards, players=NAMES):
+def club_served(tmp_path, boards, players=NAMES, find_new=None):
     """A club of ``boards`` on a loopback port (the real server, in a thread), its ladder holding
     ``players``: yields (club, base URL)."""
     ladder = str(tmp_path / "ladder.sqlite3")
     with Ladder(ladder) as lad:
         for i, name in enumerate(players):
             lad.add_player(name, 1000 + 37 * ((i * 7) % 16))
-    club = Club(boards, str(tmp_path / "club"), ladder)
+    club = Club(boards, str(tmp_path / "club"), ladder, find_new)
     sock = bind(0)
     server = make_club_server(club, sock, ladder)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -209,7 +209,7 @@ def club_served(tmp_path, boards, players=NAMES):
         server.should_exit = True
         thread.join(10)
         sock.close()
-        for board in boards:
+        for board in club.boards:
             if isinstance(board, SimulatedBoard):
                 board.sim.flash.cleanup()
 
@@ -439,6 +439,44 @@ def test_an_unplugged_board_shows_and_its_game_stays_in_the_feed(tmp_path):
             assert [m.uci() for m in feed_games(url)[1].mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
 
 
+def test_a_board_plugged_in_later_joins_the_club(tmp_path, monkeypatch):
+    """make connect --club: each Pico known by its USB serial number; one plugged in later gets the
+    next number and its own page."""
+    from host_tools.companion.boards import new_picos
+
+    class Port:
+        vid = 0x2E8A
+
+        def __init__(self, device, serial_number):
+            self.device, self.serial_number = device, serial_number
+    ports = []
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: list(ports))
+    with PtyBoard(str(tmp_path / "ttyACM0")) as first, PtyBoard(str(tmp_path / "ttyACM1")) as second:
+        ports.append(Port(first.path, "E66100000001"))
+        boards = [SerialBoard(serial_number="E66100000001", retry=(0.05, 0.2))]
+        with club_served(tmp_path, boards, NAMES[:4], find_new=new_picos) as (club, url):
+            state = lambda: json.loads(_get(url + "/club/api/state")[1])["boards"]
+            deadline = time.monotonic() + 15
+            while not state()[0]["connected"]:
+                assert time.monotonic() < deadline, "board 1 did not connect"
+                time.sleep(0.05)
+            assert len(state()) == 1
+            ports.append(Port(second.path, "E66100000002"))         # plugged into the hub
+            while not (len(state()) == 2 and state()[1]["connected"]):
+                assert time.monotonic() < deadline, "board 2 did not join: %s" % state()
+                time.sleep(0.05)
+            assert club.boards[1].serial_number == "E66100000002"
+            assert json.loads(_get(url + "/board/2/api/state")[1])["board"]["connected"]
+            assert _post(url + "/club/api/act", {"do": "tournament", "name": "Late", "players": NAMES[:4],
+                                                 "rounds": 1})[0] == 200
+            assert _post(url + "/club/api/act", {"do": "pair"})[0] == 200      # two games: two boards
+            rnd = club.tournament.current()
+            deadline = time.monotonic() + 20
+            while not all(_key_bound(club, rnd, g) for g in rnd["games"]):
+                assert time.monotonic() < deadline, "the boards did not start their games"
+                time.sleep(0.05)
+
+
 def _sq(name):
     return (ord(name[0]) - 97) + 8 * (int(name[1]) - 1)
 
@@ -564,14 +602,15 @@ def test_a_silent_board_is_asked_then_shown_quiet_and_a_restarted_host_goes_on(t
         again.act("tournament", {"name": "Three", "players": NAMES[:2]})    # Two is not over
 
 
-def test_make_sim_with_boards_serves_a_club(tmp_path):
-    """``python -m host_tools.sim --boards 2`` (make sim SIM_ARGS="--boards 2"): the club page and both boards' pages."""
+@contextlib.contextmanager
+def command(tmp_path, *args):
+    """A command of the project's running (until the end of the block): yields (what it said up to
+    its "Ctrl-C to stop", its base URL)."""
     import re
     import subprocess
     import sys
     env = dict(os.environ, SCACCHIERA_LADDER_DB=str(tmp_path / "ladder.sqlite3"))
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools.sim", "--boards", "2", "--port", "0", "--no-browser",
-                             "--club", str(tmp_path / "club")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen([sys.executable, "-m"] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=env, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
         said = ""
@@ -579,16 +618,27 @@ def test_make_sim_with_boards_serves_a_club(tmp_path):
         while "Ctrl-C" not in said:
             assert time.monotonic() < deadline and proc.poll() is None, said
             said += proc.stdout.readline()
-        url = re.search(r"(http://127\.0\.0\.1:\d+)/", said).group(1)
+        yield said, re.search(r"(http://127\.0\.0\.1:\d+)/", said).group(1)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_make_sim_with_boards_serves_a_club(tmp_path):
+    """``python -m host_tools.sim --boards 2`` (make sim SIM_ARGS="--boards 2"): the club page and both
+    boards' pages; ``make connect CONNECT_ARGS="--club DIR"`` with no board plugged in yet: the club page."""
+    club = str(tmp_path / "club")
+    with command(tmp_path, "host_tools.sim", "--boards", "2", "--port", "0", "--no-browser", "--club", club) as (said, url):
         assert "2 boards" in said and "/broadcast/current.pgn" in said
         assert "Scacchiera club" in _get(url + "/")[1]
         for n in (1, 2):
             assert '<script type="module" src="app.js">' in _get(url + "/board/%d/" % n)[1]
         boards = json.loads(_get(url + "/club/api/state")[1])["boards"]
         assert [b["kind"] for b in boards] == ["simulated", "simulated"]
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with command(tmp_path, "host_tools.companion", "--club", club, "--port", "0", "--no-browser", "--no-lichess",
+                 "connect") as (said, url):
+        assert "boards: none yet" in said and "Scacchiera club" in _get(url + "/")[1]
+        assert json.loads(_get(url + "/club/api/state")[1])["boards"] == []
 
 
 def test_the_feed_is_public_and_the_rest_is_guarded(tmp_path):

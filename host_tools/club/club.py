@@ -57,8 +57,9 @@ class Club:
     """``boards``: the companion's boards (boards.Board), board 1 first. ``folder``: the club's files.
     ``ladder_path``: the ladder the tournament's players come from and its results go to."""
 
-    def __init__(self, boards, folder, ladder_path=None):
+    def __init__(self, boards, folder, ladder_path=None, find_new=None):
         self.boards = list(boards)
+        self.find_new = find_new  # function(boards) -> boards plugged in since (serial ports), or None
         self.folder = folder
         self.ladder_path = ladder_path
         self.lock = threading.RLock()
@@ -72,6 +73,7 @@ class Club:
         self.broadcast = None     # broadcast.Broadcast, when the club pushes to Lichess
         self.broadcast_options = {}        # its Lichess: base_url, token_path (the command line's)
         self.on_change = lambda: None      # the club page's wake-up (the server sets it)
+        self.on_board_added = lambda index: None   # a board plugged in later: the server serves its page
         self._dirty = set()       # what to write: "tournament", "records", or a round number
         self._outbox = []         # [(board number, [(action, fields)])]: pairings to send (_deliver)
         self._acting = threading.Lock()    # one arbiter's action at a time
@@ -104,10 +106,16 @@ class Club:
         self._save()
 
     def _run(self):
-        """Writes the club's files when something changed; asks a silent board how it is."""
+        """Writes the club's files when something changed; asks a silent board how it is; adds a
+        board plugged in meanwhile (every PING_SECONDS)."""
+        looked = time.monotonic()
         while not self._stopped.wait(SAVE_SECONDS):
             self._save()
             now = time.monotonic()
+            if self.find_new is not None and now - looked > PING_SECONDS:
+                looked = now
+                for board in self.find_new(list(self.boards)):
+                    self.add_board(board)
             for board in self.boards:
                 heard = board.model.heard
                 if board.connected() and (heard is None or now - heard > PING_SECONDS):
@@ -115,6 +123,18 @@ class Club:
                         board.model.ping()
                     except ActionError:
                         pass              # it went away meanwhile: the board's own thread says so
+
+    def add_board(self, board):
+        """One more board (plugged in after the start): the next number, its page served."""
+        with self.lock:
+            board.tagged_by_club = True
+            self.boards.append(board)
+            index = len(self.boards) - 1
+            self.said = "board %d plugged in" % (index + 1)
+            if self.tournament is not None:
+                self.tournament.boards = len(self.boards)
+        self.on_board_added(index)
+        self.on_change()
 
     def _changed(self, what):
         """(with the lock) the feed or the tournament moved on."""

@@ -49,14 +49,27 @@ def create_club_app(club, port, ladder=None, pairing=None):
     club_api = Starlette(routes=[r for r in companion.ROUTES if r.path in ("/ws", "/api/state", "/api/act")])
     club_api.state.board = club
 
+    def serve_board(index, loop):
+        """Board ``index``'s page at /board/N/, its changes followed by the club (a board plugged in
+        later is added here too: Starlette reads its routes at every request)."""
+        if index == len(boards):
+            boards.append(companion.board_app(club.boards[index], ladder, pairing))
+            app.router.routes.append(Mount("/board/%d" % (index + 1), app=boards[index]))
+        companion.wake_pages(boards[index].state, loop, also=lambda: club.board_changed(index))
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         loop = asyncio.get_running_loop()
         companion.wake_pages(club_api.state, loop)
-        for i, sub in enumerate(boards):
-            companion.wake_pages(sub.state, loop, also=lambda i=i: club.board_changed(i))
+        for i in range(len(boards)):
+            serve_board(i, loop)
         for board in club.boards:
             board.start()
+
+        def added(index):
+            serve_board(index, loop)
+            club.boards[index].start()
+        club.on_board_added = added
         club.start()
         try:
             yield

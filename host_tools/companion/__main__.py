@@ -125,7 +125,7 @@ def serve_sim(args):
     return serve(board, listening, not args.no_browser, "Scacchiera simulator", args.ladder)
 
 
-def serve_club(boards, args):
+def serve_club(boards, args, find_new=None):
     """Many boards on one host (host_tools/club, docs/club.md): the club page at the root, each
     board's own page at /board/N/, the live feed at /broadcast/."""
     from host_tools.club.club import Club, default_folder
@@ -135,7 +135,7 @@ def serve_club(boards, args):
     if listening is None:
         return 2
     folder = args.club or default_folder()
-    club = Club(boards, folder, args.ladder or default_path())
+    club = Club(boards, folder, args.ladder or default_path(), find_new)
     club.broadcast_options = {"base_url": args.lichess_url}
     server = make_club_server(club, listening[0][0], args.ladder, listening[1])
     print("%d boards; the club's files in %s; the live PGN for a relay: /broadcast/current.pgn"
@@ -157,6 +157,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host_tools.companion",
                                      description="The Scacchiera companion: one page for the simulated board or a real one.")
     add_page_arguments(parser)
+    add_club_arguments(parser, boards=False)
     parser.add_argument("--no-lichess", action="store_true", help="connect: no online games (docs/lichess.md)")
     parser.add_argument("--lichess", action="store_true", help="sim: the simulated board plays on Lichess too")
     sub = parser.add_subparsers(dest="board", required=True)
@@ -166,11 +167,10 @@ def main(argv=None):
     sim.add_argument("--variant", choices=VARIANTS)
     sim.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
     sim.add_argument("--pty", action="store_true", help="the board's USB link on a pseudo-terminal too")
-    add_club_arguments(sim)
+    add_club_arguments(sim, club=False)
     real = sub.add_parser("connect", help="a board on USB serial")
     real.add_argument("--device", action="append", help="its serial port, e.g. /dev/ttyACM0 (default: the board "
                       "plugged in; given more than once, or several boards plugged in: a club)")
-    real.add_argument("--club", metavar="DIR", help="several boards: the club's folder (default: the user's data folder)")
     args = parser.parse_args(argv)
     if args.board == "sim":
         return serve_sim_club(args) if args.boards > 1 else serve_sim(args)
@@ -178,12 +178,12 @@ def main(argv=None):
         print("boards: %s" % ", ".join(args.device))
         return serve_club([SerialBoard(port) for port in args.device], args)
     if not args.device:
-        from host_tools.companion.boards import find_picos
+        from host_tools.companion.boards import find_picos, new_picos
         found = find_picos()
-        if len(found) > 1:                 # a club: each board known by its Pico's serial number
-            print("boards: %s" % ", ".join("%s (%s)" % pico for pico in found))
+        if len(found) > 1 or args.club:    # a club: each board known by its Pico's serial number
+            print("boards: %s" % (", ".join("%s (%s)" % pico for pico in found) or "none yet"))
             return serve_club([SerialBoard(None if number else port, serial_number=number)
-                               for port, number in found], args)
+                               for port, number in found], args, find_new=new_picos)
     args.device = args.device[0] if args.device else None
     listening = listen(args)
     if listening is None:

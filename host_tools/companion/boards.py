@@ -638,6 +638,13 @@ def find_picos():
     return sorted((p.device, getattr(p, "serial_number", None)) for p in list_ports.comports() if p.vid == PICO_VID)
 
 
+def new_picos(boards):
+    """A SerialBoard for each Pico plugged in that none of ``boards`` is (by USB serial number): a
+    club's boards plugged in after it started."""
+    known = set(getattr(b, "serial_number", None) for b in boards)
+    return [SerialBoard(serial_number=number) for _port, number in find_picos() if number and number not in known]
+
+
 def pick_port(serial_number=None):
     """The one board plugged in (or the one with that USB serial number), or ActionError saying why
     there is none to pick."""

@@ -19,9 +19,12 @@ def add_page_arguments(parser):
     parser.add_argument("--lan-address", help=argparse.SUPPRESS)   # the LAN address (default: the one found)
 
 
-def add_club_arguments(parser):
-    """The simulator's club: ``--boards N`` simulated boards on one host (docs/club.md)."""
-    parser.add_argument("--boards", type=int, default=1, choices=range(1, 65), metavar="N",
-                        help="run N simulated boards, each its own firmware, with the club page (1 to 64)")
-    parser.add_argument("--club", metavar="DIR", help="the club's folder: tournament, standings, round PGNs "
-                        "(default: the user's data folder)")
+def add_club_arguments(parser, boards=True, club=True):
+    """A club (docs/club.md): ``--club DIR``, its folder; ``--boards N`` simulated boards on one host."""
+    if boards:
+        parser.add_argument("--boards", type=int, default=1, choices=range(1, 65), metavar="N",
+                            help="run N simulated boards, each its own firmware, with the club page (1 to 64)")
+    if club:
+        parser.add_argument("--club", metavar="DIR", help="the club's folder: tournament, standings, round PGNs "
+                            "(default: the user's data folder); connect: a club even of one board, and the "
+                            "boards plugged in later")
