@@ -125,9 +125,8 @@ class Tournament:
 
     def _history(self, player, number):
         """What the pairing engine must know of ``player`` before round ``number`` (its README)."""
-        colours, floats, byes, score = [], [], 0, 0.0
+        colours, floats, byes = [], [], 0
         for rnd in self.rounds[:number - 1]:
-            before = dict((p["id"], self.score(p["id"], rnd["number"] - 1)) for p in self.players)
             game = self._game_of(rnd, player["id"])
             if game is None:
                 colours.append("none")
@@ -137,10 +136,10 @@ class Tournament:
             white = game["white"] == player["id"]
             other = game["black"] if white else game["white"]
             colours.append("white" if white else "black")
-            mine, theirs = before[player["id"]], before[other]
+            mine, theirs = self.score(player["id"], rnd["number"] - 1), self.score(other, rnd["number"] - 1)
             floats.append("down" if mine > theirs else "up" if mine < theirs else "none")
-        score = self.score(player["id"], number - 1)
-        return {"id": player["id"], "name": player["name"], "rating": player["rating"], "score": score,
+        return {"id": player["id"], "name": player["name"], "rating": player["rating"],
+                "score": self.score(player["id"], number - 1),
                 "starting_number": player["id"], "color_hist": colours, "float_history": floats,
                 "bye_count": byes}
 
