@@ -334,9 +334,15 @@ class Club:
         """One action of the arbiter's, whole: the club's lock is held while the tournament changes,
         never while a board is spoken to (its own thread may be waiting for the lock)."""
         with self._acting:
+            paired = None
+            if action in ("pair", "repair") and self.tournament is not None:
+                try:                               # the library's matching, without the lock: the boards go on
+                    paired = self.tournament.next_round() if action == "pair" else self.tournament.repaired()
+                except ValueError as e:
+                    raise ClubError(str(e))
             with self.lock:
                 try:
-                    said = self._act(action, fields)
+                    said = self._act(action, fields, paired)
                 except ValueError as e:          # TournamentError, ClubError, the broadcast's
                     self._outbox = []
                     raise ClubError(str(e))
@@ -347,7 +353,7 @@ class Club:
             self._deliver()
         self.on_change()
 
-    def _act(self, action, fields):
+    def _act(self, action, fields, paired=None):
         t = self.tournament
         if action == "tournament":
             return self._create(fields)
@@ -356,9 +362,9 @@ class Club:
         if t is None:
             raise ClubError("no tournament yet: make one first")
         if action == "pair":
-            self._send_round(t.pair_next())
+            self._send_round(t.pair_next(paired))
         elif action == "repair":
-            self._send_round(t.repair())
+            self._send_round(t.repair(paired))
         elif action == "resend":
             rnd = t.current()
             g = t.game(rnd["number"] if rnd else 0, _whole(fields, "board"))

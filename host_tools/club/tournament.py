@@ -79,26 +79,39 @@ class Tournament:
     def round_done(rnd):
         return rnd is not None and all(g["result"] is not None for g in rnd["games"])
 
-    def pair_next(self):
-        """Pair the next round (every game of the current one must have its result): the new round."""
+    def pair_next(self, paired=None):
+        """Add the next round (``next_round``'s, or ``paired``: that, already worked out): the new round."""
+        paired = paired or self.next_round()
+        self.next_round(check_only=True)
+        self.rounds.append(paired)
+        return self.current()
+
+    def next_round(self, check_only=False):
+        """The next round paired, not added yet (every game of the current one must have its result).
+        Apart from pair_next, so a caller may pair without holding its lock (seconds for 100 players)."""
         if self.rounds and not self.round_done(self.current()):
             raise TournamentError("round %d is not over: %d games without a result" % (
                 len(self.rounds), sum(g["result"] is None for g in self.current()["games"])))
         if len(self.rounds) == self.planned:
             raise TournamentError("all %d rounds are paired" % self.planned)
-        self.rounds.append(self._paired(len(self.rounds) + 1))
+        return None if check_only else self._paired(len(self.rounds) + 1)
+
+    def repair(self, paired=None):
+        """Pair the current round again (a player withdrew or a pairing was wrong): only before any
+        of its games has a result. ``paired``: ``repaired()``'s, already worked out."""
+        paired = paired or self.repaired()
+        self.repaired(check_only=True)
+        self.rounds[-1] = paired
         return self.current()
 
-    def repair(self):
-        """Pair the current round again (a player withdrew or a pairing was wrong): only before any
-        of its games has a result."""
+    def repaired(self, check_only=False):
+        """The current round paired again, not put in its place yet."""
         rnd = self.current()
         if rnd is None:
             raise TournamentError("no round to pair again")
         if any(g["result"] is not None for g in rnd["games"]):
             raise TournamentError("round %d has results already: correct them instead" % rnd["number"])
-        self.rounds[-1] = self._paired(rnd["number"])
-        return self.current()
+        return None if check_only else self._paired(rnd["number"])
 
     def _paired(self, number):
         from caissify_pairings import generate_pairings
