@@ -578,10 +578,17 @@ def test_a_silent_board_is_asked_then_shown_quiet_and_a_restarted_host_goes_on(t
     board.answer()
     club = Club([board], str(tmp_path / "club"), ladder)
     assert not club.state()["boards"][0]["quiet"]
+    with pytest.raises(ClubError, match="clock"):
+        club.act("tournament", {"name": "Two", "players": NAMES[:2], "rounds": 1, "clock": "5+x"})
     club.act("tournament", {"name": "Two", "players": NAMES[:2], "rounds": 1})
     club.act("pair", {})
-    assert {"cmd": "tag", "name": "Round", "value": "1"} in [
-        dict((k, v) for k, v in c.items() if k != "id") for c in board.sent if isinstance(c, dict)]
+    sent = lambda: [dict((k, v) for k, v in c.items() if k != "id") for c in board.sent if isinstance(c, dict)]
+    assert {"cmd": "tag", "name": "Round", "value": "1"} in sent()
+    # The board never showed the pairing's tags (it was away): the arbiter sends the game again.
+    assert club.state()["tournament"]["started"] == []
+    news = sent().count({"cmd": "new"})
+    club.act("resend", {"board": 1})
+    assert sent().count({"cmd": "new"}) == news + 1
     club.start()
     try:
         board.model.heard -= 10                  # nothing from the board for 10 s

@@ -19,10 +19,12 @@ import os
 import threading
 import time
 
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.club import feed
 from host_tools.club.tournament import Tournament
 from host_tools.companion.boards import ActionError
 from host_tools.companion.players import host_date, time_control
+from scacchiera.game.clocks import parse_control
 
 PING_SECONDS = 2.0        # a board not heard from this long is asked for its status
 QUIET_SECONDS = 6.0       # and one silent this long (connected) shows as quiet on the club page
@@ -325,7 +327,9 @@ class Club:
                     "name": t.name, "system": t.system, "planned": t.planned, "clock": t.clock, "site": t.site,
                     "players": t.players, "rounds": t.rounds, "standings": t.standings(),
                     "crosstable": t.crosstable(), "finished": t.finished(),
-                    "round_done": t.round_done(t.current()) if t.rounds else True}
+                    "round_done": t.round_done(t.current()) if t.rounds else True,
+                    "started": sorted(g["board"] for g in (t.current() or {"games": ()})["games"]
+                                      if _key(t.current(), g) in self.bound)}
             return out
 
     # -- the arbiter's actions (the club page) ----------------------------------------------
@@ -400,6 +404,8 @@ class Club:
         clock = fields.get("clock") or "off"
         if not isinstance(clock, str) or len(clock) > 12:
             raise ClubError("'clock' is off or minutes+seconds (15+10)")
+        if clock != "off":
+            parse_control(clock)           # the board's own check (ValueError in its words)
         t = Tournament(fields.get("name") or "", [(n, ratings[n]) for n in names], fields.get("system", "swiss"),
                        rounds, len(self.boards), clock, str(fields.get("site") or "")[:60])
         self.tournament, self.records, self.bound, self.round_versions = t, {}, {}, {}

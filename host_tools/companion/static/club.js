@@ -75,6 +75,12 @@ function drawTournament(s) {
     cell(tr, g.result ? g.result + (g.by === "arbiter" ? " (arbiter)" : "") : "playing");
     cell(tr, "").appendChild(resultSelect(rnd.number, g));
     cell(tr, "").appendChild(moveInput(g, s.boards.length));
+    if (!t.started.includes(g.board) && g.result == null) {   // the board has not begun it (it was away)
+      const again = document.createElement("button");
+      again.textContent = "send again";
+      again.onclick = () => post("resend", { board: g.board });
+      cell(tr, "").appendChild(again);
+    }
     return tr;
   }));
   $("byes").textContent = rnd && rnd.byes.length ? "Bye: " + rnd.byes.map(names).join(", ") : "";

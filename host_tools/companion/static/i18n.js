@@ -17,7 +17,7 @@ const WORDS = {
   "Pair the next round": "Abbina il turno successivo", "Pair this round again": "Abbina di nuovo questo turno",
   "live PGN of this round": "PGN in diretta di questo turno", "Correct": "Correggi", "Move to board": "Sposta sulla scacchiera",
   "playing": "in corso", "Standings": "Classifica", "Points": "Punti", "Crosstable": "Tabellone",
-  "withdraw": "ritira", "Another tournament": "Un altro torneo",
+  "withdraw": "ritira", "send again": "invia di nuovo", "Another tournament": "Un altro torneo",
   "Start a new one (this one's files stay)": "Iniziane uno nuovo (i file di questo restano)",
   "Lichess broadcast": "Trasmissione su Lichess", "Token with study:write": "Token con study:write", "Save": "Salva",
   "Broadcast id (empty: make one)": "Id della trasmissione (vuoto: creane una)", "Push the rounds": "Invia i turni",
