@@ -2,6 +2,7 @@
 browser paired with a one-time key, refused to everything else. The LAN address is 127.0.0.2 here (a
 loopback address standing in for it) and its host names are made up: no traffic leaves this machine."""
 
+import contextlib
 import http.client
 import json
 import threading
@@ -27,18 +28,26 @@ def lan(tmp_path):
     port = sock.getsockname()[1]
     lan_sock = bind(port, LAN)
     pairing = Pairing(LAN, port, names=(NAME,))
-    server = make_server(board, sock, str(tmp_path / "ladder.sqlite3"), pairing)
+    with running(make_server(board, sock, str(tmp_path / "ladder.sqlite3"), pairing), sock, lan_sock):
+        yield board, port, pairing
+
+
+@contextlib.contextmanager
+def running(server, sock, lan_sock):
+    """``server`` on 127.0.0.1 and the "LAN" (its two sockets), in a thread, until the block ends."""
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock, lan_sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.01)
-    yield board, port, pairing
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
-    lan_sock.close()
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+        lan_sock.close()
 
 
 def get(address, port, path, host=None, cookie=None, method="GET", body=None):
@@ -167,3 +176,33 @@ def test_a_phone_opens_the_link_and_plays_on_the_page(lan, browser_ready):
             assert page.goto("http://%s:%d/" % (LAN, port)).status == 401, "the phone is out"
         finally:
             browser.close()
+
+
+def test_a_clubs_pages_on_the_lan_are_for_paired_browsers(tmp_path):
+    """A club (host_tools/club) with --lan: every board's page and the club's API want the pairing's
+    cookie; a board's pairing controls stay on the computer; the live feed is public."""
+    from host_tools.club.club import Club
+    from host_tools.club.server import make_club_server
+    boards = [SimulatedBoard(speed=0) for _ in range(2)]
+    sock = bind(0)
+    port = sock.getsockname()[1]
+    lan_sock = bind(port, LAN)
+    pairing = Pairing(LAN, port, names=(NAME,))
+    club = Club(boards, str(tmp_path / "club"), str(tmp_path / "ladder.sqlite3"))
+    server = make_club_server(club, sock, str(tmp_path / "ladder.sqlite3"), pairing)
+    try:
+        with running(server, sock, lan_sock):
+            for path in ("/", "/club/api/state", "/board/1/", "/board/2/api/state"):
+                assert get(LAN, port, path)[0] == 401, path
+            assert get(LAN, port, "/board/1/api/pairing")[0] == 403
+            assert get(LAN, port, "/broadcast/current.pgn")[0] == 404          # public: no round yet, not 401
+            status, headers, _ = get(LAN, port, "/pair?key=" + pairing.link().split("key=")[1])
+            assert status == 303
+            cookie = headers["set-cookie"].split(";")[0]
+            for path in ("/", "/club/api/state", "/board/1/", "/board/2/api/state"):
+                assert get(LAN, port, path, cookie=cookie)[0] == 200, path
+            assert get(LAN, port, "/board/1/api/pairing", cookie=cookie)[0] == 403
+            assert get("127.0.0.1", port, "/board/1/api/pairing")[0] == 200    # the computer's own page
+    finally:
+        for board in boards:
+            board.sim.flash.cleanup()
