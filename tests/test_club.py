@@ -584,6 +584,8 @@ def test_a_silent_board_is_asked_then_shown_quiet_and_a_restarted_host_goes_on(t
     club.act("pair", {})
     sent = lambda: [dict((k, v) for k, v in c.items() if k != "id") for c in board.sent if isinstance(c, dict)]
     assert {"cmd": "tag", "name": "Round", "value": "1"} in sent()
+    for name in ("hints", "suggest", "takeback"):          # no assistance, no takebacks in a tournament game
+        assert {"cmd": "set", "name": name, "value": False} in sent()
     # The board never showed the pairing's tags (it was away): the arbiter sends the game again.
     assert club.state()["tournament"]["started"] == []
     news = sent().count({"cmd": "new"})

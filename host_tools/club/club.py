@@ -193,7 +193,8 @@ class Club:
 
     def _send_pairing(self, rnd, g, fen=None):
         """(with the lock) Queue what starts the pairing's game on its board: the players, a new game
-        (from ``fen``: a game moved from another board), the clock, no assistance, the club's tags.
+        (from ``fen``: a game moved from another board), the clock, no assistance and no takebacks
+        (FIDE: a move made stands), the club's tags.
         ``act`` sends the queue once the lock is let go (a board's thread may be waiting for it)."""
         t = self.tournament
         fields = {"opponent": "person", "colour": "white", "clock": t.clock}
@@ -201,7 +202,7 @@ class Club:
             fields["fen"] = fen
         actions = [("players", {"white": t.name_of(g["white"]), "black": t.name_of(g["black"]), "site": t.site,
                                 "rated": False}), ("start", fields)]
-        actions += [("option", {"name": name, "value": False}) for name in ("hints", "suggest")]
+        actions += [("option", {"name": name, "value": False}) for name in ("hints", "suggest", "takeback")]
         tags = dict(self._tags(rnd, g), Site=t.site or None, Date=rnd.get("date"),
                     WhiteElo=str(t.players[g["white"] - 1]["rating"]),
                     BlackElo=str(t.players[g["black"] - 1]["rating"]),
