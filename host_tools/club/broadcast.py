@@ -17,7 +17,6 @@ its id) and its rounds' ids are kept in the club's folder, so a restarted host g
 import json
 import os
 import threading
-import time
 
 import berserk
 import berserk.exceptions
@@ -57,7 +56,7 @@ class Broadcast:
         self.tour = None          # {"id", "url"}: the broadcast
         self.rounds = {}          # round number (str) -> {"id", "url"}
         self.on = False
-        self.pushes = []          # (round, club version pushed, time.monotonic()): the bench reads it
+        self.pushes = 0           # pushes Lichess took
         self._pushed = {}         # round number -> the club's round version last pushed
         self._token = None
         self._clients = {}
@@ -106,7 +105,7 @@ class Broadcast:
     def describe(self):
         with self.lock:
             return {"on": self.on, "token": self._token is not None, "problem": self.problem, "notice": self.notice,
-                    "tour": self.tour, "rounds": self.rounds, "pushes": len(self.pushes)}
+                    "tour": self.tour, "rounds": self.rounds, "pushes": self.pushes}
 
     # -- the pushing thread ------------------------------------------------------------------
 
@@ -167,9 +166,7 @@ class Broadcast:
             self._pushed[number] = version
             with self.lock:
                 self.notice = None
-                self.pushes.append((number, version, time.monotonic()))
-                if len(self.pushes) > 10000:
-                    del self.pushes[:5000]
+                self.pushes += 1
 
     def _wait(self, text, seconds):
         with self.lock:

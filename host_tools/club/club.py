@@ -236,6 +236,7 @@ class Club:
             self.bound.pop(_key(rnd, g), None)
             self.records[_key(rnd, g)] = feed.new_record()
             self._send_pairing(rnd, g)
+        self._changed({rnd["number"]})
         self.said = "round %d sent to the boards" % rnd["number"]
 
     # -- the ladder ------------------------------------------------------------------------
@@ -289,7 +290,7 @@ class Club:
             t = self.tournament
             if t is None or not t.rounds:
                 return None
-            number = number or len(t.rounds)
+            number = len(t.rounds) if number is None else number
             if not 1 <= number <= len(t.rounds):
                 return None
             version = self.round_versions.get(number, 0)
@@ -315,10 +316,8 @@ class Club:
             boards.append({"board": i + 1, "kind": board.kind, "connected": connected, "problem": board.problem(),
                            "quiet": bool(connected and heard is not None and now - heard > QUIET_SECONDS),
                            "white": headers.get("White"), "black": headers.get("Black"),
-                           "round": headers.get("Round") if headers.get("Event") == (
-                               self.tournament.name if self.tournament else None) else None,
                            "ply": len(moves), "last": moves[-1] if moves else None, "clock": clock,
-                           "result": status.get("result"), "game": status.get("game")})
+                           "result": status.get("result")})
         with self.lock:
             t = self.tournament
             out = {"boards": boards, "said": self.said, "tournament": None,
@@ -353,8 +352,7 @@ class Club:
                     raise ClubError(str(e))
                 if said:
                     self.said = said
-                self._changed({"tournament", "records"} | set(range(1, len(self.tournament.rounds) + 1)
-                                                              if self.tournament else ()))
+                self._changed({"tournament", "records"})     # and the round it touched: its own branch
             self._deliver()
         self.on_change()
 
@@ -382,6 +380,7 @@ class Club:
             g = t.game(number, board)
             if t.set_result(number, board, result, by="arbiter"):
                 self._rate(t.rounds[number - 1], g)
+                self._changed({number})
             return "round %d board %d: %s (the arbiter's)" % (number, board, result or "no result")
         elif action == "move":
             return self._move(_whole(fields, "board"), _whole(fields, "to"))
@@ -448,6 +447,7 @@ class Club:
             record["prefix"] = list(record["moves"])
             self.bound.pop(key, None)
             self._send_pairing(rnd, game, feed.position_after(record))
+        self._changed({rnd["number"]})
         return "board %d's game moved to board %d" % (number, to)
 
     def _broadcast(self, fields):

@@ -17,7 +17,7 @@ from scacchiera.rules.pgn import TERMINATION_TAGS
 
 def new_record(fen=None):
     """A game not begun: no moves yet. ``fen``: its start, if not the usual one."""
-    return {"fen": fen, "moves": [], "clocks": [], "result": "*", "termination": None, "game": None}
+    return {"fen": fen, "moves": [], "clocks": [], "result": "*", "termination": None}
 
 
 def follow(record, status):

@@ -28,15 +28,7 @@ async def club_page(request):
 
 async def round_feed(request):
     """``/broadcast/round-N.pgn`` (or ``current.pgn``): the round's games, the newest the club has."""
-    name = request.path_params["name"]
-    club = request.app.state.club
-    number = None
-    if name != "current.pgn":
-        digits = name[len("round-"):-len(".pgn")] if name.startswith("round-") and name.endswith(".pgn") else ""
-        if not digits.isdigit() or len(digits) > 4:
-            return PlainTextResponse("no such file: the feed has round-N.pgn and current.pgn", status_code=404)
-        number = int(digits)
-    text = club.round_pgn(number)
+    text = request.app.state.club.round_pgn(request.path_params.get("number"))
     if text is None:
         return PlainTextResponse("no such round (yet)", status_code=404)
     return PlainTextResponse(text, media_type="application/x-chess-pgn",
@@ -84,7 +76,8 @@ def create_club_app(club, port, ladder=None, pairing=None):
     static = [r for r in companion.ROUTES if r.path != "/" and r.path in companion.FILES or r.path in companion.VENDOR]
     routes = [Route("/", club_page), Route("/icons.json", companion.display_icons),
               Route("/api/ladder", companion.get_ladder),
-              Route(FEED + "{name}", round_feed), Mount("/club", app=club_api)] + static + \
+              Route(FEED + "current.pgn", round_feed), Route(FEED + "round-{number:int}.pgn", round_feed),
+              Mount("/club", app=club_api)] + static + \
         [Mount("/board/%d" % (i + 1), app=sub) for i, sub in enumerate(boards)]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.club = club

@@ -81,9 +81,8 @@ class Tournament:
 
     def pair_next(self, paired=None):
         """Add the next round (``next_round``'s, or ``paired``: that, already worked out): the new round."""
-        paired = paired or self.next_round()
         self.next_round(check_only=True)
-        self.rounds.append(paired)
+        self.rounds.append(paired or self._paired(len(self.rounds) + 1))
         return self.current()
 
     def next_round(self, check_only=False):
@@ -99,9 +98,8 @@ class Tournament:
     def repair(self, paired=None):
         """Pair the current round again (a player withdrew or a pairing was wrong): only before any
         of its games has a result. ``paired``: ``repaired()``'s, already worked out."""
-        paired = paired or self.repaired()
         self.repaired(check_only=True)
-        self.rounds[-1] = paired
+        self.rounds[-1] = paired or self._paired(self.current()["number"])
         return self.current()
 
     def repaired(self, check_only=False):
