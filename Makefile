@@ -14,7 +14,7 @@ export SCACCHIERA_UF2 := $(if $(UF2),$(abspath $(UF2)),$(SCACCHIERA_UF2))
 CG_DIR := tools/chessground
 PYTEST_WORKERS ?= 2
 
-.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match puzzles
+.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match puzzles pcb
 
 help:
 	@echo "make sim        run the simulator (the main job)"
@@ -27,6 +27,7 @@ help:
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
 	@echo "make engine-match  the engine against Stockfish (UCI_Elo) and level against level: Elo per level (long)"
 	@echo "make puzzles    make the puzzle set again with Stockfish (long) and pack it for the board's flash"
+	@echo "make pcb        hardware/pcb: the PCBs from board_config, checked by KiCad's DRC (needs Debian's kicad 6)"
 	@echo "make firmware   build/firmware: the precompiled firmware (.mpy for the RP2040)"
 	@echo "make deploy     precompile firmware/ and copy it to a Pico (PORT=auto or e.g. /dev/ttyACM0)"
 	@echo "make repl       MicroPython's REPL on the Pico (Ctrl-] leaves)"
@@ -102,6 +103,13 @@ puzzles: deps
 	$(PY) -m host_tools.training.make_puzzles --games $(PUZZLE_GAMES) --jobs $(PYTEST_WORKERS)
 	$(PY) -m host_tools.training.make_puzzles --verify --jobs $(PYTEST_WORKERS)
 	$(PY) -m host_tools.training.puzzle_file
+
+# The PCBs (hardware/README.md, "Ordering the PCBs"): KiCad 6's Python module lives in the system
+# Python (apt-get install --no-install-recommends kicad kicad-footprints), not in the venv.
+KICAD_PYTHON ?= /usr/bin/python3
+export KICAD_PYTHON
+pcb:
+	$(KICAD_PYTHON) -m host_tools.pcb
 
 # -- the Pico (README: "Flashing the Pico") -------------------------------
 

@@ -92,6 +92,10 @@ A1_CORNER = "near-left"
 # "row-major": every row runs left to right (a return wire per row).
 LED_LAYOUT = "serpentine"
 
+# The side of a square on the wooden board, in mm (hardware/README.md: 35-60).
+# Only the PCBs read it (host_tools/pcb): a rank strip is eight squares long.
+SQUARE_MM = const(50)
+
 # --- Power (hardware/power.md is generated from these numbers) ---
 
 # A WS2812B channel draws up to ~20 mA at level 255 (datasheets and
