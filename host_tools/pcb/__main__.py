@@ -18,6 +18,7 @@ import time
 
 from host_tools.pcb import boards as boards_module
 from host_tools.pcb import kicad_board
+from host_tools.pcb.netlist import kicad_netlist
 from host_tools.pcb.order_sheet import order_sheet
 
 OUT = os.path.join(boards_module.ROOT, "hardware", "pcb")
@@ -35,6 +36,7 @@ def generate(names, out=OUT):
         routed = time.time() - started
         folder = os.path.join(out, name)
         path = kicad_board.save(pcb, board, folder)
+        kicad_board._write_if_changed(os.path.join(folder, name + ".net"), kicad_netlist(board))
         pcb = kicad_board.pcbnew.LoadBoard(path)  # check and plot what was written, not what is in memory
         result = kicad_board.drc(pcb, os.path.join(folder, name + "-drc.txt"))
         with tempfile.TemporaryDirectory() as scratch:

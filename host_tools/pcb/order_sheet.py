@@ -69,6 +69,18 @@ def order_sheet(boards, summary, kicad_version, config=boards_module.board_confi
         "Plus 8 ribbon cables, 14-way, with a 2x7 IDC socket at each end, pin 1 to pin 1 (red stripe on pin 1).",
         "Reeds: bend the leads to %.2f mm (9 holes of a 2.54 mm grid), at least 2-3 mm from the glass." % spec.REED_PITCH,
         "",
+        "## What drives the price",
+        "",
+        "Fabs charge per design, by area, and for assembly per placed part and per distinct part type. Here: 2 designs;",
+        "%.0f cm2 of board for the 8 strips and %.0f cm2 for the carrier; the strips' longest side is %.0f mm, past the"
+        % (8 * strip.width * strip.height / 100, carrier.width * carrier.height / 100, strip.width),
+        "100 x 100 mm that many fabs price lowest (the carrier stays inside it); %d placed parts (%d per strip, %d on the"
+        % (8 * sum(1 for part in strip.parts if part.assembled) + sum(1 for part in carrier.parts if part.assembled),
+           sum(1 for part in strip.parts if part.assembled), sum(1 for part in carrier.parts if part.assembled)),
+        "carrier) of %d types. Skipping the fab's assembly saves its fees and costs you %d SMD joints per strip."
+        % (len(set(spec.PARTS[part.kind][1] for board in (strip, carrier) for part in board.parts if part.assembled)),
+           sum(2 if part.kind != "led" else 4 for part in strip.parts if part.assembled)),
+        "",
         "## Where each strip goes",
         "",
         "| Carrier header | Matrix row | Row of squares | Strip cabled at | Strip mounted |",
