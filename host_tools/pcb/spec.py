@@ -50,16 +50,16 @@ def ipc2221_width_mm(current_a, rise_c=TEMPERATURE_RISE_C, oz=COPPER_OZ):
 # --- Parts: value, manufacturer part number, and whether the fab places them ---
 # (JLCPCB assembles the SMD parts on one side; the maker solders what is THT.)
 PARTS = {
-    "led": ("WS2812B", "Worldsemi WS2812B-B", True),
+    "led": ("WS2812B", "Worldsemi WS2812B-V5", True),
     "led_cap": ("100nF", "Samsung CL10B104KB8NNNC (0603 X7R 50 V)", True),
-    "diode": ("1N4148W", "onsemi 1N4148W (SOD-123)", True),
+    "diode": ("1N4148W", "Diodes Inc. 1N4148W-7-F (SOD-123)", True),
     "reed": ("reed NO 10-20 AT", "Littelfuse MACD-14 (14 mm glass)", False),
     "strip_header": ("IDC 2x7", "2x7 2.54 mm shrouded box header", False),
     "pico": ("Raspberry Pi Pico", "Raspberry Pi SC0915", False),
     "shifter": ("74AHCT125", "Texas Instruments SN74AHCT125DR (SOIC-14)", True),
     "data_resistor": ("330", "Yageo RC0603FR-07330RL (0603)", True),
     "shifter_cap": ("100nF", "Samsung CL10B104KB8NNNC (0603 X7R 50 V)", True),
-    "bulk_cap": ("1000uF 10V", "Nichicon UVR1A102MPD (10 x 16 mm, 5 mm pitch)", False),
+    "bulk_cap": ("1000uF 16V", "Nichicon UVR1C102MPD (10 mm, 5 mm pitch)", False),
     "buttons_header": ("1x5 header", "2.54 mm pin header", False),
     "display_header": ("1x4 header", "2.54 mm pin header", False),
     "mounting_hole": ("M3", "", False),
