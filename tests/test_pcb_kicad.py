@@ -7,6 +7,7 @@ it. Without KiCad they skip, saying what to install (.ci/run installs it).
 
 import json
 import os
+import re
 import subprocess
 import zipfile
 
@@ -114,9 +115,31 @@ def test_fabrication_outputs_are_complete(generated):
             suffixes = sorted(member.rsplit(".", 1)[1] for member in archive.namelist())
             assert suffixes == sorted(["gbl", "gbo", "gbs", "gm1", "gtl", "gto", "gtp", "gts", "drl", "drl"])
             assert b"G04" in archive.read(name + "-F_Cu.gtl") or b"%FS" in archive.read(name + "-F_Cu.gtl")
-        with open(os.path.join(str(out), name, name + "-cpl.csv")) as handle:
-            placed = [line.split(",")[0] for line in handle.read().splitlines()[1:]]
+            outline = _gerber_points(archive.read(name + "-Edge_Cuts.gm1").decode())
+            drills = _drill_points(archive.read(name + "-PTH.drl").decode())
         board = boards.boards()[name]
-        assert sorted(placed) == sorted(part.ref for part in board.parts if part.assembled)
+        # One frame for every file: the outline from (0, 0) to (width, height), y upwards, as the CPL counts.
+        assert min(outline) == (0.0, 0.0)
+        assert max(outline) == pytest.approx((board.width, board.height), abs=0.001)
+        assert all(0 < x < board.width and 0 < y < board.height for x, y in drills)
+        with open(os.path.join(str(out), name, name + "-cpl.csv")) as handle:
+            rows = [line.split(",") for line in handle.read().splitlines()[1:]]
+        parts = {part.ref: part for part in board.parts}
+        assert sorted(row[0] for row in rows) == sorted(part.ref for part in board.parts if part.assembled)
+        for ref, x, y, layer, rotation in rows:
+            assert (float(x[:-2]), float(y[:-2])) == pytest.approx((parts[ref].x, board.height - parts[ref].y), abs=0.001)
+            assert layer == "Top" and int(rotation) == parts[ref].rotation
         with open(os.path.join(str(out), name, name + "-bom.csv")) as handle:
             assert handle.readline().startswith("Comment,Designator,Footprint,LCSC Part #")
+
+
+def _gerber_points(text):
+    """(x, y) in mm of every coordinate of a Gerber file in KiCad's 4.6 millimetre format."""
+    points = []
+    for match in re.finditer(r"X(-?\d+)Y(-?\d+)D0[12]", text):
+        points.append((int(match.group(1)) / 1e6, int(match.group(2)) / 1e6))
+    return points
+
+
+def _drill_points(text):
+    return [(float(x), float(y)) for x, y in re.findall(r"^X(-?[\d.]+)Y(-?[\d.]+)", text, re.M)]

@@ -4,7 +4,7 @@
     /usr/bin/python3 -m host_tools.pcb --board strip
     /usr/bin/python3 -m host_tools.pcb --describe hardware/pcb/strip/strip.kicad_pcb   # pads, outline (JSON)
 
-Needs KiCad 6's pcbnew module (Debian: apt install kicad kicad-footprints);
+Needs KiCad 6's pcbnew module (Debian: apt-get install --no-install-recommends kicad kicad-footprints);
 it runs under the Python KiCad was built for, not the project's venv.
 Exits 1 when KiCad's DRC finds an error or an unconnected item.
 """
@@ -17,7 +17,15 @@ import tempfile
 import time
 
 from host_tools.pcb import boards as boards_module
-from host_tools.pcb import kicad_board
+
+try:
+    from host_tools.pcb import kicad_board
+except ImportError as error:  # not the Python KiCad was built for, or no KiCad
+    if "pcbnew" not in str(error):
+        raise
+    sys.exit("host_tools.pcb needs KiCad 6's pcbnew module, which %s cannot import: on Debian, apt-get install "
+             "--no-install-recommends kicad kicad-footprints, then run it with /usr/bin/python3 (make pcb does)"
+             % sys.executable)
 from host_tools.pcb.netlist import kicad_netlist
 from host_tools.pcb.order_sheet import order_sheet
 

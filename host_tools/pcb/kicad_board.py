@@ -60,6 +60,7 @@ def build(board, library):
     settings.m_ViasMinSize = mm(spec.VIA)
     settings.m_MinThroughDrill = mm(spec.VIA_DRILL)
     settings.SetCopperEdgeClearance(mm(spec.EDGE_CLEARANCE))
+    settings.SetAuxOrigin(point(0, board.height))  # the fab files count from the bottom-left corner
     default = settings.GetNetClasses().GetDefault()
     default.SetClearance(mm(spec.CLEARANCE))
     default.SetTrackWidth(mm(spec.SIGNAL_TRACK))
@@ -294,8 +295,14 @@ def _undate(text):
 
 
 def fabrication(pcb, board, folder, scratch):
-    """Gerbers and drill files zipped (<name>-gerbers.zip), the BOM and placement file for JLCPCB."""
+    """Gerbers and drill files zipped (<name>-gerbers.zip), the BOM and placement file for JLCPCB.
+
+    Every file counts from the board's bottom-left corner (KiCad's auxiliary origin), so the
+    placement file's coordinates land on the Gerbers' copper.
+    """
+    origin = pcb.GetDesignSettings().GetAuxOrigin()
     plotter, options = _plotter(pcb, scratch)
+    options.SetUseAuxOrigin(True)
     options.SetUseGerberProtelExtensions(True)
     options.SetCreateGerberJobFile(False)
     options.SetUseGerberX2format(False)
@@ -314,7 +321,7 @@ def fabrication(pcb, board, folder, scratch):
     plotter.ClosePlot()
     drill = pcbnew.EXCELLON_WRITER(pcb)
     drill.SetMapFileFormat(pcbnew.PLOT_FORMAT_PDF)
-    drill.SetOptions(False, False, pcb.GetDesignSettings().GetAuxOrigin(), False)
+    drill.SetOptions(False, False, origin, False)
     drill.SetFormat(True)
     drill.CreateDrillandMapFilesSet(scratch, True, False)
     archive = os.path.join(folder, board.name + "-gerbers.zip")
@@ -381,7 +388,7 @@ def placement(pcb, board):
         if reference not in assembled:
             continue
         position = footprint.GetPosition()
-        # KiCad's y grows downwards; a fab's placement file takes y upwards from the board's bottom-left corner.
+        # KiCad's y grows downwards; the Gerbers and this file count y upwards from the bottom-left corner.
         x = pcbnew.ToMM(position.x)
         y = board.height - pcbnew.ToMM(position.y)
         rows.append([reference, "%.3fmm" % x, "%.3fmm" % y, "Top", "%d" % int(round(footprint.GetOrientationDegrees()))])
