@@ -104,6 +104,32 @@ def build(board, library):
     return pcb
 
 
+def _ground_planes(pcb, board):
+    """Fill what copper is left on both layers with GND: a short return path for the LED data and the
+    reed currents, and less copper to etch. Filled after routing, so it only adds to the routed GND.
+    (KiCad 6's filler crashes on a board built in memory; it is run on the saved board, reloaded.)"""
+    ground = pcb.FindNet("GND")
+    inset = spec.EDGE_CLEARANCE
+    corners = [(inset, inset), (board.width - inset, inset), (board.width - inset, board.height - inset),
+               (inset, board.height - inset)]
+    for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+        zone = pcbnew.ZONE(pcb)
+        zone.SetLayer(layer)
+        zone.SetNetCode(ground.GetNetCode())
+        outline = zone.Outline()
+        outline.NewOutline()
+        for x, y in corners:
+            outline.Append(mm(x), mm(y))
+        zone.SetLocalClearance(mm(spec.CLEARANCE + 0.1))
+        zone.SetMinThickness(mm(spec.SIGNAL_TRACK))
+        zone.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
+        zone.SetThermalReliefGap(mm(0.5))
+        zone.SetThermalReliefSpokeWidth(mm(spec.POWER_TRACK))
+        zone.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
+        pcb.Add(zone)
+    pcbnew.ZONE_FILLER(pcb).Fill(pcb.Zones())
+
+
 def _outline(pcb, width, height):
     corners = [(0, 0), (width, 0), (width, height), (0, height)]
     for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1]):
@@ -267,6 +293,9 @@ def save(pcb, board, folder):
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, board.name + ".kicad_pcb")
     pcbnew.SaveBoard(path, pcb)
+    poured = pcbnew.LoadBoard(path)
+    _ground_planes(poured, board)
+    pcbnew.SaveBoard(path, poured)
     for leftover in (board.name + ".kicad_prl",):
         if os.path.exists(os.path.join(folder, leftover)):
             os.remove(os.path.join(folder, leftover))

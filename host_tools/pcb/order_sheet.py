@@ -113,7 +113,8 @@ def order_sheet(boards, summary, kicad_version, config=boards_module.board_confi
         % (kicad_version, summary["strip"]["errors"], summary["strip"]["warnings"], summary["strip"]["unconnected"],
            summary["carrier"]["errors"], summary["carrier"]["warnings"], summary["carrier"]["unconnected"]),
         "  items (`strip/strip-drc.txt`, `carrier/carrier-drc.txt`).",
-        "- Routed by `host_tools/pcb/router.py`: strip %d track segments and %d vias, carrier %d and %d."
+        "- Routed by `host_tools/pcb/router.py`: strip %d track segments and %d vias, carrier %d and %d; the copper"
+        "\n  left free on both layers is filled with GND."
         % (summary["strip"]["tracks"], summary["strip"]["vias"], summary["carrier"]["tracks"],
            summary["carrier"]["vias"]),
         "- Power: the worst frame of `hardware/power.md` draws %.0f mA; IPC-2221 (outer layer, %d oz, %d degC rise) asks"
