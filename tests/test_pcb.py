@@ -189,6 +189,21 @@ def test_router_crosses_nets_on_two_layers_and_keeps_clearance():
         assert all(any(pad.distance_to_box(x, y, x, y) <= 0 for x, y in ends) for pad in pads)
 
 
+def test_router_keeps_vias_off_pads_soldered_on_one_side():
+    """A net from an SMD pad that must change layer puts its via a clearance away, never in the pad."""
+    grid = router.Grid(20, 12, 0.635, 0.2, 0.3, 0.6)
+    smd = router.Pad("SIG", 5.08, 6.35, 0.45, 0.75, 0, layers=(router.F_CU,), name="smd")
+    tht = router.Pad("SIG", 15.24, 6.35, 0.85, 0.85, 0.85, name="tht")
+    # F.Cu only, full height, right beside the pad: the cheapest via would sit in the pad itself.
+    wall = router.Pad("WALL", 7.0, 6.0, 0.6, 6.5, 0, layers=(router.F_CU,), name="wall")
+    for pad in (smd, tht, wall):
+        grid.add_pad(pad)
+    routes = grid.route([router.Net("SIG", [smd, tht], 0.25)])
+    assert routes["SIG"].vias  # the wall forces B.Cu
+    for x, y in routes["SIG"].vias:
+        assert smd.distance_to_box(x, y, x, y) >= 0.3 + 0.2 - 1e-9
+
+
 def test_router_says_which_net_it_cannot_finish():
     grid = router.Grid(10, 10, 0.635, 0.2, 0.3, 0.6)
     wall = [router.Pad("WALL", x, 5.08, 0.85, 5.5, 0) for x in (5.08,)]  # both layers, the whole height

@@ -105,6 +105,7 @@ def test_the_board_file_has_the_described_parts_nets_outline_and_power_widths(na
     for net in spec.POWER_NETS:
         assert found["narrowest"][net] >= spec.POWER_TRACK
     assert min(found["narrowest"].values()) >= spec.SIGNAL_TRACK
+    assert found["vias_on_smd_pads"] == []
 
 
 def test_fabrication_outputs_are_complete(generated):

@@ -264,7 +264,8 @@ def _drc_sections(text):
 
 
 def describe(path):
-    """What a saved board file says: each pad's net, the outline's size, the narrowest track of each net."""
+    """What a saved board file says: each pad's net, the outline's size, the narrowest track of each net,
+    and the pads soldered on one side that a via touches (solder would wick away: there must be none)."""
     pcb = pcbnew.LoadBoard(path)
     pads = {}
     for footprint in pcb.GetFootprints():
@@ -276,13 +277,22 @@ def describe(path):
         if track.GetClass() == "PCB_TRACK":
             name = track.GetNetname()
             widths[name] = min(widths.get(name, 1e9), pcbnew.ToMM(track.GetWidth()))
+    vias = [item for item in pcb.GetTracks() if item.GetClass() == "PCB_VIA"]
+    vias_on_smd_pads = []
+    for footprint in pcb.GetFootprints():
+        for pad in footprint.Pads():
+            if pad.GetAttribute() == pcbnew.PAD_ATTRIB_SMD:
+                for via in vias:
+                    if pad.HitTest(via.GetPosition(), via.GetWidth() // 2 + mm(spec.CLEARANCE)):
+                        vias_on_smd_pads.append("%s.%s" % (footprint.GetReference(), pad.GetNumber()))
     corners = []
     for drawing in pcb.GetDrawings():
         if drawing.GetLayer() == pcbnew.Edge_Cuts:
             corners += [drawing.GetStart(), drawing.GetEnd()]
     xs = [pcbnew.ToMM(corner.x) for corner in corners]
     ys = [pcbnew.ToMM(corner.y) for corner in corners]
-    return {"pads": pads, "width": max(xs) - min(xs), "height": max(ys) - min(ys), "narrowest": widths}
+    return {"pads": pads, "width": max(xs) - min(xs), "height": max(ys) - min(ys), "narrowest": widths,
+            "vias_on_smd_pads": sorted(vias_on_smd_pads)}
 
 
 # --- files ---

@@ -123,6 +123,22 @@ class Grid:
                             _claim(masks[layer], row * cols + col, pad.net)
         return masks
 
+    def _keep_vias_off_smd_pads(self, via_cells):
+        """No via in or touching a pad that is soldered on one side, whatever its net: solder would
+        wick down the hole. A short track joins them instead."""
+        cols = self.cols
+        for pad in self.pads:
+            if len(pad.layers) != 1:
+                continue
+            c1, c2, r1, r2 = self._window(pad, self.via_radius, 1)
+            for row in range(r1, r2 + 1):
+                for col in range(c1, c2 + 1):
+                    x = col * self.pitch
+                    y = row * self.pitch
+                    if pad.distance_to_box(x, y, x, y) < self.via_radius + self.clearance:
+                        for layer in (F_CU, B_CU):
+                            via_cells[layer][row * cols + col] = -2
+
     def _window(self, pad, half, margin):
         """The columns and rows (first, last) near enough to `pad` to matter to a track of half-width `half`."""
         pitch = self.pitch
@@ -182,6 +198,7 @@ class Grid:
             if half not in tables:
                 tables[half] = (self._blocked_cells(half), self._blocked_steps(half))
         via_cells = self._blocked_cells(self.via_radius)
+        self._keep_vias_off_smd_pads(via_cells)
         failure = None
         for _ in range(attempts):
             state = _State(self, tables, via_cells, via_cost)
