@@ -328,7 +328,7 @@ def _esc(text):
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-class _Svg:
+class Svg:
     """A minimal SVG writer: integer coordinates, deterministic output."""
 
     def __init__(self, width, height, title):
@@ -381,7 +381,7 @@ class _Svg:
 
 def render_wiring_svg(cfg):
     """The Pico's header with every used pin named, and the board seen from above."""
-    svg = _Svg(1280, 860, "Scacchiera wiring, generated from firmware/board_config.py")
+    svg = Svg(1280, 860, "Scacchiera wiring, generated from firmware/board_config.py")
     svg.arrow_marker(COLOURS["led"])
     svg.text(20, 30, "Scacchiera wiring: Pico header and board, seen from above", 18, bold=True)
     svg.text(20, 50, GENERATED_NOTE, 11, "#555555")
@@ -485,7 +485,7 @@ def _reed_cell(svg, xc, yr, name):
 
 def render_schematic_svg(cfg):
     """Matrix with its diodes, the LED chain with its level shifter, the power path, the buttons."""
-    svg = _Svg(1560, 1000, "Scacchiera schematic, generated from firmware/board_config.py")
+    svg = Svg(1560, 1000, "Scacchiera schematic, generated from firmware/board_config.py")
     svg.text(20, 30, "Scacchiera schematic", 18, bold=True)
     svg.text(20, 50, GENERATED_NOTE, 11, "#555555")
 

@@ -140,8 +140,9 @@ def test_strips_fit_their_row_and_never_touch_a_neighbour(config):
     leds = sorted(part.x for part in strip.parts if part.kind == "led")
     start = strip.notes["first_square_x"]
     assert leds == pytest.approx([start + config.SQUARE_MM * (k + 0.5) for k in range(8)])
-    assert strip.width == pytest.approx(start + 8 * config.SQUARE_MM + strip.notes["right_overhang"])
-    assert strip.notes["right_overhang"] < 15  # the frame around the squares hides it
+    assert strip.notes["j1_overhang"] == start >= spec.STRIP_GAP
+    assert strip.width == pytest.approx(start + 8 * config.SQUARE_MM + strip.notes["j2_overhang"])
+    assert 0 < strip.notes["j2_overhang"] < 15  # the frame around the squares hides it
 
 
 def test_squares_too_small_for_turned_strips_are_refused_by_name():

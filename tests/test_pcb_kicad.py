@@ -106,6 +106,7 @@ def test_the_board_file_has_the_described_parts_nets_outline_and_power_widths(na
         assert found["narrowest"][net] >= spec.POWER_TRACK
     assert min(found["narrowest"].values()) >= spec.SIGNAL_TRACK
     assert found["vias_on_smd_pads"] == []
+    assert found["underside"] == sorted(part.ref for part in board.parts if part.side == "bottom")
 
 
 def test_fabrication_outputs_are_complete(generated):

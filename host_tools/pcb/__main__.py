@@ -17,6 +17,7 @@ import tempfile
 import time
 
 from host_tools.pcb import boards as boards_module
+from host_tools.pcb.assembly import assembly_svg
 
 try:
     from host_tools.pcb import kicad_board
@@ -67,6 +68,7 @@ def generate(names, out=OUT):
     if set(names) == set(boards_module.boards()):
         sheet = order_sheet(boards_module.boards(), summary, kicad_board.pcbnew.Version())
         kicad_board._write_if_changed(os.path.join(out, "README.md"), sheet)
+        kicad_board._write_if_changed(os.path.join(out, "assembly.svg"), assembly_svg())
     return summary
 
 

@@ -60,8 +60,9 @@ def snap_up(value):
 class Part:
     """One footprint on a board: `nets` maps pad numbers to net names."""
 
-    def __init__(self, ref, kind, footprint, x, y, rotation, nets):
+    def __init__(self, ref, kind, footprint, x, y, rotation, nets, side="top"):
         self.ref = ref
+        self.side = side  # "bottom": soldered from underneath (KiCad flips it to B.Cu)
         self.kind = kind
         self.footprint = footprint
         self.x = x
@@ -100,7 +101,7 @@ class Board:
         self.parts = []
         self.texts = []
         self.holes = []  # (x, y): M3 mounting holes
-        self.notes = {}  # figures the docs quote (overhangs, current)
+        self.notes = {}  # figures the docs quote (how far a strip reaches past the squares)
 
     def add(self, part):
         self.parts.append(part)
@@ -219,11 +220,14 @@ def strip(config=board_config):
         right = max(right, reed_x + spec.REED_PITCH + 1.0)
     # J2: J1 turned 180 degrees at the far end (its courtyard now 6.22 left of pin 1, 3.68 right).
     j2_x = snap_up(right + 0.5 + 6.22)
-    j2_y = j1_y + 15.24
     board.width = snap_up(j2_x + 4.8 + spec.STRIP_GAP)
-    for ref, x, y, rotation in (("J1", j1_x, j1_y, 0), ("J2", j2_x, j2_y, 180)):
+    # The headers stand on the underside: the strip hangs under the top panel, its top side carrying
+    # nothing taller than the reed's glass, and the cable plugs in from below.
+    # Flipped, a header's pin rows run the other way from its pin 1: both keep their pins on J1's rows.
+    for ref, x, y, rotation in (("J1", j1_x, j1_y + 15.24, 0), ("J2", j2_x, j1_y, 180)):
         board.add(Part(ref, "strip_header", "Connector_IDC:IDC-Header_2x07_P2.54mm_Vertical", x, y, rotation,
-                       dict(STRIP_PINOUT)))
+                       dict(STRIP_PINOUT), side="bottom"))
+    board.notes["header_centres"] = {"J1": (j1_x + 1.27, j1_y + 7.62), "J2": (j2_x - 1.27, j1_y + 7.62)}
     board.texts = _strip_texts(board, start, size, centre, config)
     for x in (board.width * 0.25, board.width * 0.75):
         board.holes.append((snap(x), snap(spec.STRIP_WIDTH - 3.5)))
@@ -234,9 +238,11 @@ def strip(config=board_config):
                          "%.0f mm toward its neighbour): use squares of %d mm or more, or LED_LAYOUT row-major"
                          % (config.SQUARE_MM, row, row + 1, gap, spec.STRIP_WIDTH - spec.STRIP_CENTRE,
                             int(2 * (spec.STRIP_WIDTH - spec.STRIP_CENTRE) + spec.STRIP_GAP + 0.999)))
-    board.notes["left_overhang"] = -start  # negative: the strip starts inside the playing area
-    board.notes["right_overhang"] = board.width - (start + 8 * size)
+    # Where the squares are on the strip: they begin `start` mm from J1's end, so the strip reaches that far
+    # past the row's first square, and `j2_overhang` past its last.
     board.notes["first_square_x"] = start
+    board.notes["j1_overhang"] = start
+    board.notes["j2_overhang"] = board.width - (start + 8 * size)
     return board
 
 

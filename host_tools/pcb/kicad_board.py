@@ -79,6 +79,8 @@ def build(board, library):
         footprint.SetPosition(point(part.x, part.y))
         footprint.SetOrientationDegrees(part.rotation)
         pcb.Add(footprint)
+        if part.side == "bottom":
+            footprint.Flip(point(part.x, part.y), False)  # on the board first: Flip needs its layers
         for pad in footprint.Pads():
             name = part.nets.get(pad.GetNumber())
             if name is not None:
@@ -292,7 +294,9 @@ def describe(path):
     xs = [pcbnew.ToMM(corner.x) for corner in corners]
     ys = [pcbnew.ToMM(corner.y) for corner in corners]
     return {"pads": pads, "width": max(xs) - min(xs), "height": max(ys) - min(ys), "narrowest": widths,
-            "vias_on_smd_pads": sorted(vias_on_smd_pads)}
+            "vias_on_smd_pads": sorted(vias_on_smd_pads),
+            "underside": sorted(footprint.GetReference() for footprint in pcb.GetFootprints()
+                                if footprint.GetLayer() == pcbnew.B_Cu)}
 
 
 # --- files ---

@@ -61,7 +61,8 @@ def order_sheet(boards, summary, kicad_version, config=boards_module.board_confi
         "",
         "| Board | The fab places (per board) | You solder (per board) |",
         "| --- | --- | --- |",
-        "| rank strip | %d WS2812B, %d x 100 nF, %d x 1N4148W | %d reed switches; one 2x7 box header, at the cabled end |"
+        "| rank strip | %d WS2812B, %d x 100 nF, %d x 1N4148W | %d reed switches; one 2x7 box header, on the underside "
+        "at the cabled end |"
         % (_count(strip, "led"), _count(strip, "led_cap"), _count(strip, "diode"), _count(strip, "reed")),
         "| carrier | 74AHCT125 (SOIC-14), 330 Ohm, 100 nF | the Pico, %d 2x7 box headers, 1000 uF, a 1x5 and a 1x4 header |"
         % _count(carrier, "strip_header"),
@@ -98,11 +99,12 @@ def order_sheet(boards, summary, kicad_version, config=boards_module.board_confi
         "",
         "## Fit under the wood",
         "",
-        "- The LEDs sit %d mm apart, under the squares' centres; a strip begins %.1f mm inside the row's first square"
-        % (config.SQUARE_MM, strip.notes["first_square_x"]),
-        "  and reaches %.1f mm past its last square, so the frame needs %.1f mm beyond the squares on both sides"
-        % (strip.notes["right_overhang"], strip.notes["right_overhang"]),
-        "  (strips turned round reach past the other side).",
+        "- The LEDs sit %d mm apart, under the squares' centres. A strip reaches %.1f mm past its row's squares at"
+        % (config.SQUARE_MM, strip.notes["j1_overhang"]),
+        "  its J1 end and %.1f mm at its J2 end; strips turned round have their J2 end on the other side, so the"
+        % strip.notes["j2_overhang"],
+        "  frame must cover %.1f mm beyond the squares on both sides (`assembly.svg` draws it)."
+        % max(strip.notes["j1_overhang"], strip.notes["j2_overhang"]),
         "- A strip is %.0f mm wide, its LEDs %.0f mm from one long edge; neighbouring rows' strips are %s mm apart."
         % (strip.height, spec.STRIP_CENTRE, " or ".join("%.1f" % gap for gap in gaps)),
         "- Each reed lies %.0f mm beside its LED, one end of its glass level with the square's centre." % spec.REED_OFFSET,
