@@ -188,6 +188,13 @@ def gpio_net(gpio, config=board_config):
 
 def strip(config=board_config):
     """The rank strip: eight squares of `SQUARE_MM`, J1 at the left end, J2 at the right."""
+    crowded = [(row, gap) for row, gap in enumerate(strip_gaps(config)) if gap < spec.STRIP_GAP]
+    if crowded:
+        row, gap = crowded[0]
+        raise ValueError("SQUARE_MM %s leaves rows %d and %d's strips %.1f mm apart (a strip turned round reaches "
+                         "%.0f mm toward its neighbour): use squares of %d mm or more, or LED_LAYOUT row-major"
+                         % (config.SQUARE_MM, row, row + 1, gap, spec.STRIP_WIDTH - spec.STRIP_CENTRE,
+                            int(2 * (spec.STRIP_WIDTH - spec.STRIP_CENTRE) + spec.STRIP_GAP + 0.999)))
     size = float(config.SQUARE_MM)
     centre = spec.STRIP_CENTRE
     reed_y = snap(centre + spec.REED_OFFSET)
@@ -231,13 +238,6 @@ def strip(config=board_config):
     board.texts = _strip_texts(board, start, size, centre, config)
     for x in (board.width * 0.25, board.width * 0.75):
         board.holes.append((snap(x), snap(spec.STRIP_WIDTH - 3.5)))
-    crowded = [(row, gap) for row, gap in enumerate(strip_gaps(config)) if gap < spec.STRIP_GAP]
-    if crowded:
-        row, gap = crowded[0]
-        raise ValueError("SQUARE_MM %s leaves rows %d and %d's strips %.1f mm apart (a strip turned round reaches "
-                         "%.0f mm toward its neighbour): use squares of %d mm or more, or LED_LAYOUT row-major"
-                         % (config.SQUARE_MM, row, row + 1, gap, spec.STRIP_WIDTH - spec.STRIP_CENTRE,
-                            int(2 * (spec.STRIP_WIDTH - spec.STRIP_CENTRE) + spec.STRIP_GAP + 0.999)))
     # Where the squares are on the strip: they begin `start` mm from J1's end, so the strip reaches that far
     # past the row's first square, and `j2_overhang` past its last.
     board.notes["first_square_x"] = start
