@@ -13,12 +13,12 @@ from host_tools.pcb import spec
 
 def _pad(number, x, y, size, drill, shape="circle"):
     return '  (pad "%s" thru_hole %s (at %s %s) (size %s %s) (drill %s) (layers *.Cu *.Mask))' % (
-        number, shape, _mm(x), _mm(y), _mm(size), _mm(size), _mm(drill))
+        number, shape, mm_text(x), mm_text(y), mm_text(size), mm_text(size), mm_text(drill))
 
 
 def _line(x1, y1, x2, y2, layer, width):
     return '  (fp_line (start %s %s) (end %s %s) (layer "%s") (width %s))' % (
-        _mm(x1), _mm(y1), _mm(x2), _mm(y2), layer, _mm(width))
+        mm_text(x1), mm_text(y1), mm_text(x2), mm_text(y2), layer, mm_text(width))
 
 
 def _rect(x1, y1, x2, y2, layer, width):
@@ -28,10 +28,11 @@ def _rect(x1, y1, x2, y2, layer, width):
 
 def _text(kind, text, x, y, layer):
     return '  (fp_text %s "%s" (at %s %s) (layer "%s")\n    (effects (font (size 1 1) (thickness 0.15))))' % (
-        kind, text, _mm(x), _mm(y), layer)
+        kind, text, mm_text(x), mm_text(y), layer)
 
 
-def _mm(value):
+def mm_text(value):
+    """A length in mm as KiCad writes it: at most 4 decimals, no trailing zeros."""
     text = "%.4f" % value
     text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text

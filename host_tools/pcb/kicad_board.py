@@ -329,7 +329,7 @@ def _write_if_changed(path, text):
         handle.write(text)
 
 
-_DATED = re.compile(r"(CreationDate|date \d{4}-|Created on|^; *DRILL file .* date|<title>)")
+_DATED = re.compile(r"(CreationDate|date \d{4}-|Created on|^; *DRILL file .* date)")
 
 
 def _undate(text):
@@ -463,15 +463,10 @@ def _in_mm(body):
     """KiCad's SVG counts in nanometres; browsers drop shapes past ~2**24 units, so rewrite it in mm."""
 
     def scale(match):
-        numbers = _NUMBER.sub(lambda number: _short(float(number.group(0)) / 1e6), match.group(2))
+        numbers = _NUMBER.sub(lambda number: footprints.mm_text(float(number.group(0)) / 1e6), match.group(2))
         return match.group(1) + numbers
 
     return _LENGTHS.sub(scale, body)
-
-
-def _short(value):
-    text = "%.4f" % value
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def render(pcb, board, folder, scratch):
