@@ -45,7 +45,7 @@ def generate(names, out=OUT):
         routed = time.time() - started
         folder = os.path.join(out, name)
         path = kicad_board.save(pcb, board, folder)
-        kicad_board._write_if_changed(os.path.join(folder, name + ".net"), kicad_netlist(board))
+        kicad_board.write_if_changed(os.path.join(folder, name + ".net"), kicad_netlist(board))
         pcb = kicad_board.pcbnew.LoadBoard(path)  # check and plot what was written, not what is in memory
         result = kicad_board.drc(pcb, os.path.join(folder, name + "-drc.txt"))
         with tempfile.TemporaryDirectory() as scratch:
@@ -67,8 +67,8 @@ def generate(names, out=OUT):
                  result["unconnected"]))
     if set(names) == set(boards_module.boards()):
         sheet = order_sheet(boards_module.boards(), summary, kicad_board.pcbnew.Version())
-        kicad_board._write_if_changed(os.path.join(out, "README.md"), sheet)
-        kicad_board._write_if_changed(os.path.join(out, "assembly.svg"), assembly_svg())
+        kicad_board.write_if_changed(os.path.join(out, "README.md"), sheet)
+        kicad_board.write_if_changed(os.path.join(out, "assembly.svg"), assembly_svg())
     return summary
 
 

@@ -35,7 +35,7 @@ def write_footprint_library(library):
     """hardware/pcb/Scacchiera.pretty: the footprints KiCad lacks."""
     os.makedirs(library, exist_ok=True)
     for name, make in footprints.FOOTPRINTS.items():
-        _write_if_changed(os.path.join(library, name + ".kicad_mod"), make())
+        write_if_changed(os.path.join(library, name + ".kicad_mod"), make())
 
 
 def load_footprint(reference, library):
@@ -313,14 +313,15 @@ def save(pcb, board, folder):
     for leftover in (board.name + ".kicad_prl",):
         if os.path.exists(os.path.join(folder, leftover)):
             os.remove(os.path.join(folder, leftover))
-    _write_if_changed(os.path.join(folder, "fp-lib-table"),
+    write_if_changed(os.path.join(folder, "fp-lib-table"),
                       '(fp_lib_table\n  (lib (name "%s")(type "KiCad")(uri "${KIPRJMOD}/../%s.pretty")'
                       '(options "")(descr "Scacchiera: reed switch and Pico"))\n)\n'
                       % (boards_module.FOOTPRINT_LIBRARY, boards_module.FOOTPRINT_LIBRARY))
     return path
 
 
-def _write_if_changed(path, text):
+def write_if_changed(path, text):
+    """Write `text` to `path` unless it already holds exactly that (a regeneration leaves files untouched)."""
     if os.path.exists(path):
         with open(path) as handle:
             if handle.read() == text:
@@ -376,8 +377,8 @@ def fabrication(pcb, board, folder, scratch):
             info.compress_type = zipfile.ZIP_DEFLATED
             out.writestr(info, text)
     _replace_if_changed(archive + ".tmp", archive)
-    _write_if_changed(os.path.join(folder, board.name + "-bom.csv"), bom(board))
-    _write_if_changed(os.path.join(folder, board.name + "-cpl.csv"), placement(pcb, board))
+    write_if_changed(os.path.join(folder, board.name + "-bom.csv"), bom(board))
+    write_if_changed(os.path.join(folder, board.name + "-cpl.csv"), placement(pcb, board))
 
 
 def _plotter(pcb, scratch):
@@ -499,4 +500,4 @@ def render(pcb, board, folder, scratch):
         for name, colour in layers:
             parts.append('<g id="%s">%s</g>\n' % (name, _in_mm(bodies[name]).replace("#000000", colour)))
         parts.append("</g>\n</svg>\n")
-        _write_if_changed(os.path.join(folder, "%s-%s.svg" % (board.name, side)), "".join(parts))
+        write_if_changed(os.path.join(folder, "%s-%s.svg" % (board.name, side)), "".join(parts))
