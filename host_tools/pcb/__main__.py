@@ -37,9 +37,10 @@ def generate(names, out=OUT):
     """Make each named board; return {name: DRC summary}."""
     library = os.path.join(out, boards_module.FOOTPRINT_LIBRARY + ".pretty")
     kicad_board.write_footprint_library(library)
+    designs = boards_module.boards()
     summary = {}
     for name in names:
-        board = boards_module.boards()[name]
+        board = designs[name]
         started = time.time()
         pcb = kicad_board.build(board, library)
         routed = time.time() - started
@@ -65,8 +66,8 @@ def generate(names, out=OUT):
         print("%s: %.1f x %.1f mm, routed in %.1f s, DRC %d errors, %d warnings, %d unconnected"
               % (name, board.width, board.height, routed, result["errors"], result["warnings"],
                  result["unconnected"]))
-    if set(names) == set(boards_module.boards()):
-        sheet = order_sheet(boards_module.boards(), summary, kicad_board.pcbnew.Version())
+    if set(names) == set(designs):
+        sheet = order_sheet(designs, summary, kicad_board.pcbnew.Version())
         kicad_board.write_if_changed(os.path.join(out, "README.md"), sheet)
         kicad_board.write_if_changed(os.path.join(out, "assembly.svg"), assembly_svg())
     return summary

@@ -107,12 +107,6 @@ class Board:
         self.parts.append(part)
         return part
 
-    def part(self, ref):
-        for part in self.parts:
-            if part.ref == ref:
-                return part
-        raise KeyError(ref)
-
     def nets(self):
         """Net name -> [(ref, pad)], sorted, for every net with a pad on this board."""
         out = {}
@@ -238,9 +232,8 @@ def strip(config=board_config):
     board.texts = _strip_texts(board, start, size, centre, config)
     for x in (board.width * 0.25, board.width * 0.75):
         board.holes.append((snap(x), snap(spec.STRIP_WIDTH - 3.5)))
-    # Where the squares are on the strip: they begin `start` mm from J1's end, so the strip reaches that far
-    # past the row's first square, and `j2_overhang` past its last.
-    board.notes["first_square_x"] = start
+    # Where the squares are on the strip: they begin `start` mm from J1's end (the strip reaches that far
+    # past the row's first square), and end `j2_overhang` before J2's.
     board.notes["j1_overhang"] = start
     board.notes["j2_overhang"] = board.width - (start + 8 * size)
     return board
@@ -255,7 +248,7 @@ def _strip_texts(board, start, size, centre, config):
         x = start + position * size + size / 2
         texts.append(Text(x - 3.2, centre - 6.2, square_label(position, config), 2.0))
         texts.append(Text(x + 3.2, centre - 6.2, square_label(7 - position, config), 2.0, rotation=180))
-    names = lambda rows: " ".join(_row_name(row, config) for row in rows) or "none"  # noqa: E731
+    names = lambda rows: " ".join(row_name(row, config) for row in rows) or "none"  # noqa: E731
     texts.append(Text(start + size * 0.5 + 8, spec.STRIP_WIDTH - 2.2,
                       "J1 end for rows %s" % names(forward), 1.2))
     texts.append(Text(start + size * 7.5 - 8, spec.STRIP_WIDTH - 2.2,
@@ -264,7 +257,7 @@ def _strip_texts(board, start, size, centre, config):
     return texts
 
 
-def _row_name(row, config):
+def row_name(row, config=board_config):
     """A matrix row as the player knows it: 'rank 1' or 'file a' (board turned a quarter)."""
     squares = [config.rc_to_square(row, col) for col in range(8)]
     ranks = set(square >> 3 for square in squares)
@@ -317,7 +310,7 @@ def carrier(config=board_config):
                        x, y, 0, nets))
         ends = "J2" if strip_is_reversed(row, config) else "J1"
         board.texts.append(Text(x + 1.27, y + 22.4, "ROW%d" % row, 1.1))
-        board.texts.append(Text(x + 1.27, y + 24.0, "%s %s" % (_row_name(row, config), ends), 1.1))
+        board.texts.append(Text(x + 1.27, y + 24.0, "%s %s" % (row_name(row, config), ends), 1.1))
     last = "DATA%d" % len(order)
     for part in board.parts:
         for pin, net in list(part.nets.items()):

@@ -15,7 +15,7 @@ def _count(board, kind):
 
 def _line_of_squares(row, config):
     """'rank 4', or 'file d' on a board turned a quarter."""
-    name = boards_module._row_name(row, config)
+    name = boards_module.row_name(row, config)
     return ("rank " if name.isdigit() else "file ") + name
 
 

@@ -99,7 +99,6 @@ class Grid:
     def _blocked_cells(self, half):
         """For a track (or via) of half-width `half`: per layer, cell -> the only net that may use it (-2: none)."""
         cols = self.cols
-        pitch = self.pitch
         masks = ({}, {})
         margin = self.edge + half
         for layer in (F_CU, B_CU):
@@ -113,38 +112,35 @@ class Grid:
                     if math.hypot(x - kx, y - ky) < kr + self.clearance + half:
                         mask[cell] = -2
         for pad in self.pads:
-            c1, c2, r1, r2 = self._window(pad, half, 1)
-            for row in range(r1, r2 + 1):
-                for col in range(c1, c2 + 1):
-                    x = col * pitch
-                    y = row * pitch
-                    if pad.distance_to_box(x, y, x, y) < half + self.clearance:
-                        for layer in pad.layers:
-                            _claim(masks[layer], row * cols + col, pad.net)
+            for cell, x, y in self._cells_near(pad, half, 1):
+                if pad.distance_to_box(x, y, x, y) < half + self.clearance:
+                    for layer in pad.layers:
+                        _claim(masks[layer], cell, pad.net)
         return masks
 
     def _keep_vias_off_smd_pads(self, via_cells):
         """No via in or touching a pad that is soldered on one side, whatever its net: solder would
         wick down the hole. A short track joins them instead."""
-        cols = self.cols
         for pad in self.pads:
             if len(pad.layers) != 1:
                 continue
-            c1, c2, r1, r2 = self._window(pad, self.via_radius, 1)
-            for row in range(r1, r2 + 1):
-                for col in range(c1, c2 + 1):
-                    x = col * self.pitch
-                    y = row * self.pitch
-                    if pad.distance_to_box(x, y, x, y) < self.via_radius + self.clearance:
-                        for layer in (F_CU, B_CU):
-                            via_cells[layer][row * cols + col] = -2
+            for cell, x, y in self._cells_near(pad, self.via_radius, 1):
+                if pad.distance_to_box(x, y, x, y) < self.via_radius + self.clearance:
+                    for layer in (F_CU, B_CU):
+                        via_cells[layer][cell] = -2
 
-    def _window(self, pad, half, margin):
-        """The columns and rows (first, last) near enough to `pad` to matter to a track of half-width `half`."""
+    def _cells_near(self, pad, half, margin):
+        """(cell, x, y) of every cell near enough to `pad` to matter to a track of half-width `half`;
+        `margin` 2 leaves out the last row and column (a step from there would leave the grid)."""
         pitch = self.pitch
         reach = max(pad.half_w, pad.half_h) + half + self.clearance + pitch
-        return (max(0, int((pad.x - reach) / pitch)), min(self.cols - margin, int((pad.x + reach) / pitch) + 1),
-                max(0, int((pad.y - reach) / pitch)), min(self.rows - margin, int((pad.y + reach) / pitch) + 1))
+        c1 = max(0, int((pad.x - reach) / pitch))
+        c2 = min(self.cols - margin, int((pad.x + reach) / pitch) + 1)
+        r1 = max(0, int((pad.y - reach) / pitch))
+        r2 = min(self.rows - margin, int((pad.y + reach) / pitch) + 1)
+        for row in range(r1, r2 + 1):
+            for col in range(c1, c2 + 1):
+                yield row * self.cols + col, col * pitch, row * pitch
 
     def _blocked_steps(self, half):
         """Per layer, (cell, cell + 1 or + cols) -> the only net whose segment may pass there."""
@@ -152,18 +148,13 @@ class Grid:
         pitch = self.pitch
         masks = ({}, {})
         for pad in self.pads:
-            c1, c2, r1, r2 = self._window(pad, half, 2)
-            for row in range(r1, r2 + 1):
-                for col in range(c1, c2 + 1):
-                    x = col * pitch
-                    y = row * pitch
-                    cell = row * cols + col
-                    if pad.distance_to_box(x, y, x + pitch, y) < half + self.clearance:
-                        for layer in pad.layers:
-                            _claim(masks[layer], (cell, cell + 1), pad.net)
-                    if pad.distance_to_box(x, y, x, y + pitch) < half + self.clearance:
-                        for layer in pad.layers:
-                            _claim(masks[layer], (cell, cell + cols), pad.net)
+            for cell, x, y in self._cells_near(pad, half, 2):
+                if pad.distance_to_box(x, y, x + pitch, y) < half + self.clearance:
+                    for layer in pad.layers:
+                        _claim(masks[layer], (cell, cell + 1), pad.net)
+                if pad.distance_to_box(x, y, x, y + pitch) < half + self.clearance:
+                    for layer in pad.layers:
+                        _claim(masks[layer], (cell, cell + cols), pad.net)
         return masks
 
     def terminals(self, pad):
