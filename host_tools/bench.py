@@ -141,7 +141,7 @@ def firmware_micropython():
     heap = {}
     with tempfile.TemporaryDirectory() as tmp:
         build = os.path.join(tmp, "build")
-        deploy.build(build)
+        deploy.build(build, march=None)
         for plies in (0, 300, 1000):
             out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
                                   "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
@@ -406,7 +406,7 @@ def engine_figures():
     runner = os.path.join(ROOT, "tools", "micropython", "run.mjs")
     with tempfile.TemporaryDirectory() as tmp:
         build = os.path.join(tmp, "build")
-        deploy.build(build)     # the .mpy files the Pico loads: their heap is the one that counts
+        deploy.build(build, march=None)     # the .mpy files the Pico loads (as bytecode: no native emitter here)
         cpu = []
         for script, args in (("engine_heap.py", ("rules", build)), ("check_engine.py", (positions, "3000", build))):
             c0 = _children_cpu()
@@ -426,7 +426,7 @@ def engine_figures():
     used = {}
     with tempfile.TemporaryDirectory() as tmp:
         build = os.path.join(tmp, "build")
-        deploy.build(build)
+        deploy.build(build, march=None)
         for mode in ("rules", "modules", "engine"):
             out = subprocess.run(["node", runner, "--data", build,
                                   os.path.join(ROOT, "tests", "mpy", "engine_heap.py"), mode, build],

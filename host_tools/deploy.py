@@ -23,6 +23,7 @@ the saved game.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,8 +61,21 @@ def mpy_cross():
     return found
 
 
+# A line that asks for machine code (scacchiera/native.py): a port without a native emitter refuses it.
+_EMITTER = re.compile(r"^[ \t]*@micropython\.(native|viper)[ \t]*(#.*)?$", re.M)
+
+
+def bytecode_only(source):
+    """``source`` with its ``@micropython.native`` / ``.viper`` lines blank (line numbers kept):
+    what a port without a native emitter (the WebAssembly one) can compile, the same algorithm."""
+    return _EMITTER.sub("", source)
+
+
 def build(dest=DEFAULT, march="armv6m"):
-    """Compile firmware/ into ``dest`` (emptied first); returns the files written, relative to it."""
+    """Compile firmware/ into ``dest`` (emptied first); returns the files written, relative to it.
+
+    ``march=None``: bytecode only (bytecode_only), for the WebAssembly port's heap figures; the
+    Pico's build (armv6m) keeps its viper functions as Thumb code."""
     compiler = mpy_cross()
     if os.path.isdir(dest):
         shutil.rmtree(dest)
@@ -87,7 +101,12 @@ def build(dest=DEFAULT, march="armv6m"):
             # -O3: no line-number tables in the bytecode (the firmware has no assert statements,
             # which -O also drops): about 3 KB of the Pico's heap after a 300-ply game (docs/display.md);
             # a traceback on the board names the file and function, not the line.
-            result = subprocess.run([compiler, "-march=" + march, "-O3", "-s", rel, "-o", out, src],
+            if march:
+                args, plain = ["-march=" + march, src], None
+            else:
+                with open(src) as f:
+                    args, plain = ["-"], bytecode_only(f.read())
+            result = subprocess.run([compiler, "-O3", "-s", rel, "-o", out] + args, input=plain,
                                     capture_output=True, text=True)
             if result.returncode:
                 raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, result.stderr))

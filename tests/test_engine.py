@@ -413,7 +413,7 @@ def test_engine_heap_under_micropython(tmp_path):
     share of the 60 KB that engine and game may add."""
     from host_tools import deploy
     build = str(tmp_path / "build")
-    deploy.build(build)
+    deploy.build(build, march=None)
     used = {}
     for mode in ("rules", "engine"):
         out = run_micropython("tests/mpy/engine_heap.py", mode, build, paths=(), data=(build,))

@@ -22,9 +22,8 @@ Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
 from . import heap_lock, heap_unlock
 from .rules.variants import variant_of, SPRINT
 
-# Nodes searched after each scan: one. A node costs the RP2040 ~2.5 ms on average (5.9 ms at
-# most), and the loop keeps ~230 scans/s while the engine thinks (goal >= 200). Going on to more
-# nodes while a slice has taken under 1.2 ms gained nothing there (docs/engine.md).
+# Nodes searched after each scan: one. A node costs the RP2040 ~1.3 ms on average (2.3 ms at
+# most), and the loop keeps ~390 scans/s while the engine thinks (goal >= 200; docs/engine.md).
 SLICE_NODES = 1
 _MOVE = 1              # what the search is for
 _HINT = 2

@@ -111,7 +111,8 @@ function copyIn(FS, hostPath, wanted, seen = new Set()) {
   if (st.isFile()) {
     if (wanted(hostPath)) {
       FS.mkdirTree(path.dirname(hostPath));
-      FS.writeFile(hostPath, fs.readFileSync(hostPath));
+      const bytes = fs.readFileSync(hostPath);
+      FS.writeFile(hostPath, hostPath.endsWith(".py") ? withoutEmitters(bytes) : bytes);
     }
     return;
   }
@@ -123,6 +124,19 @@ function copyIn(FS, hostPath, wanted, seen = new Set()) {
     if (name === "__pycache__" || name.startsWith(".")) continue;
     copyIn(FS, path.join(hostPath, name), wanted, seen);
   }
+}
+
+// This port has no native emitter: its compiler refuses `@micropython.native`
+// and `@micropython.viper` ("invalid micropython decorator"), even through
+// exec(compile(...)). The lines are blanked (line numbers kept), so the port
+// runs such a function as bytecode: the same source, the same algorithm
+// (firmware/scacchiera/native.py gives the pointer casts their plain meaning).
+// The machine code itself is tested on the emulated Pico.
+const EMITTER = /^[ \t]*@micropython\.(native|viper)[ \t]*(#.*)?$/gm;
+function withoutEmitters(bytes) {
+  const text = bytes.toString("utf8");
+  const plain = text.replace(EMITTER, "");
+  return plain === text ? bytes : Buffer.from(plain);
 }
 
 // The script runs inside Python functions rather than straight through

@@ -27,7 +27,9 @@ resume it later; ``Engine.best_move`` just runs it to the end.
 """
 
 from .. import const
+from ..rules.attacks import attacked
 from .evaluate import VALUE
+from .ordering import score_moves, take_best, KILLER
 from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints
 
 INF = const(32000)
@@ -43,9 +45,6 @@ _NEXT = const(1)
 _RETURN = const(2)
 _GENERATE = const(3)
 
-_TT_SCORE = const(30000)
-_CAPTURE = const(20000)
-_KILLER = const(15000)
 _HISTORY_MAX = const(14000)
 
 
@@ -322,24 +321,7 @@ class Search:
                     n0 = 0
                     n1 = self.root_end
                 first[ply] = n0
-                board = tree.board
-                k1 = killer1[ply]
-                k2 = killer2[ply]
-                for j in range(n0, n1):
-                    m = moves[j]
-                    if m == ttmove:
-                        scores[j] = _TT_SCORE
-                        continue
-                    victim = board[(m >> 7) & 127]
-                    if victim or m >> 14 & 7 == 5:
-                        scores[j] = _CAPTURE + VALUE[victim & 7] - (board[m & 127] & 7) + (m >> 14 & 7) * 100
-                    elif m == k1:
-                        scores[j] = _KILLER
-                    elif m == k2:
-                        scores[j] = _KILLER - 1
-                    else:
-                        to = (m >> 7) & 127
-                        scores[j] = history[(board[m & 127] & 15) << 6 | (to + (to & 7)) >> 1]
+                score_moves(moves, scores, tree.board, history, n0, n1, ttmove, killer1[ply], killer2[ply])
                 self.alpha0[ply] = alpha[ply]
                 nxt[ply] = n0
                 end[ply] = n1
@@ -367,19 +349,8 @@ class Search:
                         self._tt_store(tree.hash, depth[ply], bound, value, best_move[ply], ply)
                     op = _RETURN
                     continue
-                # pick the best scored move left
-                top = j
+                m = take_best(moves, scores, j, n1)
                 ts = scores[j]
-                for k in range(j + 1, n1):
-                    if scores[k] > ts:
-                        ts = scores[k]
-                        top = k
-                m = moves[top]
-                if top != j:
-                    moves[top] = moves[j]
-                    scores[top] = scores[j]
-                    moves[j] = m
-                    scores[j] = ts
                 nxt[ply] = j + 1
                 f = flags[ply]
                 if f & 8 and not m >> 14 & 7:
@@ -389,13 +360,13 @@ class Search:
                     gain = VALUE[tree.board[to] & 7]
                     if best[ply] + gain + 200 <= alpha[ply]:
                         continue
-                    if gain < VALUE[tree.board[m & 127] & 7] and tree.pos._attacked(to, tree.turn ^ 1):
+                    if gain < VALUE[tree.board[m & 127] & 7] and attacked(tree.board, to, tree.turn ^ 1):
                         continue
                 if f & 2 and (m & 127) != tree.kings[tree.turn]:
                     c = self.checker[ply]
                     if c == -2 or not tree.stops_check(m, c):
                         continue
-                quiet = ts < _KILLER - 1 and not tree.board[(m >> 7) & 127] and not m >> 14 & 7
+                quiet = ts < KILLER - 1 and not tree.board[(m >> 7) & 127] and not m >> 14 & 7
                 tree.make(m)
                 if tree.left_in_check(f & 2):
                     tree.unmake()

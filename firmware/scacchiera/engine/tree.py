@@ -3,10 +3,10 @@
 The rules module's ``Position.generate`` is exact but builds a dict of pins
 and a set of blocking squares, and ``push`` grows three history lists: right
 for a game, an allocation per node for a search. The tree keeps its own
-state on a private Position (so the rules module's attack test,
-``Position._attacked``, works on it), writes moves into one preallocated
-list, and undoes from preallocated per-ply stacks: nothing is allocated
-once a search has started. A pseudo-legal move that leaves the king
+state on a private Position (Chess960's castling takes one), writes moves
+into one preallocated list (engine/movegen.py, machine code on the Pico),
+and undoes from preallocated per-ply stacks: nothing is allocated once a
+search has started. A pseudo-legal move that leaves the king
 attacked is unmade at once; the root's moves are checked against
 ``Position.legal_moves()`` by the engine.
 
@@ -20,19 +20,17 @@ the promotion bits: see its docstring).
 from array import array
 
 from .. import const
-from ..rules.squares import WHITE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
+from ..rules.squares import WHITE, PAWN, BISHOP, ROOK, QUEEN, KING
 from ..rules.position import Position, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, CASTLE_KEEP
+from ..rules.attacks import attacked
 from .evaluate import MIDDLE, END, PHASE, PHASE_FULL
+from .movegen import pseudo_moves, checker
 
 MAX_PLY = const(48)
 _CASTLE = const(98304)       # rules/chess960.py's CASTLE: KING in a move's promotion bits
 MOVE_SPACE = const(800)      # moves of every ply on the current line
 ROOM = const(230)           # more than any position's moves (218)
 
-_KNIGHT_STEPS = (33, 31, 18, 14, -33, -31, -18, -14)
-_KING_STEPS = (16, -16, 1, -1, 15, 17, -15, -17)
-_ROOK_DIRS = (16, -16, 1, -1)
-_BISHOP_DIRS = (15, 17, -15, -17)
 _SQUARES = tuple(r * 16 + f for r in range(8) for f in range(8))
 
 
@@ -152,47 +150,15 @@ class Tree:
 
     def in_check(self):
         us = self.turn
-        return self.pos._attacked(self.kings[us], us ^ 1)
+        return attacked(self.board, self.kings[us], us ^ 1)
 
     def checker(self):
         """The square of the piece giving check: -1 if none, -2 if two (only the king may move).
 
-        Like the rules module's attack test, but it names the attacker, so the
-        search can skip the moves that neither take it nor block it.
+        Like the attack test, but it names the attacker, so the search can skip
+        the moves that neither take it nor block it (engine/movegen.py).
         """
-        board = self.board
-        us = self.turn
-        them = us ^ 1
-        k = self.kings[us]
-        found = -1
-        c = them << 3
-        pawn = PAWN | c
-        s = k + 15 if us == WHITE else k - 17
-        for _ in range(2):
-            if not s & 0x88 and board[s] == pawn:
-                found = s
-            s += 2
-        p = KNIGHT | c
-        for d in _KNIGHT_STEPS:
-            s = k + d
-            if not s & 0x88 and board[s] == p:
-                if found >= 0:
-                    return -2
-                found = s
-        q = QUEEN | c
-        for d in _KING_STEPS:
-            p = (ROOK if d == 16 or d == -16 or d == 1 or d == -1 else BISHOP) | c
-            s = k + d
-            while not s & 0x88:
-                x = board[s]
-                if x:
-                    if x == p or x == q:
-                        if found >= 0:
-                            return -2
-                        found = s
-                    break
-                s += d
-        return found
+        return checker(self.board, self.kings[self.turn], self.turn)
 
     def stops_check(self, move, checker):
         """Can ``move`` (not a king move) answer a check by the piece on ``checker``: take it or block?"""
@@ -220,7 +186,7 @@ class Tree:
         move = self.u_move[self.ply - 1]
         fr = move & 127
         if was_in_check or self.special:
-            return self.pos._attacked(k, them)
+            return attacked(self.board, k, them)
         step = _LINE[fr - k + 119]
         if not step:
             return False
@@ -249,104 +215,26 @@ class Tree:
         moves = self.moves
         if n + ROOM > MOVE_SPACE:
             return n
-        board = self.board
         us = self.turn
-        if us == WHITE:
-            fwd = 16
-            start_rank = 0x10
-            last_rank = 0x70
-        else:
-            fwd = -16
-            start_rank = 0x60
-            last_rank = 0x00
-        ep = self.ep
-        for fr in _SQUARES:
-            p = board[fr]
-            if not p or p >> 3 != us:
-                continue
-            t = p & 7
-            if t == PAWN:
-                to = fr + fwd
-                if not board[to]:
-                    if to & 0x70 == last_rank:
-                        moves[n] = fr | to << 7 | QUEEN << 14
-                        n += 1
-                        if quiet:
-                            moves[n] = fr | to << 7 | ROOK << 14
-                            moves[n + 1] = fr | to << 7 | BISHOP << 14
-                            moves[n + 2] = fr | to << 7 | KNIGHT << 14
-                            n += 3
-                    elif quiet:
-                        moves[n] = fr | to << 7
-                        n += 1
-                        if fr & 0x70 == start_rank and not board[to + fwd]:
-                            moves[n] = fr | (to + fwd) << 7
-                            n += 1
-                to = fr + fwd - 1
-                for _ in range(2):
-                    if not to & 0x88:
-                        x = board[to]
-                        if x and x >> 3 != us:
-                            if to & 0x70 == last_rank:
-                                moves[n] = fr | to << 7 | QUEEN << 14
-                                n += 1
-                                if quiet:
-                                    moves[n] = fr | to << 7 | ROOK << 14
-                                    moves[n + 1] = fr | to << 7 | BISHOP << 14
-                                    moves[n + 2] = fr | to << 7 | KNIGHT << 14
-                                    n += 3
-                            else:
-                                moves[n] = fr | to << 7
-                                n += 1
-                        elif to == ep and not x:
-                            moves[n] = fr | to << 7
-                            n += 1
-                    to += 2
-            elif t == KNIGHT or t == KING:
-                for d in (_KNIGHT_STEPS if t == KNIGHT else _KING_STEPS):
-                    to = fr + d
-                    if to & 0x88:
-                        continue
-                    x = board[to]
-                    if x:
-                        if x >> 3 != us:
-                            moves[n] = fr | to << 7
-                            n += 1
-                    elif quiet:
-                        moves[n] = fr | to << 7
-                        n += 1
-            else:
-                for d in (_ROOK_DIRS if t == ROOK else _BISHOP_DIRS if t == BISHOP else _KING_STEPS):
-                    to = fr + d
-                    while not to & 0x88:
-                        x = board[to]
-                        if x:
-                            if x >> 3 != us:
-                                moves[n] = fr | to << 7
-                                n += 1
-                            break
-                        if quiet:
-                            moves[n] = fr | to << 7
-                            n += 1
-                        to += d
+        n = pseudo_moves(self.board, moves, n, us | (2 if quiet else 0) | (self.ep + 1) << 2)
         if quiet and self.castling:
             rights = self.castling >> (2 * us)
             k = self.kings[us]
             them = us ^ 1
-            pos = self.pos
             if self.rooks is not None:
                 for side in (0, 1):
                     rook = self.rooks[2 * us + side]
-                    if rights & (1 << side) and self._may_castle(pos, k, rook, them):
+                    if rights & (1 << side) and self._may_castle(self.pos, k, rook, them):
                         moves[n] = k | rook << 7 | _CASTLE
                         n += 1
                 return n
-            if rights & 1 and not board[k + 1] and not board[k + 2] and not pos._attacked(k, them) \
-                    and not pos._attacked(k + 1, them):
+            board = self.board
+            if rights & 1 and not board[k + 1] and not board[k + 2] and not attacked(board, k, them) \
+                    and not attacked(board, k + 1, them):
                 moves[n] = k | (k + 2) << 7
                 n += 1
             if rights & 2 and not board[k - 1] and not board[k - 2] and not board[k - 3] \
-                    and not pos._attacked(k, them) and not pos._attacked(k - 1, them):
+                    and not attacked(board, k, them) and not attacked(board, k - 1, them):
                 moves[n] = k | (k - 2) << 7
                 n += 1
         return n

@@ -24,6 +24,7 @@ from array import array
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, const)
 from . import notation
+from .attacks import attacked
 
 _ROOK_DIRS = (16, -16, 1, -1)
 _BISHOP_DIRS = (15, 17, -15, -17)
@@ -213,55 +214,8 @@ class Position:
     # -- attacks ----------------------------------------------------------
 
     def _attacked(self, sq, by):
-        """Is 0x88 square sq attacked by side ``by``?"""
-        board = self.board
-        c = by << 3
-        if by == WHITE:
-            s = sq - 15
-            if not s & 0x88 and board[s] == PAWN:
-                return True
-            s = sq - 17
-            if not s & 0x88 and board[s] == PAWN:
-                return True
-        else:
-            s = sq + 15
-            if not s & 0x88 and board[s] == PAWN | 8:
-                return True
-            s = sq + 17
-            if not s & 0x88 and board[s] == PAWN | 8:
-                return True
-        p = KNIGHT | c
-        for d in _KNIGHT_STEPS:
-            s = sq + d
-            if not s & 0x88 and board[s] == p:
-                return True
-        p = KING | c
-        for d in _QUEEN_DIRS:
-            s = sq + d
-            if not s & 0x88 and board[s] == p:
-                return True
-        q = QUEEN | c
-        p = ROOK | c
-        for d in _ROOK_DIRS:
-            s = sq + d
-            while not s & 0x88:
-                x = board[s]
-                if x:
-                    if x == p or x == q:
-                        return True
-                    break
-                s += d
-        p = BISHOP | c
-        for d in _BISHOP_DIRS:
-            s = sq + d
-            while not s & 0x88:
-                x = board[s]
-                if x:
-                    if x == p or x == q:
-                        return True
-                    break
-                s += d
-        return False
+        """Is 0x88 square sq attacked by side ``by``? (rules/attacks.py, machine code on the Pico)"""
+        return attacked(self.board, sq, by)
 
     def _ep_is_legal(self, fr, to):
         """Would the en passant capture fr -> to leave the mover's king safe?"""
@@ -394,7 +348,7 @@ class Position:
             x = board[s]
             if x and x >> 3 == us:
                 continue
-            if not self._attacked(s, them):
+            if not attacked(board, s, them):
                 append(ksq | s << 7)
         board[ksq] = KING | mine
         if checks > 1:
@@ -479,10 +433,10 @@ class Position:
         board = self.board
         rights = self.castling >> (2 * us)
         if rights & 1 and not board[ksq + 1] and not board[ksq + 2] \
-                and not self._attacked(ksq + 1, them) and not self._attacked(ksq + 2, them):
+                and not attacked(board, ksq + 1, them) and not attacked(board, ksq + 2, them):
             append(ksq | (ksq + 2) << 7)
         if rights & 2 and not board[ksq - 1] and not board[ksq - 2] and not board[ksq - 3] \
-                and not self._attacked(ksq - 1, them) and not self._attacked(ksq - 2, them):
+                and not attacked(board, ksq - 1, them) and not attacked(board, ksq - 2, them):
             append(ksq | (ksq - 2) << 7)
 
     def is_legal(self, move):

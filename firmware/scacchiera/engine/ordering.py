@@ -1,0 +1,75 @@
+"""Move order at a node, as machine code on the Pico: score every move once, then take the best left.
+
+Viper (scacchiera/native.py); plain Python on CPython and the WebAssembly
+port, the same lines. The scores are 16-bit (``Search.scores``, ``history``)
+and never negative: the table move 30000, a capture 20000 + at most 900 +
+400, a killer 15000, a history score at most 14000 + 48 * 48 before the
+table is halved (search.py); so the pointer's unsigned 16-bit reads are the
+values. Indexes: ``moves`` and ``scores`` from ``first`` to ``end`` - 1, a
+range the search's buffers hold (Tree.generate's ROOM check); the board at a
+move's squares (0x88, on the board: 0..119); ``history`` at piece (0..15)
+<< 6 | square (0..63), inside its 16 * 64 entries; VALUES at a piece type
+(0..7).
+"""
+
+from array import array
+
+from .. import const
+from ..native import micropython, ptr8, ptr16, ptr32
+from .evaluate import VALUE
+
+TT_SCORE = const(30000)
+CAPTURE = const(20000)
+KILLER = const(15000)
+VALUES = array("h", VALUE + (0,))     # by piece type 0..7 (7: none)
+
+
+@micropython.viper
+def score_moves(moves, scores, board, history, first: int, end: int, ttmove: int, k1: int, k2: int):
+    """Score ``moves[first:end]``: the table's move, captures and queen promotions by victim
+    then attacker (MVV-LVA), the ply's two killers ``k1`` and ``k2``, then the history score."""
+    m32 = ptr32(moves)
+    s16 = ptr16(scores)
+    b = ptr8(board)
+    h16 = ptr16(history)
+    value = ptr16(VALUES)
+    j = first
+    while j < end:
+        m = m32[j]
+        if m == ttmove:
+            s16[j] = TT_SCORE
+        else:
+            victim = b[(m >> 7) & 127]
+            promo = (m >> 14) & 7
+            if victim or promo == 5:
+                s16[j] = CAPTURE + value[victim & 7] - (b[m & 127] & 7) + promo * 100
+            elif m == k1:
+                s16[j] = KILLER
+            elif m == k2:
+                s16[j] = KILLER - 1
+            else:
+                to = (m >> 7) & 127
+                s16[j] = h16[(b[m & 127] & 15) << 6 | (to + (to & 7)) >> 1]
+        j += 1
+
+
+@micropython.viper
+def take_best(moves, scores, j: int, end: int) -> int:
+    """Swap the best scored of ``moves[j:end]`` (the first of equals) to ``j``; returns that move."""
+    m32 = ptr32(moves)
+    s16 = ptr16(scores)
+    top = j
+    best = s16[j]
+    k = j + 1
+    while k < end:
+        if s16[k] > best:
+            best = s16[k]
+            top = k
+        k += 1
+    m = m32[top]
+    if top != j:
+        m32[top] = m32[j]
+        s16[top] = s16[j]
+        m32[j] = m
+        s16[j] = best
+    return m

@@ -1,0 +1,122 @@
+"""The viper functions against their bytecode twins, on a table of positions (tests/test_pico_native.py).
+
+On the emulated Pico the firmware's modules are machine code and the twins
+(``*_bytecode``: the same source with the decorator lines blank, compiled by
+the chip as bytecode) sit beside them; on CPython both names are the one
+module, and the printed checksums are the reference the Pico's must equal.
+FENS is set by whoever runs this (the test prepends it). Prints, per function,
+``NATIVE <name> <calls> <mismatches> <checksum>``, then the engine's
+``ENGINE <uci> <nodes> <depth> <score>`` and ``PERFT <nodes> <ms>`` lines.
+"""
+
+from array import array
+
+from scacchiera.rules import Position
+from scacchiera.engine import Engine
+import scacchiera.rules.attacks as attacks
+import scacchiera.engine.movegen as movegen
+import scacchiera.engine.ordering as ordering
+
+try:
+    import scacchiera.rules.attacks_bytecode as attacks_bc
+    import scacchiera.engine.movegen_bytecode as movegen_bc
+    import scacchiera.engine.ordering_bytecode as ordering_bc
+except ImportError:       # CPython: the twins are the modules themselves
+    attacks_bc, movegen_bc, ordering_bc = attacks, movegen, ordering
+
+try:
+    from time import ticks_ms, ticks_diff
+except ImportError:
+    from time import monotonic
+
+    def ticks_ms():
+        return int(monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+SQUARES = [r * 16 + f for r in range(8) for f in range(8)]
+EP_SQUARES = [0x20 + f for f in range(8)] + [0x50 + f for f in range(8)]
+
+
+class Tally:
+    def __init__(self, name):
+        self.name = name
+        self.calls = 0
+        self.bad = 0
+        self.sum = 0
+
+    def same(self, a, b):
+        self.calls += 1
+        if a != b:
+            self.bad += 1
+        self.sum = (self.sum * 31 + (a if isinstance(a, int) else len(a) + sum(a))) & 0xFFFFFF
+
+    def show(self):
+        print("NATIVE %s %d %d %d" % (self.name, self.calls, self.bad, self.sum))
+
+
+def check_functions(fens):
+    t_att, t_gen, t_chk, t_score, t_best = (Tally("attacked"), Tally("pseudo_moves"), Tally("checker"),
+                                            Tally("score_moves"), Tally("take_best"))
+    m1 = array("i", bytes(4 * 300))
+    m2 = array("i", bytes(4 * 300))
+    s1 = array("h", bytes(2 * 300))
+    s2 = array("h", bytes(2 * 300))
+    history = array("h", bytes(2 * 16 * 64))
+    for i in range(len(history)):
+        history[i] = (i * 7919) % 16000          # every value a history entry may hold
+    for fen in fens:
+        board = Position(fen).board
+        for by in (0, 1):
+            for sq in SQUARES:
+                t_att.same(int(attacks.attacked(board, sq, by)), int(attacks_bc.attacked(board, sq, by)))
+        for us in (0, 1):
+            for sq in SQUARES:
+                # any square as the king's: a checker is named whatever stands there
+                t_chk.same(movegen.checker(board, sq, us), movegen_bc.checker(board, sq, us))
+            for quiet in (0, 2):
+                for ep in [-1] + EP_SQUARES:
+                    flags = us | quiet | (ep + 1) << 2
+                    n1 = movegen.pseudo_moves(board, m1, 7, flags)
+                    n2 = movegen_bc.pseudo_moves(board, m2, 7, flags)
+                    t_gen.same(n1, n2)
+                    t_gen.same(list(m1[7:n1]), list(m2[7:n2]))
+                # the order: table move, killers (maybe captures), history
+                n = movegen.pseudo_moves(board, m1, 0, us | 2)
+                if not n:
+                    continue
+                for j in range(n):
+                    m2[j] = m1[j]
+                ttmove, k1, k2 = m1[n // 2], m1[n // 3], m1[n - 1]
+                ordering.score_moves(m1, s1, board, history, 0, n, ttmove, k1, k2)
+                ordering_bc.score_moves(m2, s2, board, history, 0, n, ttmove, k1, k2)
+                t_score.same(list(s1[:n]), list(s2[:n]))
+                for j in range(n):
+                    t_best.same(ordering.take_best(m1, s1, j, n), ordering_bc.take_best(m2, s2, j, n))
+    for t in (t_att, t_gen, t_chk, t_score, t_best):
+        t.show()
+
+
+def check_engine(fens, nodes):
+    engine = Engine()
+    for fen in fens:
+        p = Position(fen)
+        engine.start(p, max_nodes=nodes)
+        while not engine.step(300):
+            pass
+        m = engine.result
+        print("ENGINE %s %d %d %s" % (p.uci(m) if m else "none", engine.nodes, engine.depth, engine.score))
+
+
+def check_perft(fen, depth):
+    p = Position(fen)
+    a = ticks_ms()
+    n = p.perft(depth)
+    print("PERFT %d %d" % (n, ticks_diff(ticks_ms(), a)))
+
+
+check_functions(FENS)  # noqa: F821 (set by the caller)
+check_engine(FENS[:3], 300)  # noqa: F821
+check_perft("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2)
+print("DONE")
