@@ -14,15 +14,17 @@ from array import array
 from scacchiera.rules import Position
 from scacchiera.engine import Engine
 import scacchiera.rules.attacks as attacks
+import scacchiera.rules.legal as legal
 import scacchiera.engine.movegen as movegen
 import scacchiera.engine.ordering as ordering
 
 try:
     import scacchiera.rules.attacks_bytecode as attacks_bc
+    import scacchiera.rules.legal_bytecode as legal_bc
     import scacchiera.engine.movegen_bytecode as movegen_bc
     import scacchiera.engine.ordering_bytecode as ordering_bc
 except ImportError:       # CPython: the twins are the modules themselves
-    attacks_bc, movegen_bc, ordering_bc = attacks, movegen, ordering
+    attacks_bc, legal_bc, movegen_bc, ordering_bc = attacks, legal, movegen, ordering
 
 try:
     from time import ticks_ms, ticks_diff
@@ -56,9 +58,18 @@ class Tally:
         print("NATIVE %s %d %d %d" % (self.name, self.calls, self.bad, self.sum))
 
 
+def legal_of(p, module):
+    """Position.generate's call, made to ``module``'s legal_moves."""
+    out = []
+    us = p.turn
+    module.legal_moves(p.board, bytearray(128), out.append, p._castles if p.castling else None, p._ep_is_legal,
+                       p.kings[us] | us << 7 | (p.ep + 1) << 8)
+    return out
+
+
 def check_functions(fens):
-    t_att, t_gen, t_chk, t_score, t_best = (Tally("attacked"), Tally("pseudo_moves"), Tally("checker"),
-                                            Tally("score_moves"), Tally("take_best"))
+    t_att, t_legal, t_gen, t_chk, t_score, t_best = (Tally("attacked"), Tally("legal_moves"), Tally("pseudo_moves"),
+                                                     Tally("checker"), Tally("score_moves"), Tally("take_best"))
     m1 = array("i", bytes(4 * 300))
     m2 = array("i", bytes(4 * 300))
     s1 = array("h", bytes(2 * 300))
@@ -67,7 +78,15 @@ def check_functions(fens):
     for i in range(len(history)):
         history[i] = (i * 7919) % 16000          # every value a history entry may hold
     for fen in fens:
-        board = Position(fen).board
+        p = Position(fen)
+        for m in [0] + p.legal_moves():
+            # the position and each one a move away
+            if m:
+                p.push(m)
+            t_legal.same(legal_of(p, legal), legal_of(p, legal_bc))
+            if m:
+                p.pop()
+        board = p.board
         for by in (0, 1):
             for sq in SQUARES:
                 t_att.same(int(attacks.attacked(board, sq, by)), int(attacks_bc.attacked(board, sq, by)))
@@ -94,7 +113,7 @@ def check_functions(fens):
                 t_score.same(list(s1[:n]), list(s2[:n]))
                 for j in range(n):
                     t_best.same(ordering.take_best(m1, s1, j, n), ordering_bc.take_best(m2, s2, j, n))
-    for t in (t_att, t_gen, t_chk, t_score, t_best):
+    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best):
         t.show()
 
 

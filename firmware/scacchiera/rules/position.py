@@ -25,6 +25,7 @@ from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, const)
 from . import notation
 from .attacks import attacked
+from .legal import legal_moves
 
 _ROOK_DIRS = (16, -16, 1, -1)
 _BISHOP_DIRS = (15, 17, -15, -17)
@@ -328,103 +329,10 @@ class Position:
         return checks, block, pins
 
     def generate(self, out):
-        """Append the legal moves to ``out`` (the caller may reuse one list)."""
-        board = self.board
+        """Append the legal moves to ``out`` (the caller may reuse one list): rules/legal.py."""
         us = self.turn
-        them = us ^ 1
-        mine = us << 3
-        ksq = self.kings[us]
-        append = out.append
-
-        checks, block, pins = self.checks_and_pins()
-        fwd = 16 if us == WHITE else -16
-
-        # King steps: the destination must not be attacked once the king has left.
-        board[ksq] = 0
-        for d in _QUEEN_DIRS:
-            s = ksq + d
-            if s & 0x88:
-                continue
-            x = board[s]
-            if x and x >> 3 == us:
-                continue
-            if not attacked(board, s, them):
-                append(ksq | s << 7)
-        board[ksq] = KING | mine
-        if checks > 1:
-            return out
-
-        if not checks and self.castling:
-            self._castles(append, ksq, us, them)
-
-        last_rank = 0x70 if us == WHITE else 0x00
-        start_rank = 0x10 if us == WHITE else 0x60
-        ep = self.ep
-        for fr in _SQUARES:
-            p = board[fr]
-            if not p or p >> 3 != us:
-                continue
-            t = p & 7
-            if t == KING:
-                continue
-            pin = pins.get(fr, 0) if pins else 0
-            if t == PAWN:
-                to = fr + fwd
-                if not board[to] and (not pin or pin == fwd or pin == -fwd):
-                    if block is None or to in block:
-                        if to & 0x70 == last_rank:
-                            for promo in (QUEEN, ROOK, BISHOP, KNIGHT):
-                                append(fr | to << 7 | promo << 14)
-                        else:
-                            append(fr | to << 7)
-                    if fr & 0x70 == start_rank:
-                        to2 = to + fwd
-                        if not board[to2] and (block is None or to2 in block):
-                            append(fr | to2 << 7)
-                for d in (fwd - 1, fwd + 1):
-                    to = fr + d
-                    if to & 0x88:
-                        continue
-                    if pin and pin != d and pin != -d:
-                        continue
-                    x = board[to]
-                    if x:
-                        if x >> 3 == us or (block is not None and to not in block):
-                            continue
-                        if to & 0x70 == last_rank:
-                            for promo in (QUEEN, ROOK, BISHOP, KNIGHT):
-                                append(fr | to << 7 | promo << 14)
-                        else:
-                            append(fr | to << 7)
-                    elif to == ep and self._ep_is_legal(fr, to):
-                        append(fr | to << 7)
-            elif t == KNIGHT:
-                if pin:
-                    continue
-                for d in _KNIGHT_STEPS:
-                    to = fr + d
-                    if to & 0x88:
-                        continue
-                    x = board[to]
-                    if x and x >> 3 == us:
-                        continue
-                    if block is None or to in block:
-                        append(fr | to << 7)
-            else:
-                dirs = _ROOK_DIRS if t == ROOK else _BISHOP_DIRS if t == BISHOP else _QUEEN_DIRS
-                for d in dirs:
-                    if pin and pin != d and pin != -d:
-                        continue
-                    to = fr + d
-                    while not to & 0x88:
-                        x = board[to]
-                        if x and x >> 3 == us:
-                            break
-                        if block is None or to in block:
-                            append(fr | to << 7)
-                        if x:
-                            break
-                        to += d
+        legal_moves(self.board, bytearray(128), out.append, self._castles if self.castling else None, self._ep_is_legal,
+                    self.kings[us] | us << 7 | (self.ep + 1) << 8)
         return out
 
     def _castles(self, append, ksq, us, them):

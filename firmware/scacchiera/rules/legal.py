@@ -1,0 +1,205 @@
+"""The legal move generator's loops, as machine code on the Pico (Position.generate calls it).
+
+Viper (scacchiera/native.py); plain Python on CPython and the WebAssembly
+port, the same lines. The algorithm is the one position.py's docstring
+describes: checks and pins found once by walking out from the king, a
+pinned piece moving only along its pin, the king only to squares no enemy
+attacks once it has left its own, and in check only the moves that take the
+checker or step between. ``marks`` (128 zero bytes, 0x88, new at each call)
+holds what the walk found: 1 on a square a move must reach to answer the
+check, a pin's step + 64 (47..81) on a pinned piece's square, else 0.
+
+Indexes, since viper checks none: the board and ``marks`` (128 bytes each)
+are read or written at ``k`` (the king, on the board), at ``fr`` (0..119,
+on the board), at squares that passed ``& 0x88 == 0`` (0..127), and at a
+pawn's one or two steps ahead (a pawn never stands on its last rank: the
+FEN reader refuses it and promotion replaces it).
+"""
+
+from .. import const
+from ..native import micropython, ptr8
+from .attacks import STEPS, attacked
+
+_PAWN = const(1)
+_KNIGHT = const(2)
+_BISHOP = const(3)
+_ROOK = const(4)
+_QUEEN = const(5)
+_KING = const(6)
+_BLOCK = const(1)
+
+
+@micropython.viper
+def legal_moves(board, marks, append, castles, ep_legal, flags: int):
+    """Append the legal moves of the side to move: the king's, then ``castles(append, k, us,
+    them)`` (None: no right left) when not in check, then every other piece from a1 to h8.
+
+    ``flags``: the king's square (bits 0-6), the side to move (bit 7), en passant square + 1
+    from bit 8 (0: none); ``ep_legal(fr, to)`` tells whether that capture leaves the king safe.
+    The order is position.py's before this module: the moves, and so the engine, are the same.
+    """
+    b = ptr8(board)
+    mk = ptr8(marks)
+    steps = ptr8(STEPS)
+    k = flags & 127
+    us = (flags >> 7) & 1
+    ep = (flags >> 8) - 1
+    them = us ^ 1
+
+    # -- checks and pins: along each ray from the king, their slider first is a check,
+    # one of ours then their slider a pin; then knights and pawns
+    checks = 0
+    i = 8
+    while i < 16:
+        d = steps[i] - 64
+        slider = _ROOK if i < 12 else _BISHOP
+        i += 1
+        s = k + d
+        while not s & 0x88 and not b[s]:
+            s += d
+        if s & 0x88:
+            continue
+        own = -1
+        if b[s] >> 3 == us:
+            own = s
+            s += d
+            while not s & 0x88 and not b[s]:
+                s += d
+            if s & 0x88 or b[s] >> 3 == us:
+                continue
+        t = b[s] & 7
+        if t != slider and t != _QUEEN:
+            continue
+        if own >= 0:
+            mk[own] = d + 64
+            continue
+        checks += 1
+        on = k + d
+        while on != s:          # the squares between the king and the checker, then its own
+            mk[on] = _BLOCK
+            on += d
+        mk[s] = _BLOCK
+    p = _KNIGHT | them << 3
+    i = 0
+    while i < 8:
+        s = k + steps[i] - 64
+        i += 1
+        if not s & 0x88 and b[s] == p:
+            checks += 1
+            mk[s] = _BLOCK
+    p = _PAWN | them << 3
+    s = k + 15 if us == 0 else k - 17
+    i = 0
+    while i < 2:
+        if not s & 0x88 and b[s] == p:
+            checks += 1
+            mk[s] = _BLOCK
+        s += 2
+        i += 1
+
+    # -- the king: its destination must not be attacked once it has left its square
+    b[k] = 0
+    i = 8
+    while i < 16:
+        s = k + steps[i] - 64
+        i += 1
+        if s & 0x88:
+            continue
+        x = b[s]
+        if x and x >> 3 == us:
+            continue
+        if not attacked(board, s, them):
+            append(k | s << 7)
+    b[k] = _KING | us << 3
+    if checks > 1:
+        return
+    if not checks and castles:
+        castles(append, k, us, them)
+
+    # -- every other piece
+    fwd = 16
+    start_rank = 0x10
+    last_rank = 0x70
+    if us:
+        fwd = -16
+        start_rank = 0x60
+        last_rank = 0
+    fr = 0
+    while fr < 120:
+        if fr & 8:
+            fr += 8
+            continue
+        p = b[fr]
+        t = p & 7
+        if not p or p >> 3 != us or t == _KING:
+            fr += 1
+            continue
+        pin = mk[fr] - 64 if mk[fr] > _BLOCK else 0
+        if t == _PAWN:
+            to = fr + fwd
+            if not b[to] and (not pin or pin == fwd or pin == -fwd):
+                if not checks or mk[to] == _BLOCK:
+                    if to & 0x70 == last_rank:
+                        promo = _QUEEN
+                        while promo >= _KNIGHT:
+                            append(fr | to << 7 | promo << 14)
+                            promo -= 1
+                    else:
+                        append(fr | to << 7)
+                if fr & 0x70 == start_rank:
+                    to += fwd
+                    if not b[to] and (not checks or mk[to] == _BLOCK):
+                        append(fr | to << 7)
+            i = 0
+            while i < 2:
+                d = fwd - 1 + 2 * i
+                i += 1
+                to = fr + d
+                if to & 0x88:
+                    continue
+                if pin and pin != d and pin != -d:
+                    continue
+                x = b[to]
+                if x:
+                    if x >> 3 == us or (checks and mk[to] != _BLOCK):
+                        continue
+                    if to & 0x70 == last_rank:
+                        promo = _QUEEN
+                        while promo >= _KNIGHT:
+                            append(fr | to << 7 | promo << 14)
+                            promo -= 1
+                    else:
+                        append(fr | to << 7)
+                elif to == ep and ep_legal(fr, to):
+                    append(fr | to << 7)
+        elif t == _KNIGHT:
+            i = 0
+            while i < 8 and not pin:
+                to = fr + steps[i] - 64
+                i += 1
+                if to & 0x88:
+                    continue
+                x = b[to]
+                if x and x >> 3 == us:
+                    continue
+                if not checks or mk[to] == _BLOCK:
+                    append(fr | to << 7)
+        else:
+            i = 12 if t == _BISHOP else 8
+            last = 12 if t == _ROOK else 16
+            while i < last:
+                d = steps[i] - 64
+                i += 1
+                if pin and pin != d and pin != -d:
+                    continue
+                to = fr + d
+                while not to & 0x88:
+                    x = b[to]
+                    if x and x >> 3 == us:
+                        break
+                    if not checks or mk[to] == _BLOCK:
+                        append(fr | to << 7)
+                    if x:
+                        break
+                    to += d
+        fr += 1
