@@ -6,7 +6,7 @@ its ~34 KB of tables only when it searches (RAM).
 
 - On the opponent's turn the move tracker holds (``tracker.hold``): the
   hands' moves are not taken, a piece put down blinks as an error. The
-  engine searches a copy of the position, ``SLICE_NODES`` nodes after each
+  engine searches a copy of the position, ``SLICE_US`` of nodes after each
   scan (parts.Part.scan), so the board goes on scanning, lighting a lifted
   piece's moves and answering the host. Its move is then shown as the host's
   ``show`` is (``tracker.require``): the LEDs guide the hands and only that
@@ -19,12 +19,14 @@ Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
 ``runner.engine`` is this part while an engine plays, else None.
 """
 
-from . import heap_lock, heap_unlock
+from . import const, heap_lock, heap_unlock
+from .clock import elapsed
 from .rules.variants import variant_of, SPRINT
 
-# Nodes searched after each scan: one. A node costs the RP2040 ~1.3 ms on average (2.3 ms at
-# most), and the loop keeps ~390 scans/s while the engine thinks (goal >= 200; docs/engine.md).
-SLICE_NODES = 1
+# The engine's share of a scan: nodes until SLICE_US have gone (at least one). A node costs the
+# RP2040 ~1.3 ms on average (2.3 ms at most), so a slice is mostly two nodes; the loop keeps its
+# ~1 ms of scanning between slices (docs/engine.md, "On the board while it thinks").
+SLICE_US = const(2000)
 _MOVE = 1              # what the search is for
 _HINT = 2
 
@@ -80,7 +82,7 @@ class Opponent:
         if not self.purpose:
             return
         try:
-            done = _slice(self.engine, self.locked)
+            done = _slice(self.engine, self.locked, runner.hw)
         except MemoryError:
             if not self.locked:
                 raise
@@ -162,17 +164,29 @@ class Opponent:
             light(game, move)
 
 
-def _slice(engine, locked):
+def _slice(engine, locked, hw):
     """A slice of the search; ``locked``: with the heap locked, so that the search's calls keep
     their frames on the stack (scacchiera/__init__.py; on a booted RP2040's heap a node cost
     twice as much without)."""
     if not locked:
-        return engine.step(SLICE_NODES)
+        return _nodes(engine, hw)
     heap_lock()
     try:
-        return engine.step(SLICE_NODES)
+        return _nodes(engine, hw)
     finally:
         heap_unlock()
+
+
+def _nodes(engine, hw):
+    """Nodes until SLICE_US have gone or the search is over (True). A clock that stands still
+    through a node (the simulator's, whose scans cost no time) gets one node a scan."""
+    start = hw.ticks_us()
+    while True:
+        if engine.step(1):
+            return True
+        spent = elapsed(hw.ticks_us(), start)
+        if spent <= 0 or spent >= SLICE_US:
+            return False
 
 
 def _new_engine(level):

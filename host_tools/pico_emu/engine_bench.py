@@ -131,7 +131,7 @@ def main(nodes=NODES):
         print("  a slice of step(%d): mean %d us, max %d us" % (n, mean, worst))
     print("  heap free with the engine made (no game loop running): %s B" % f["free"])
     b = on_the_board()
-    print("  on the board, level 6 thinking (one node after each scan): %s scans/s (status, a quiet second); "
+    print("  on the board, level 6 thinking (a SLICE_US slice after each scan): %s scans/s (status, a quiet second); "
           "lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> engine_move)"
           % (b["scan_rate"], b["lift_ms"], b["uci"], b["move_ms"]))
     return rate
