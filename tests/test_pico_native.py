@@ -28,8 +28,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WHY = missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
 
-NATIVE = ("scacchiera/rules/attacks", "scacchiera/rules/legal", "scacchiera/engine/movegen",
-          "scacchiera/engine/ordering")
+NATIVE = ("scacchiera/rules/legal", "scacchiera/engine/movegen",
+          "scacchiera/engine/ordering", "scacchiera/engine/tree")
 EDGES = [
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",                        # promotions, captures on the rim
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -88,7 +88,7 @@ def test_viper_functions_agree_with_bytecode_and_cpython(tmp_path, on_cpython):
     assert "Traceback" not in out, out[-2000:]
     pico = lines(out, "NATIVE")
     assert [row[0] for row in pico] == ["attacked", "legal_moves", "pseudo_moves", "checker", "score_moves",
-                                       "take_best"]
+                                       "take_best", "make_move"]
     for name, calls, bad, _checksum in pico:
         assert int(calls) >= 2 * len(fens()) and bad == "0", (name, calls, bad)
     # the Pico's twins ran as bytecode and agreed; CPython's figures are the same

@@ -48,3 +48,33 @@ def forget(module):
         del sys.modules[name]
         package, _, attr = name.rpartition(".")
         delattr(sys.modules[package], attr)
+
+
+# Viper's names where there is no viper (CPython; the WebAssembly port, which has no native
+# emitter: tools/micropython/run.mjs blanks the decorator lines it cannot compile). A function the
+# RP2040 runs as machine code is written once, decorated ``@micropython.viper``: on the Pico its
+# ints are machine words and ``ptr8(buf)`` / ``ptr16`` / ``ptr32`` raw pointers into a buffer
+# (the compiler reads those names as casts whatever a module binds); elsewhere the same lines
+# run as Python, ``ptr8(x)`` being ``x`` itself, indexed like the pointer. Such a function keeps
+# to what reads the same both ways: ints within the 30-bit small-int range (viper's wrap at 32
+# bits never happens), every index proved in range before the access (viper checks none), no
+# Python object inside its loops; tests/test_pico_native.py runs each against its bytecode twin.
+try:
+    import micropython
+except ImportError:  # CPython
+    class micropython:  # noqa: N801 (the module's name, so the decorators read the same)
+        @staticmethod
+        def native(function):
+            return function
+
+        @staticmethod
+        def viper(function):
+            return function
+
+
+def ptr8(buffer):
+    """Outside viper: the buffer itself (its items are the pointer's)."""
+    return buffer
+
+
+ptr16 = ptr32 = ptr8

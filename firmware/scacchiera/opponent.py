@@ -24,7 +24,7 @@ from .clock import elapsed
 from .rules.variants import variant_of, SPRINT
 
 # The engine's share of a scan: nodes until SLICE_US have gone (at least one). A node costs the
-# RP2040 ~1.3 ms on average (2.3 ms at most), so a slice is mostly two nodes; the loop keeps its
+# RP2040 ~1.0 ms on average (1.8 ms at most), so a slice is two or three nodes; the loop keeps its
 # ~1 ms of scanning between slices (docs/engine.md, "On the board while it thinks").
 SLICE_US = const(2000)
 _MOVE = 1              # what the search is for

@@ -9,22 +9,25 @@ FENS is set by whoever runs this (the test prepends it). Prints, per function,
 ``ENGINE <uci> <nodes> <depth> <score>`` and ``PERFT <nodes> <ms>`` lines.
 """
 
+import gc
+import sys
 from array import array
 
 from scacchiera.rules import Position
 from scacchiera.engine import Engine
-import scacchiera.rules.attacks as attacks
 import scacchiera.rules.legal as legal
 import scacchiera.engine.movegen as movegen
+import scacchiera.engine.tree as tree_module
+from scacchiera.engine.tree import Tree, UNDO, SPECIAL
 import scacchiera.engine.ordering as ordering
 
 try:
-    import scacchiera.rules.attacks_bytecode as attacks_bc
     import scacchiera.rules.legal_bytecode as legal_bc
     import scacchiera.engine.movegen_bytecode as movegen_bc
+    import scacchiera.engine.tree_bytecode as tree_bc
     import scacchiera.engine.ordering_bytecode as ordering_bc
 except ImportError:       # CPython: the twins are the modules themselves
-    attacks_bc, legal_bc, movegen_bc, ordering_bc = attacks, legal, movegen, ordering
+    legal_bc, movegen_bc, ordering_bc, tree_bc = legal, movegen, ordering, tree_module
 
 try:
     from time import ticks_ms, ticks_diff
@@ -67,6 +70,33 @@ def legal_of(p, module):
     return out
 
 
+def make_unmake(tree, module, move):
+    """What ``module``'s make_move leaves (board, state, the ply's undo record, the keys, its
+    answer), then whether its unmake_move put the board and the state back (all but SPECIAL,
+    which only make sets); the tree is left as it was found (at ply 0)."""
+    board, st = bytes(tree.board), list(tree.st)
+    made = module.make_move(tree.board, tree.st, tree.undo, tree.keys, tree.keep, move)
+    after = list(tree.board) + list(tree.st) + list(tree.undo[:UNDO]) + [tree.keys[1], made]
+    undone = module.unmake_move(tree.board, tree.st, tree.undo)
+    tree.st[SPECIAL] = st[SPECIAL]
+    restored = bytes(tree.board) == board and list(tree.st) == st
+    for i in range(len(board)):
+        tree.board[i] = board[i]
+    for i in range(len(st)):
+        tree.st[i] = st[i]
+    return after + [undone, int(restored or made)]
+
+
+def check_make(fens, tally):
+    tree = Tree()
+    for fen in fens:
+        tree.load(Position(fen))
+        n = tree.generate(0, True)
+        for j in range(n):
+            m = tree.moves[j]
+            tally.same(make_unmake(tree, tree_module, m), make_unmake(tree, tree_bc, m))
+
+
 def check_functions(fens):
     t_att, t_legal, t_gen, t_chk, t_score, t_best = (Tally("attacked"), Tally("legal_moves"), Tally("pseudo_moves"),
                                                      Tally("checker"), Tally("score_moves"), Tally("take_best"))
@@ -89,7 +119,7 @@ def check_functions(fens):
         board = p.board
         for by in (0, 1):
             for sq in SQUARES:
-                t_att.same(int(attacks.attacked(board, sq, by)), int(attacks_bc.attacked(board, sq, by)))
+                t_att.same(int(legal.attacked(board, sq, by)), int(legal_bc.attacked(board, sq, by)))
         for us in (0, 1):
             for sq in SQUARES:
                 # any square as the king's: a checker is named whatever stands there
@@ -113,12 +143,14 @@ def check_functions(fens):
                 t_score.same(list(s1[:n]), list(s2[:n]))
                 for j in range(n):
                     t_best.same(ordering.take_best(m1, s1, j, n), ordering_bc.take_best(m2, s2, j, n))
-    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best):
+    t_make = Tally("make_move")
+    check_make(fens, t_make)
+    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make):
         t.show()
 
 
 def check_engine(fens, nodes):
-    engine = Engine()
+    engine = Engine(tt_entries=256)     # a small table: the REPL holds the stopped firmware too
     for fen in fens:
         p = Position(fen)
         engine.start(p, max_nodes=nodes)
@@ -136,6 +168,11 @@ def check_perft(fen, depth):
 
 
 check_functions(FENS)  # noqa: F821 (set by the caller)
+# The twins' RAM back before the engine's table (10 KB in one block) is made
+legal_bc = movegen_bc = ordering_bc = tree_bc = None
+for name in [name for name in sys.modules if name.endswith("_bytecode")]:
+    del sys.modules[name]
+gc.collect()
 check_engine(FENS[:3], 300)  # noqa: F821
 check_perft("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2)
 print("DONE")

@@ -130,7 +130,7 @@ function copyIn(FS, hostPath, wanted, seen = new Set()) {
 // and `@micropython.viper` ("invalid micropython decorator"), even through
 // exec(compile(...)). The lines are blanked (line numbers kept), so the port
 // runs such a function as bytecode: the same source, the same algorithm
-// (firmware/scacchiera/native.py gives the pointer casts their plain meaning).
+// (firmware/scacchiera/__init__.py gives the pointer casts their plain meaning).
 // The machine code itself is tested on the emulated Pico.
 const EMITTER = /^[ \t]*@micropython\.(native|viper)[ \t]*(#.*)?$/gm;
 function withoutEmitters(bytes) {

@@ -1,6 +1,6 @@
 """The search's two hottest loops, as machine code on the Pico: its moves, and who gives check.
 
-Viper (scacchiera/native.py): Thumb code on the RP2040 that reads the board
+Viper (scacchiera/__init__.py): Thumb code on the RP2040 that reads the board
 and writes the move buffer through raw pointers; plain Python on CPython and
 the WebAssembly port, the same lines and the same moves in the same order.
 Nothing is checked at run time by viper, so every index is in range by
@@ -16,8 +16,8 @@ construction:
 """
 
 from .. import const
-from ..native import micropython, ptr8, ptr32
-from ..rules.attacks import STEPS
+from .. import micropython, ptr8, ptr32
+from ..rules.legal import STEPS
 
 _PAWN = const(1)
 _KNIGHT = const(2)

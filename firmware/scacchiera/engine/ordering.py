@@ -1,6 +1,6 @@
 """Move order at a node, as machine code on the Pico: score every move once, then take the best left.
 
-Viper (scacchiera/native.py); plain Python on CPython and the WebAssembly
+Viper (scacchiera/__init__.py); plain Python on CPython and the WebAssembly
 port, the same lines. The scores are 16-bit (``Search.scores``, ``history``)
 and never negative: the table move 30000, a capture 20000 + at most 900 +
 400, a killer 15000, a history score at most 14000 + 48 * 48 before the
@@ -15,7 +15,7 @@ move's squares (0x88, on the board: 0..119); ``history`` at piece (0..15)
 from array import array
 
 from .. import const
-from ..native import micropython, ptr8, ptr16, ptr32
+from .. import micropython, ptr8, ptr16, ptr32
 from .evaluate import VALUE
 
 TT_SCORE = const(30000)

@@ -27,10 +27,10 @@ resume it later; ``Engine.best_move`` just runs it to the end.
 """
 
 from .. import const
-from ..rules.attacks import attacked
+from ..rules.legal import attacked
 from .evaluate import VALUE
 from .ordering import score_moves, take_best, KILLER
-from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints
+from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS
 
 INF = const(32000)
 MATE = const(31000)
@@ -147,7 +147,7 @@ class Search:
     def stop(self):
         """End the search now: unmake the line being searched, keep the best move found."""
         tree = self.tree
-        while tree.ply:
+        while tree.st[PLY]:
             tree.unmake()
         # A root move that finished with the best score in this unfinished iteration beats
         # the last iteration's choice (the first root move is that choice, searched first).
@@ -208,6 +208,7 @@ class Search:
         if self.done:
             return True
         tree = self.tree
+        st = tree.st
         moves = tree.moves
         scores = self.scores
         alpha = self.alpha
@@ -231,7 +232,7 @@ class Search:
         op = self.op
         value = 0
         while True:
-            ply = tree.ply
+            ply = st[PLY]
             if op == _ENTER:
                 # -- a new node: draws, limits, the table, the moves ------------
                 nodes = self.nodes + 1
@@ -242,7 +243,7 @@ class Search:
                     self.stop()
                     return True
                 if ply:
-                    if tree.halfmove >= 100 or tree.is_repetition(self.history_keys):
+                    if st[HALF] >= 100 or tree.is_repetition(self.history_keys):
                         value = 0
                         op = _RETURN
                         continue
@@ -259,7 +260,7 @@ class Search:
                 f = 2 if check else 0
                 if d <= 0 and not check:
                     # quiescence: stand pat, then captures
-                    stand = tree.evaluate() + self._noise(tree.hash)
+                    stand = tree.evaluate() + self._noise(st[HASH])
                     if stand >= b:
                         value = stand
                         op = _RETURN
@@ -276,7 +277,7 @@ class Search:
                     elif check:
                         d += 1      # check extension
                     ttmove = 0
-                    i = self._tt_index(tree.hash)
+                    i = self._tt_index(st[HASH])
                     if i >= 0:
                         ttmove = tt[i + 4] | tt[i + 5] << 8 | (tt[i + 6] & 3) << 16
                         if ply and tt[i + 7] >= d and b - a == 1:
@@ -297,7 +298,7 @@ class Search:
                 flags[ply] = f
                 self.ttmove[ply] = ttmove
                 op = _GENERATE
-                if ply and not f & 3 and d >= 3 and b - a == 1 and tree.u_move[ply - 1] \
+                if ply and not f & 3 and d >= 3 and b - a == 1 and tree.last_move() \
                         and tree.has_pieces() and tree.evaluate() >= b:
                     # null move: if passing still fails high, a real move will too. This node has no
                     # moves yet: its child's start in the buffer is where the parent's end
@@ -346,7 +347,7 @@ class Search:
                         value = best[ply]
                     if not f & 1:
                         bound = _UPPER if value <= self.alpha0[ply] else _EXACT
-                        self._tt_store(tree.hash, depth[ply], bound, value, best_move[ply], ply)
+                        self._tt_store(st[HASH], depth[ply], bound, value, best_move[ply], ply)
                     op = _RETURN
                     continue
                 m = take_best(moves, scores, j, n1)
@@ -360,9 +361,9 @@ class Search:
                     gain = VALUE[tree.board[to] & 7]
                     if best[ply] + gain + 200 <= alpha[ply]:
                         continue
-                    if gain < VALUE[tree.board[m & 127] & 7] and attacked(tree.board, to, tree.turn ^ 1):
+                    if gain < VALUE[tree.board[m & 127] & 7] and attacked(tree.board, to, st[TURN] ^ 1):
                         continue
-                if f & 2 and (m & 127) != tree.kings[tree.turn]:
+                if f & 2 and (m & 127) != st[KINGS + st[TURN]]:
                     c = self.checker[ply]
                     if c == -2 or not tree.stops_check(m, c):
                         continue
@@ -423,7 +424,7 @@ class Search:
                         return False
                     continue
                 value = -value
-                m = tree.u_move[ply - 1]
+                m = tree.last_move()
                 if not m:
                     # the null move's answer
                     tree.unmake_null()
@@ -486,7 +487,7 @@ class Search:
                                     if v > _HISTORY_MAX:
                                         for k in range(len(history)):
                                             history[k] >>= 1
-                                self._tt_store(tree.hash, depth[ply], _LOWER, value, m, ply)
+                                self._tt_store(st[HASH], depth[ply], _LOWER, value, m, ply)
                             op = _RETURN
                             continue
                 op = _NEXT

@@ -15,14 +15,32 @@ Zobrist keys and castling masks are the rules module's too, so the tree's
 hash is the game's repetition key. A Chess960 position brings its castling
 rooks and masks, and rules/chess960.py's castling (king takes rook, KING in
 the promotion bits: see its docstring).
+
+Make and unmake are viper (scacchiera/__init__.py): machine code on the
+Pico, plain Python elsewhere, the same lines. A move changes the board, the
+score (middle game and end game, by the piece-square tables), the game
+phase, the hash, castling, en passant and the clocks; its undo record keeps
+what unmake cannot recompute. All of it is in buffers a pointer reaches:
+``st`` (the fields below), ``undo`` (UNDO words a ply), ``keys`` (the hash
+at every ply), the board, the castling masks ``keep``, and the tables MIDDLE
+and END (16-bit signed: read through an unsigned pointer, so ``((x + 0x8000)
+& 0xFFFF) - 0x8000`` gives the sign back, and leaves a signed value, what
+plain Python reads, as it is), the Zobrist keys (30-bit) and the phase
+weights. Their indexes: the board and ``keep`` (128 bytes) at a move's
+squares (0x88, on the board), at the square behind an en passant capture and
+at a castling rook's squares (on the king's rank: a king castles from its
+e-file square); a table at piece (0..15) << 6 | square (0..63), inside its
+1,024 entries; a Zobrist key at its offsets (rules/position.py); ``undo``
+and ``keys`` at ply < MAX_PLY + 1 (the search stops deepening at MAX_PLY -
+2). Ints: scores within +-16,000, a hash of 30 bits: no 32-bit wrap.
 """
 
 from array import array
 
-from .. import const
-from ..rules.squares import WHITE, PAWN, BISHOP, ROOK, QUEEN, KING
+from .. import const, micropython, ptr8, ptr16, ptr32
+from ..rules.squares import PAWN, BISHOP, ROOK, QUEEN, KING
 from ..rules.position import Position, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, CASTLE_KEEP
-from ..rules.attacks import attacked
+from ..rules.legal import attacked
 from .evaluate import MIDDLE, END, PHASE, PHASE_FULL
 from .movegen import pseudo_moves, checker
 
@@ -56,37 +74,223 @@ def _line_steps():
 _LINE = _line_steps()
 
 
+# Tree.st: the position on the line, one int each.
+TURN = const(0)
+CASTLING = const(1)
+EP = const(2)            # en passant square, -1: none
+HALF = const(3)          # the halfmove clock
+HASH = const(4)
+MG = const(5)            # the score, white's view, middle game and end game
+EG = const(6)
+GAME_PHASE = const(7)    # the material left, for the blend of the two
+SPECIAL = const(8)       # the last move made was a king move or an en passant capture
+PLY = const(9)           # plies made since the root
+KINGS = const(10)        # + colour: the kings' squares
+STATE = const(12)
+
+# Tree.undo: a ply's record, UNDO words from ply * UNDO.
+U_MOVE = const(0)
+U_CAPTURED = const(1)
+U_STATE = const(2)       # castling | (en passant + 1) << 4 | halfmove << 12
+U_HASH = const(3)
+U_MG = const(4)
+U_EG = const(5)
+U_PHASE = const(6)
+UNDO = const(7)
+
+_PAWN = const(1)
+_ROOK = const(4)
+_KING = const(6)
+_Z_CASTLING = const(768)    # rules/position.py's ZOBRIST_CASTLING (tests/test_engine.py checks them)
+_Z_EP = const(784)          # ... ZOBRIST_EP
+_Z_SIDE = const(792)        # ... the index of ZOBRIST_SIDE
+_PHASES = bytes(PHASE)
+
+
+@micropython.viper
+def make_move(board, state, undo, keys, keep, move: int) -> int:
+    """Play a pseudo-legal ``move``; returns 1 (the record and the hash's side and en passant done,
+    nothing else) for a Chess960 castling, king takes rook, which Tree finishes; else 0."""
+    b = ptr8(board)
+    st = ptr32(state)
+    u = ptr32(undo)
+    mid = ptr16(MIDDLE)
+    end = ptr16(END)
+    z = ptr32(ZOBRIST)
+    ph = ptr8(_PHASES)
+    ply = st[PLY]
+    us = st[TURN]
+    fr = move & 127
+    to = (move >> 7) & 127
+    piece = b[fr]
+    cap = b[to]
+    ep = st[EP]
+    castling = st[CASTLING]
+    at = ply * UNDO
+    u[at + U_MOVE] = move
+    u[at + U_CAPTURED] = cap
+    u[at + U_STATE] = castling | (ep + 1) << 4 | st[HALF] << 12
+    h = st[HASH]
+    u[at + U_HASH] = h
+    mg = st[MG]
+    eg = st[EG]
+    u[at + U_MG] = mg
+    u[at + U_EG] = eg
+    u[at + U_PHASE] = st[GAME_PHASE]
+    h ^= z[_Z_SIDE]
+    if ep >= 0:
+        h ^= z[_Z_EP + (ep & 7)]
+    if cap and cap >> 3 == us:
+        st[HASH] = h
+        return 1
+    f64 = (fr + (fr & 7)) >> 1
+    t64 = (to + (to & 7)) >> 1
+    i = piece << 6
+    mg += (((mid[i | t64] + 0x8000) & 0xFFFF) - 0x8000) - (((mid[i | f64] + 0x8000) & 0xFFFF) - 0x8000)
+    eg += (((end[i | t64] + 0x8000) & 0xFFFF) - 0x8000) - (((end[i | f64] + 0x8000) & 0xFFFF) - 0x8000)
+    zp = (piece - 1 - ((piece >> 3) << 1)) << 6
+    h ^= z[zp | f64] ^ z[zp | t64]
+    half = st[HALF] + 1
+    if cap:
+        i = cap << 6 | t64
+        mg -= ((mid[i] + 0x8000) & 0xFFFF) - 0x8000
+        eg -= ((end[i] + 0x8000) & 0xFFFF) - 0x8000
+        st[GAME_PHASE] = st[GAME_PHASE] - ph[cap & 7]
+        h ^= z[(cap - 1 - ((cap >> 3) << 1)) << 6 | t64]
+        half = 0
+    b[fr] = 0
+    b[to] = piece
+    new_ep = -1
+    t = piece & 7
+    st[SPECIAL] = 1 if t == _KING else 0
+    if t == _PAWN:
+        half = 0
+        step = to - fr
+        if to == ep:
+            st[SPECIAL] = 1
+            c = to - 16 if us == 0 else to + 16
+            x = b[c]
+            c64 = (c + (c & 7)) >> 1
+            i = x << 6 | c64
+            mg -= ((mid[i] + 0x8000) & 0xFFFF) - 0x8000
+            eg -= ((end[i] + 0x8000) & 0xFFFF) - 0x8000
+            h ^= z[(x - 1 - ((x >> 3) << 1)) << 6 | c64]
+            b[c] = 0
+        elif step == 32 or step == -32:
+            # en passant only if an enemy pawn stands beside (the rules module
+            # also asks for legality; the hash differs only in that rare case)
+            enemy = _PAWN | (us ^ 1) << 3
+            if (not (to + 1) & 0x88 and b[to + 1] == enemy) or (not (to - 1) & 0x88 and b[to - 1] == enemy):
+                new_ep = fr + (step >> 1)
+                h ^= z[_Z_EP + (new_ep & 7)]
+        elif (move >> 14) & 7:
+            promoted = (move >> 14) & 7 | us << 3
+            b[to] = promoted
+            i = piece << 6 | t64
+            j = promoted << 6 | t64
+            mg += (((mid[j] + 0x8000) & 0xFFFF) - 0x8000) - (((mid[i] + 0x8000) & 0xFFFF) - 0x8000)
+            eg += (((end[j] + 0x8000) & 0xFFFF) - 0x8000) - (((end[i] + 0x8000) & 0xFFFF) - 0x8000)
+            st[GAME_PHASE] = st[GAME_PHASE] + ph[promoted & 7]
+            h ^= z[zp | t64] ^ z[(promoted - 1 - ((promoted >> 3) << 1)) << 6 | t64]
+    elif t == _KING:
+        st[KINGS + us] = to
+        if to - fr == 2 or fr - to == 2:
+            rook = _ROOK | us << 3
+            rfr = fr + 3 if to > fr else fr - 4
+            rto = fr + 1 if to > fr else fr - 1
+            b[rfr] = 0
+            b[rto] = rook
+            r1 = (rfr + (rfr & 7)) >> 1
+            r2 = (rto + (rto & 7)) >> 1
+            i = rook << 6
+            mg += (((mid[i | r2] + 0x8000) & 0xFFFF) - 0x8000) - (((mid[i | r1] + 0x8000) & 0xFFFF) - 0x8000)
+            eg += (((end[i | r2] + 0x8000) & 0xFFFF) - 0x8000) - (((end[i | r1] + 0x8000) & 0xFFFF) - 0x8000)
+            zp = (rook - 1 - ((rook >> 3) << 1)) << 6
+            h ^= z[zp | r1] ^ z[zp | r2]
+    if castling:
+        kp = ptr8(keep)
+        rights = castling & kp[fr] & kp[to]
+        if rights != castling:
+            h ^= z[_Z_CASTLING + castling] ^ z[_Z_CASTLING + rights]
+            st[CASTLING] = rights
+    st[EP] = new_ep
+    st[HALF] = half
+    st[TURN] = us ^ 1
+    st[HASH] = h
+    st[MG] = mg
+    st[EG] = eg
+    ply += 1
+    st[PLY] = ply
+    ptr32(keys)[ply] = h
+    return 0
+
+
+@micropython.viper
+def unmake_move(board, state, undo) -> int:
+    """Take back the last move made; returns 1 for a Chess960 castling (the state restored, the
+    pieces not: Tree puts them back), else 0."""
+    b = ptr8(board)
+    st = ptr32(state)
+    u = ptr32(undo)
+    ply = st[PLY] - 1
+    st[PLY] = ply
+    at = ply * UNDO
+    move = u[at + U_MOVE]
+    us = st[TURN] ^ 1
+    st[TURN] = us
+    fr = move & 127
+    to = (move >> 7) & 127
+    s = u[at + U_STATE]
+    st[CASTLING] = s & 15
+    ep = ((s >> 4) & 255) - 1
+    st[EP] = ep
+    st[HALF] = s >> 12
+    st[HASH] = u[at + U_HASH]
+    st[MG] = u[at + U_MG]
+    st[EG] = u[at + U_EG]
+    st[GAME_PHASE] = u[at + U_PHASE]
+    piece = b[to]
+    if (move >> 14) & 7:
+        if (move >> 14) & 7 == _KING:        # a Chess960 castling
+            return 1
+        piece = _PAWN | us << 3
+    b[fr] = piece
+    b[to] = u[at + U_CAPTURED]
+    t = piece & 7
+    if t == _PAWN:
+        if to == ep:
+            b[to - 16 if us == 0 else to + 16] = _PAWN | (us ^ 1) << 3
+    elif t == _KING:
+        st[KINGS + us] = fr
+        if to - fr == 2 or fr - to == 2:
+            if to > fr:
+                b[fr + 1] = 0
+                b[fr + 3] = _ROOK | us << 3
+            else:
+                b[fr - 1] = 0
+                b[fr - 4] = _ROOK | us << 3
+    return 0
+
+
 class Tree:
-    """Board, side, castling, en passant, clocks, hash and score, with make/unmake."""
+    """Board, side, castling, en passant, clocks, hash and score (``st``), with make/unmake."""
 
     def __init__(self):
         self.pos = Position()
         self.board = self.pos.board
-        self.kings = self.pos.kings
         self.moves = ints(MOVE_SPACE)
-        self.ply = 0
-        self.turn = WHITE
-        self.castling = 0
-        self.ep = -1
-        self.halfmove = 0
-        self.hash = 0
-        self.mg = 0
-        self.eg = 0
-        self.phase = 0
-        self.special = 0      # the last move made was a king move or an en passant capture
+        self.st = ints(STATE)       # the fields above: TURN, CASTLING, EP, ...
         self.keep = CASTLE_KEEP   # the castling rights each square keeps when a piece leaves or is taken
         self.rooks = None     # Chess960: each right's rook (0x88), as Chess960Position.rooks
         # Chess960: rules/chess960.py's castling functions, loaded with a Chess960 position
         self._may_castle = self._move_castle = self._unmove_castle = self._king_to = self._rook_to = None
         n = MAX_PLY + 1
-        self.u_move = ints(n)
-        self.u_cap = bytearray(n)
-        self.u_state = ints(n)   # castling | (ep + 1) << 4 | halfmove << 12
-        self.u_hash = ints(n)
-        self.u_mg = shorts(n)
-        self.u_eg = shorts(n)
-        self.u_phase = shorts(n)
+        self.undo = ints(n * UNDO)   # each ply's record (the U_ fields above)
         self.keys = ints(n)      # the hash at every ply of the line
+
+    def last_move(self):
+        """The move that led to the current node (0: a null move)."""
+        return self.undo[(self.st[PLY] - 1) * UNDO + U_MOVE]
 
     def load(self, position):
         """Copy ``position`` (a rules Position) in; the tree never touches it again."""
@@ -101,10 +305,11 @@ class Tree:
                 mg += MIDDLE[i]
                 eg += END[i]
                 phase += PHASE[p & 7]
-        self.kings[0] = position.kings[0]
-        self.kings[1] = position.kings[1]
-        self.turn = position.turn
-        self.castling = position.castling
+        st = self.st
+        st[KINGS] = position.kings[0]
+        st[KINGS + 1] = position.kings[1]
+        st[TURN] = position.turn
+        st[CASTLING] = position.castling
         if position.variant == "chess960":
             from ..rules.chess960 import may_castle, move_castle, unmove_castle, king_to, rook_to
             self._may_castle = may_castle
@@ -117,26 +322,28 @@ class Tree:
         else:
             self.rooks = None
             self.keep = CASTLE_KEEP
-        self.ep = position.ep
-        self.halfmove = position.halfmove
-        self.hash = position.hash
-        self.mg = mg
-        self.eg = eg
-        self.phase = phase
-        self.ply = 0
+        st[EP] = position.ep
+        st[HALF] = position.halfmove
+        st[HASH] = position.hash
+        st[MG] = mg
+        st[EG] = eg
+        st[GAME_PHASE] = phase
+        st[SPECIAL] = 0
+        st[PLY] = 0
         self.keys[0] = position.hash
 
     def evaluate(self):
         """Static score from the side to move's view, in centipawns."""
-        ph = self.phase
+        st = self.st
+        ph = st[GAME_PHASE]
         if ph > PHASE_FULL:
             ph = PHASE_FULL
-        s = (self.mg * ph + self.eg * (PHASE_FULL - ph)) // PHASE_FULL
+        s = (st[MG] * ph + st[EG] * (PHASE_FULL - ph)) // PHASE_FULL
         if ph <= 6 and (s > 250 or s < -250):
             # a won ending: drive the lone king to the edge, bring the other king close
             # (the piece-square tables alone let a rook or queen up wander for 100 plies)
-            w = self.kings[0]
-            b = self.kings[1]
+            w = st[KINGS]
+            b = st[KINGS + 1]
             loser = b if s > 0 else w
             f = loser & 7
             r = loser >> 4
@@ -146,11 +353,11 @@ class Tree:
             near = 14 - (df if df > 0 else -df) - (dr if dr > 0 else -dr)
             bonus = 10 * edge + 4 * near
             s += bonus if s > 0 else -bonus
-        return -s if self.turn else s
+        return -s if st[TURN] else s
 
     def in_check(self):
-        us = self.turn
-        return attacked(self.board, self.kings[us], us ^ 1)
+        us = self.st[TURN]
+        return attacked(self.board, self.st[KINGS + us], us ^ 1)
 
     def checker(self):
         """The square of the piece giving check: -1 if none, -2 if two (only the king may move).
@@ -158,14 +365,16 @@ class Tree:
         Like the attack test, but it names the attacker, so the search can skip
         the moves that neither take it nor block it (engine/movegen.py).
         """
-        return checker(self.board, self.kings[self.turn], self.turn)
+        us = self.st[TURN]
+        return checker(self.board, self.st[KINGS + us], us)
 
     def stops_check(self, move, checker):
         """Can ``move`` (not a king move) answer a check by the piece on ``checker``: take it or block?"""
         to = (move >> 7) & 127
-        if to == checker or to == self.ep:
+        st = self.st
+        if to == checker or to == st[EP]:
             return True
-        k = self.kings[self.turn]
+        k = st[KINGS + st[TURN]]
         step = _LINE[checker - k + 119]
         if not step or _LINE[to - k + 119] != step:
             return False
@@ -180,13 +389,13 @@ class Tree:
         piece leaving the line between its king and an enemy slider can expose
         the king: one ray walk instead of a full attack test.
         """
-        them = self.turn
+        st = self.st
+        them = st[TURN]
         us = them ^ 1
-        k = self.kings[us]
-        move = self.u_move[self.ply - 1]
-        fr = move & 127
-        if was_in_check or self.special:
+        k = st[KINGS + us]
+        if was_in_check or st[SPECIAL]:
             return attacked(self.board, k, them)
+        fr = self.undo[(st[PLY] - 1) * UNDO + U_MOVE] & 127
         step = _LINE[fr - k + 119]
         if not step:
             return False
@@ -215,11 +424,13 @@ class Tree:
         moves = self.moves
         if n + ROOM > MOVE_SPACE:
             return n
-        us = self.turn
-        n = pseudo_moves(self.board, moves, n, us | (2 if quiet else 0) | (self.ep + 1) << 2)
-        if quiet and self.castling:
-            rights = self.castling >> (2 * us)
-            k = self.kings[us]
+        st = self.st
+        us = st[TURN]
+        n = pseudo_moves(self.board, moves, n, us | (2 if quiet else 0) | (st[EP] + 1) << 2)
+        castling = st[CASTLING]
+        if quiet and castling:
+            rights = castling >> (2 * us)
+            k = st[KINGS + us]
             them = us ^ 1
             if self.rooks is not None:
                 for side in (0, 1):
@@ -240,180 +451,79 @@ class Tree:
         return n
 
     def make(self, move):
-        """Play a pseudo-legal move (the caller checks left_in_check and unmakes)."""
-        ply = self.ply
-        board = self.board
-        us = self.turn
-        fr = move & 127
-        to = (move >> 7) & 127
-        piece = board[fr]
-        cap = board[to]
-        ep = self.ep
-        castling = self.castling
-        self.u_move[ply] = move
-        self.u_cap[ply] = cap
-        self.u_state[ply] = castling | (ep + 1) << 4 | self.halfmove << 12
-        h = self.hash
-        self.u_hash[ply] = h
-        mg = self.mg
-        eg = self.eg
-        self.u_mg[ply] = mg
-        self.u_eg[ply] = eg
-        self.u_phase[ply] = self.phase
-        h ^= ZOBRIST_SIDE
-        if ep >= 0:
-            h ^= ZOBRIST[ZOBRIST_EP + (ep & 7)]
-        if cap and cap >> 3 == us:
-            self._castle(fr, to, us, h, mg, eg)     # Chess960: the king "takes" its own rook
-            return
-        f64 = (fr + (fr & 7)) >> 1
-        t64 = (to + (to & 7)) >> 1
-        i = piece << 6
-        mg += MIDDLE[i | t64] - MIDDLE[i | f64]
-        eg += END[i | t64] - END[i | f64]
-        z = (piece - 1 - ((piece >> 3) << 1)) << 6
-        h ^= ZOBRIST[z | f64] ^ ZOBRIST[z | t64]
-        half = self.halfmove + 1
-        if cap:
-            i = cap << 6 | t64
-            mg -= MIDDLE[i]
-            eg -= END[i]
-            self.phase -= PHASE[cap & 7]
-            h ^= ZOBRIST[(cap - 1 - ((cap >> 3) << 1)) << 6 | t64]
-            half = 0
-        board[fr] = 0
-        board[to] = piece
-        new_ep = -1
-        t = piece & 7
-        self.special = t == KING
-        if t == PAWN:
-            half = 0
-            step = to - fr
-            if to == ep:
-                self.special = True
-                c = to - 16 if us == WHITE else to + 16
-                x = board[c]
-                c64 = (c + (c & 7)) >> 1
-                i = x << 6 | c64
-                mg -= MIDDLE[i]
-                eg -= END[i]
-                h ^= ZOBRIST[(x - 1 - ((x >> 3) << 1)) << 6 | c64]
-                board[c] = 0
-            elif step == 32 or step == -32:
-                # en passant only if an enemy pawn stands beside (the rules module
-                # also asks for legality; the hash differs only in that rare case)
-                enemy = PAWN | (us ^ 1) << 3
-                if (not (to + 1) & 0x88 and board[to + 1] == enemy) or \
-                        (not (to - 1) & 0x88 and board[to - 1] == enemy):
-                    new_ep = fr + (step >> 1)
-                    h ^= ZOBRIST[ZOBRIST_EP + (new_ep & 7)]
-            elif move >> 14 & 7:
-                promoted = (move >> 14) & 7 | us << 3
-                board[to] = promoted
-                i = piece << 6 | t64
-                j = promoted << 6 | t64
-                mg += MIDDLE[j] - MIDDLE[i]
-                eg += END[j] - END[i]
-                self.phase += PHASE[promoted & 7]
-                h ^= ZOBRIST[z | t64] ^ ZOBRIST[(promoted - 1 - ((promoted >> 3) << 1)) << 6 | t64]
-        elif t == KING:
-            self.kings[us] = to
-            if to - fr == 2 or fr - to == 2:
-                rook = ROOK | us << 3
-                if to > fr:
-                    rfr = fr + 3
-                    rto = fr + 1
-                else:
-                    rfr = fr - 4
-                    rto = fr - 1
-                board[rfr] = 0
-                board[rto] = rook
-                a = (rfr + (rfr & 7)) >> 1
-                b = (rto + (rto & 7)) >> 1
-                i = rook << 6
-                mg += MIDDLE[i | b] - MIDDLE[i | a]
-                eg += END[i | b] - END[i | a]
-                z = (rook - 1 - ((rook >> 3) << 1)) << 6
-                h ^= ZOBRIST[z | a] ^ ZOBRIST[z | b]
-        if castling:
-            keep = self.keep
-            castling &= keep[fr] & keep[to]
-            if castling != self.castling:
-                h ^= ZOBRIST[ZOBRIST_CASTLING + self.castling] ^ ZOBRIST[ZOBRIST_CASTLING + castling]
-                self.castling = castling
-        self.ep = new_ep
-        self.halfmove = half
-        self.turn = us ^ 1
-        self.hash = h
-        self.mg = mg
-        self.eg = eg
-        ply += 1
-        self.ply = ply
-        self.keys[ply] = h
+        """Play a pseudo-legal move (the caller checks left_in_check and unmakes): make_move."""
+        if make_move(self.board, self.st, self.undo, self.keys, self.keep, move):
+            self._castle(move & 127, (move >> 7) & 127)     # Chess960: the king "takes" its own rook
 
-    def _castle(self, ksq, rsq, us, h, mg, eg):
-        """make's end for a Chess960 castling (its undo state saved, ``h`` the hash with the side
-        and en passant done): king and rook to their chess squares, the mover's rights gone."""
+    def _castle(self, ksq, rsq):
+        """make's end for a Chess960 castling (its undo record saved, the hash's side and en
+        passant done): king and rook to their chess squares, the mover's rights gone."""
+        st = self.st
+        us = st[TURN]
         kto = self._king_to(ksq, rsq)
         self._move_castle(self.board, ksq, rsq, us)
-        castling = self.castling
+        castling = st[CASTLING]
         new = castling & (15 ^ (3 << 2 * us))
-        self.hash = h ^ ZOBRIST[ZOBRIST_CASTLING + castling] ^ ZOBRIST[ZOBRIST_CASTLING + new]
-        self.mg = mg
-        self.eg = eg
+        st[HASH] ^= ZOBRIST[ZOBRIST_CASTLING + castling] ^ ZOBRIST[ZOBRIST_CASTLING + new]
         self._shift(KING | us << 3, ksq, kto)
         self._shift(ROOK | us << 3, rsq, self._rook_to(ksq, rsq))
-        self.kings[us] = kto
-        self.castling = new
-        self.special = True
-        self.ep = -1
-        self.halfmove += 1
-        self.turn = us ^ 1
-        self.ply += 1
-        self.keys[self.ply] = self.hash
+        st[KINGS + us] = kto
+        st[CASTLING] = new
+        st[SPECIAL] = 1
+        st[EP] = -1
+        st[HALF] += 1
+        st[TURN] = us ^ 1
+        st[PLY] += 1
+        self.keys[st[PLY]] = st[HASH]
 
     def _shift(self, piece, a, b):
         """The score and hash of ``piece`` moved from ``a`` to ``b`` (0x88)."""
         a = (a + (a & 7)) >> 1
         b = (b + (b & 7)) >> 1
         i = piece << 6
-        self.mg += MIDDLE[i | b] - MIDDLE[i | a]
-        self.eg += END[i | b] - END[i | a]
+        st = self.st
+        st[MG] += MIDDLE[i | b] - MIDDLE[i | a]
+        st[EG] += END[i | b] - END[i | a]
         z = (piece - 1 - ((piece >> 3) << 1)) << 6
-        self.hash ^= ZOBRIST[z | a] ^ ZOBRIST[z | b]
+        st[HASH] ^= ZOBRIST[z | a] ^ ZOBRIST[z | b]
 
     def make_null(self):
         """Pass the move (null-move pruning): side, en passant and hash change, nothing moves."""
-        ply = self.ply
-        self.u_move[ply] = 0
-        self.u_state[ply] = self.castling | (self.ep + 1) << 4 | self.halfmove << 12
-        h = self.hash
-        self.u_hash[ply] = h
+        st = self.st
+        ply = st[PLY]
+        at = ply * UNDO
+        undo = self.undo
+        undo[at + U_MOVE] = 0
+        undo[at + U_STATE] = st[CASTLING] | (st[EP] + 1) << 4 | st[HALF] << 12
+        h = st[HASH]
+        undo[at + U_HASH] = h
         h ^= ZOBRIST_SIDE
-        if self.ep >= 0:
-            h ^= ZOBRIST[ZOBRIST_EP + (self.ep & 7)]
-        self.ep = -1
-        self.halfmove = 0     # no repetition reaches back across a pass
-        self.turn ^= 1
-        self.hash = h
+        if st[EP] >= 0:
+            h ^= ZOBRIST[ZOBRIST_EP + (st[EP] & 7)]
+        st[EP] = -1
+        st[HALF] = 0     # no repetition reaches back across a pass
+        st[TURN] ^= 1
+        st[HASH] = h
         ply += 1
-        self.ply = ply
+        st[PLY] = ply
         self.keys[ply] = h
 
     def unmake_null(self):
-        ply = self.ply - 1
-        self.ply = ply
-        self.turn ^= 1
-        state = self.u_state[ply]
-        self.ep = ((state >> 4) & 255) - 1
-        self.halfmove = state >> 12
-        self.hash = self.u_hash[ply]
+        st = self.st
+        ply = st[PLY] - 1
+        st[PLY] = ply
+        st[TURN] ^= 1
+        at = ply * UNDO
+        state = self.undo[at + U_STATE]
+        st[EP] = ((state >> 4) & 255) - 1
+        st[HALF] = state >> 12
+        st[HASH] = self.undo[at + U_HASH]
 
     def has_pieces(self):
         """Has the side to move two pieces besides king and pawns? With fewer, zugzwang is
         common enough that passing (null-move pruning) is no safe guess."""
         board = self.board
-        c = self.turn << 3
+        c = self.st[TURN] << 3
         n = 0
         for sq in _SQUARES:
             p = board[sq]
@@ -426,54 +536,23 @@ class Tree:
         return False
 
     def unmake(self):
-        ply = self.ply - 1
-        self.ply = ply
-        board = self.board
-        move = self.u_move[ply]
-        us = self.turn ^ 1
-        self.turn = us
-        fr = move & 127
-        to = (move >> 7) & 127
-        state = self.u_state[ply]
-        self.castling = state & 15
-        ep = ((state >> 4) & 255) - 1
-        self.ep = ep
-        self.halfmove = state >> 12
-        self.hash = self.u_hash[ply]
-        self.mg = self.u_mg[ply]
-        self.eg = self.u_eg[ply]
-        self.phase = self.u_phase[ply]
-        piece = board[to]
-        if move >> 14 & 7:
-            if move >> 14 & 7 == KING:          # a Chess960 castling
-                self._unmove_castle(board, fr, to, us)
-                self.kings[us] = fr
-                return
-            piece = PAWN | us << 3
-        board[fr] = piece
-        board[to] = self.u_cap[ply]
-        t = piece & 7
-        if t == PAWN:
-            if to == ep:
-                board[to - 16 if us == WHITE else to + 16] = PAWN | (us ^ 1) << 3
-        elif t == KING:
-            self.kings[us] = fr
-            if to - fr == 2 or fr - to == 2:
-                if to > fr:
-                    board[fr + 1] = 0
-                    board[fr + 3] = ROOK | us << 3
-                else:
-                    board[fr - 1] = 0
-                    board[fr - 4] = ROOK | us << 3
+        """Take back the last move made: unmake_move."""
+        if unmake_move(self.board, self.st, self.undo):
+            st = self.st
+            move = self.undo[st[PLY] * UNDO + U_MOVE]
+            us = st[TURN]
+            self._unmove_castle(self.board, move & 127, (move >> 7) & 127, us)
+            st[KINGS + us] = move & 127
 
     def is_repetition(self, history):
         """Has the current position stood before, on this line or in the game (``history``: its keys)?"""
-        ply = self.ply
-        h = self.hash
+        st = self.st
+        ply = st[PLY]
+        h = st[HASH]
         keys = self.keys
         d = 2
         n = len(history)
-        half = self.halfmove
+        half = st[HALF]
         while d <= half:
             if d <= ply:
                 if keys[ply - d] == h:

@@ -1,6 +1,6 @@
-"""The legal move generator's loops, as machine code on the Pico (Position.generate calls it).
+"""Legality as machine code on the Pico: is a square attacked, and the legal move generator's loops.
 
-Viper (scacchiera/native.py); plain Python on CPython and the WebAssembly
+Viper (scacchiera/__init__.py); plain Python on CPython and the WebAssembly
 port, the same lines. The algorithm is the one position.py's docstring
 describes: checks and pins found once by walking out from the king, a
 pinned piece moving only along its pin, the king only to squares no enemy
@@ -8,6 +8,9 @@ attacks once it has left its own, and in check only the moves that take the
 checker or step between. ``marks`` (128 zero bytes, 0x88, new at each call)
 holds what the walk found: 1 on a square a move must reach to answer the
 check, a pin's step + 64 (47..81) on a pinned piece's square, else 0.
+
+``attacked`` is the question every legality test asks (the rules and the
+engine's search).
 
 Indexes, since viper checks none: the board and ``marks`` (128 bytes each)
 are read or written at ``k`` (the king, on the board), at ``fr`` (0..119,
@@ -17,8 +20,7 @@ FEN reader refuses it and promotion replaces it).
 """
 
 from .. import const
-from ..native import micropython, ptr8
-from .attacks import STEPS, attacked
+from .. import micropython, ptr8
 
 _PAWN = const(1)
 _KNIGHT = const(2)
@@ -27,6 +29,49 @@ _ROOK = const(4)
 _QUEEN = const(5)
 _KING = const(6)
 _BLOCK = const(1)
+
+# Every step a piece takes, + 64 so a byte holds it: the knight's at 0-7, then the
+# king's and queen's at 8-15 (the rook's 8-11, the bishop's 12-15). The rules and
+# the engine's generator walk them in this order.
+STEPS = bytes(d + 64 for d in (33, 31, 18, 14, -33, -31, -18, -14,
+                               16, -16, 1, -1, 15, 17, -15, -17))
+
+
+@micropython.viper
+def attacked(board, sq: int, by: int) -> bool:
+    """Is 0x88 square ``sq`` attacked by side ``by`` (0 white, 1 black) on ``board``?"""
+    b = ptr8(board)
+    steps = ptr8(STEPS)
+    c = by << 3
+    p = _PAWN | c
+    s = sq - 17 if by == 0 else sq + 15     # the two squares a pawn of ``by`` takes on sq from
+    j = 0
+    while j < 2:
+        if not s & 0x88 and b[s] == p:
+            return True
+        s += 2
+        j += 1
+    i = 0
+    while i < 16:               # a knight's step, then a king's
+        s = sq + steps[i] - 64
+        if not s & 0x88 and b[s] == (_KNIGHT if i < 8 else _KING) | c:
+            return True
+        i += 1
+    q = _QUEEN | c
+    i = 8
+    while i < 16:
+        d = steps[i] - 64
+        p = (_ROOK if i < 12 else _BISHOP) | c
+        s = sq + d
+        while not s & 0x88:
+            x = b[s]
+            if x:
+                if x == p or x == q:
+                    return True
+                break
+            s += d
+        i += 1
+    return False
 
 
 @micropython.viper

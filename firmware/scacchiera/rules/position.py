@@ -24,8 +24,7 @@ from array import array
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, const)
 from . import notation
-from .attacks import attacked
-from .legal import legal_moves
+from .legal import attacked, legal_moves
 
 _ROOK_DIRS = (16, -16, 1, -1)
 _BISHOP_DIRS = (15, 17, -15, -17)
@@ -53,10 +52,10 @@ for _sq, _keep in ((0x04, 12), (0x00, 13), (0x07, 14), (0x74, 3), (0x70, 7), (0x
 def _zobrist_keys(n):
     """n pseudo-random 30-bit keys (small ints on MicroPython), the same every boot.
 
-    A list of exactly n: appends would double its room to 1024 slots, 0.9 KB
-    of RAM never used. A list, not an array: the hashing reads it fastest.
+    An array of 32-bit ints (the RAM of a list of small ints): the engine's
+    make (engine/tree.py, machine code on the Pico) reads it through a pointer.
     """
-    keys = [0] * n
+    keys = array("i", bytes(4 * n))
     x = 0x2545F491
     for i in range(n):
         # xorshift on 30 bits: shifts and masks only, so no big ints appear.
@@ -215,7 +214,7 @@ class Position:
     # -- attacks ----------------------------------------------------------
 
     def _attacked(self, sq, by):
-        """Is 0x88 square sq attacked by side ``by``? (rules/attacks.py, machine code on the Pico)"""
+        """Is 0x88 square sq attacked by side ``by``? (rules/legal.py, machine code on the Pico)"""
         return attacked(self.board, sq, by)
 
     def _ep_is_legal(self, fr, to):
