@@ -194,10 +194,22 @@ class PicoHands(Hands):
         return [str(clock["white"]), str(clock["black"]), clock["running"] or "-"]
 
     def expect_leds(self, items, dark):
-        """Each square's meaning must be one the strip is consistent with (leds.py decodes it)."""
-        cands = self.candidates()
-        for item in items:
-            name, _, meaning = (item, "=", DARK) if dark else item.partition("=")
+        """Each square's meaning must be one the strip is consistent with (leds.py decodes it).
+
+        A square expected lit that shows dark gets up to one blink phase more: a blinking meaning
+        that appears during its dark half changes no pixel (the firmware writes no frame) until its
+        lit half, so the frames show it up to BLINK_MS late whatever the firmware's speed."""
+        wanted = [(item, "=", DARK) if dark else item.partition("=") for item in items]
+        waited = 0
+        while True:
+            cands = self.candidates()
+            late = [name for name, _, meaning in wanted
+                    if meaning not in cands[parse_square(name)] and cands[parse_square(name)] == {DARK}]
+            if not late or waited >= BLINK_MS:
+                break
+            self.wait(50)
+            waited += 50
+        for name, _, meaning in wanted:
             got = cands[parse_square(name)]
             assert meaning in got, "led %s: the strip shows %s, not %s" % (
                 name, "/".join(sorted(m or "dark" for m in got)), meaning or "dark")
