@@ -15,8 +15,7 @@ construction:
   fits the buffer.
 """
 
-from .. import const
-from .. import micropython, ptr8, ptr32
+from .. import const, micropython, ptr8, ptr32
 from ..rules.legal import STEPS
 
 _PAWN = const(1)

@@ -14,8 +14,7 @@ move's squares (0x88, on the board: 0..119); ``history`` at piece (0..15)
 
 from array import array
 
-from .. import const
-from .. import micropython, ptr8, ptr16, ptr32
+from .. import const, micropython, ptr8, ptr16, ptr32
 from .evaluate import VALUE
 
 TT_SCORE = const(30000)

@@ -1,8 +1,8 @@
 """The search's own copy of a position: pseudo-legal moves into a buffer, make and unmake.
 
-The rules module's ``Position.generate`` is exact but builds a dict of pins
-and a set of blocking squares, and ``push`` grows three history lists: right
-for a game, an allocation per node for a search. The tree keeps its own
+The rules module's ``Position.generate`` is exact but makes a list of moves
+and a scratch per call, and ``push`` grows the game's history: right for a
+game, an allocation per node for a search. The tree keeps its own
 state on a private Position (Chess960's castling takes one), writes moves
 into one preallocated list (engine/movegen.py, machine code on the Pico),
 and undoes from preallocated per-ply stacks: nothing is allocated once a

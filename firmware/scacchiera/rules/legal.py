@@ -19,8 +19,7 @@ pawn's one or two steps ahead (a pawn never stands on its last rank: the
 FEN reader refuses it and promotion replaces it).
 """
 
-from .. import const
-from .. import micropython, ptr8
+from .. import const, micropython, ptr8
 
 _PAWN = const(1)
 _KNIGHT = const(2)
