@@ -41,7 +41,9 @@ except ImportError:
         return a - b
 
 SQUARES = [r * 16 + f for r in range(8) for f in range(8)]
-EP_SQUARES = [0x20 + f for f in range(8)] + [0x50 + f for f in range(8)]
+# the rim (where a step leaves the board) and the centre
+PROBES = [sq for sq in SQUARES if sq & 7 in (0, 7) or sq >> 4 in (0, 7) or sq in (0x33, 0x34, 0x43, 0x44)]
+EP_SQUARES = (0x20, 0x23, 0x27, 0x50, 0x54, 0x57)     # a3 d3 h3 a6 e6 h6: both edges and the middle
 
 
 class Tally:
@@ -76,7 +78,7 @@ def make_unmake(tree, module, move):
     which only make sets); the tree is left as it was found (at ply 0)."""
     board, st = bytes(tree.board), list(tree.st)
     made = module.make_move(tree.board, tree.st, tree.undo, tree.keys, tree.keep, move)
-    after = list(tree.board) + list(tree.st) + list(tree.undo[:UNDO]) + [tree.keys[1], made]
+    after = bytes(tree.board), list(tree.st) + list(tree.undo[:UNDO]) + [tree.keys[1], made]
     undone = module.unmake_move(tree.board, tree.st, tree.undo)
     tree.st[SPECIAL] = st[SPECIAL]
     restored = bytes(tree.board) == board and list(tree.st) == st
@@ -84,7 +86,7 @@ def make_unmake(tree, module, move):
         tree.board[i] = board[i]
     for i in range(len(st)):
         tree.st[i] = st[i]
-    return after + [undone, int(restored or made)]
+    return after[0], after[1] + [undone, int(restored or made)]
 
 
 def check_make(fens, tally):
@@ -94,7 +96,9 @@ def check_make(fens, tally):
         n = tree.generate(0, True)
         for j in range(n):
             m = tree.moves[j]
-            tally.same(make_unmake(tree, tree_module, m), make_unmake(tree, tree_bc, m))
+            native, twin = make_unmake(tree, tree_module, m), make_unmake(tree, tree_bc, m)
+            tally.same(native[0], twin[0])          # the board
+            tally.same(native[1], twin[1])          # the state, the undo record, the key, the restore
 
 
 def check_functions(fens):
@@ -118,14 +122,14 @@ def check_functions(fens):
                 p.pop()
         board = p.board
         for by in (0, 1):
-            for sq in SQUARES:
+            for sq in PROBES:
                 t_att.same(int(legal.attacked(board, sq, by)), int(legal_bc.attacked(board, sq, by)))
         for us in (0, 1):
-            for sq in SQUARES:
+            for sq in PROBES:
                 # any square as the king's: a checker is named whatever stands there
                 t_chk.same(movegen.checker(board, sq, us), movegen_bc.checker(board, sq, us))
             for quiet in (0, 2):
-                for ep in [-1] + EP_SQUARES:
+                for ep in (-1,) + EP_SQUARES:
                     flags = us | quiet | (ep + 1) << 2
                     n1 = movegen.pseudo_moves(board, m1, 7, flags)
                     n2 = movegen_bc.pseudo_moves(board, m2, 7, flags)
