@@ -88,7 +88,7 @@ def test_viper_functions_agree_with_bytecode_and_cpython(tmp_path, on_cpython):
     assert "Traceback" not in out, out[-2000:]
     pico = lines(out, "NATIVE")
     assert [row[0] for row in pico] == ["attacked", "legal_moves", "pseudo_moves", "checker", "score_moves",
-                                       "take_best", "make_move"]
+                                       "take_best", "make_move", "unmake_move"]
     for name, calls, bad, _checksum in pico:
         assert int(calls) >= 2 * len(fens()) and bad == "0", (name, calls, bad)
     # the Pico's twins ran as bytecode and agreed; CPython's figures are the same

@@ -67,9 +67,11 @@ def legal_of(p, module):
     """Position.generate's call, made to ``module``'s legal_moves."""
     out = []
     us = p.turn
-    module.legal_moves(p.board, bytearray(128), out.append, p._castles if p.castling else None, p._ep_is_legal,
-                       p.kings[us] | us << 7 | (p.ep + 1) << 8)
-    return out
+    marks = bytearray(128)
+    checks = module.checks_and_pins(p.board, marks, p.kings[us], us)
+    module.legal_moves(p.board, marks, out.append, p._castles if p.castling else None, p._ep_is_legal,
+                       p.kings[us] | us << 7 | (p.ep + 1) << 8 | checks << 15)
+    return out + list(marks)
 
 
 def make_unmake(tree, module, move):
@@ -86,10 +88,10 @@ def make_unmake(tree, module, move):
         tree.board[i] = board[i]
     for i in range(len(st)):
         tree.st[i] = st[i]
-    return after[0], after[1] + [undone, int(restored or made)]
+    return after[0], after[1] + [undone], int(restored or made)
 
 
-def check_make(fens, tally):
+def check_make(fens, tally, restored):
     tree = Tree()
     for fen in fens:
         tree.load(Position(fen))
@@ -98,7 +100,9 @@ def check_make(fens, tally):
             m = tree.moves[j]
             native, twin = make_unmake(tree, tree_module, m), make_unmake(tree, tree_bc, m)
             tally.same(native[0], twin[0])          # the board
-            tally.same(native[1], twin[1])          # the state, the undo record, the key, the restore
+            tally.same(native[1], twin[1])          # the state, the undo record, the key
+            restored.same(native[2], 1)             # unmake put the board and the state back
+            restored.same(twin[2], 1)
 
 
 def check_functions(fens):
@@ -148,8 +152,9 @@ def check_functions(fens):
                 for j in range(n):
                     t_best.same(ordering.take_best(m1, s1, j, n), ordering_bc.take_best(m2, s2, j, n))
     t_make = Tally("make_move")
-    check_make(fens, t_make)
-    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make):
+    t_restored = Tally("unmake_move")
+    check_make(fens, t_make, t_restored)
+    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored):
         t.show()
 
 

@@ -30,7 +30,7 @@ from .. import const
 from ..rules.legal import attacked
 from .evaluate import VALUE
 from .ordering import score_moves, take_best, KILLER
-from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS
+from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS, UNDO
 
 INF = const(32000)
 MATE = const(31000)
@@ -209,6 +209,7 @@ class Search:
             return True
         tree = self.tree
         st = tree.st
+        undo = tree.undo
         moves = tree.moves
         scores = self.scores
         alpha = self.alpha
@@ -298,7 +299,7 @@ class Search:
                 flags[ply] = f
                 self.ttmove[ply] = ttmove
                 op = _GENERATE
-                if ply and not f & 3 and d >= 3 and b - a == 1 and tree.last_move() \
+                if ply and not f & 3 and d >= 3 and b - a == 1 and undo[(ply - 1) * UNDO] \
                         and tree.has_pieces() and tree.evaluate() >= b:
                     # null move: if passing still fails high, a real move will too. This node has no
                     # moves yet: its child's start in the buffer is where the parent's end
@@ -424,7 +425,7 @@ class Search:
                         return False
                     continue
                 value = -value
-                m = tree.last_move()
+                m = undo[(ply - 1) * UNDO]        # the move that led here (0: a pass)
                 if not m:
                     # the null move's answer
                     tree.unmake_null()

@@ -288,10 +288,6 @@ class Tree:
         self.undo = ints(n * UNDO)   # each ply's record (the U_ fields above)
         self.keys = ints(n)      # the hash at every ply of the line
 
-    def last_move(self):
-        """The move that led to the current node (0: a null move)."""
-        return self.undo[(self.st[PLY] - 1) * UNDO + U_MOVE]
-
     def load(self, position):
         """Copy ``position`` (a rules Position) in; the tree never touches it again."""
         board = self.board

@@ -74,23 +74,14 @@ def attacked(board, sq: int, by: int) -> bool:
 
 
 @micropython.viper
-def legal_moves(board, marks, append, castles, ep_legal, flags: int):
-    """Append the legal moves of the side to move: the king's, then ``castles(append, k, us,
-    them)`` (None: no right left) when not in check, then every other piece from a1 to h8.
-
-    ``flags``: the king's square (bits 0-6), the side to move (bit 7), en passant square + 1
-    from bit 8 (0: none); ``ep_legal(fr, to)`` tells whether that capture leaves the king safe.
-    The order is position.py's before this module: the moves, and so the engine, are the same.
-    """
+def checks_and_pins(board, marks, k: int, us: int) -> int:
+    """Mark on ``marks`` (128 zero bytes) what a walk out from side ``us``'s king on ``k`` finds:
+    the squares that answer a check (_BLOCK) and each pinned piece's pin; returns the checks."""
     b = ptr8(board)
     mk = ptr8(marks)
     steps = ptr8(STEPS)
-    k = flags & 127
-    us = (flags >> 7) & 1
-    ep = (flags >> 8) - 1
     them = us ^ 1
-
-    # -- checks and pins: along each ray from the king, their slider first is a check,
+    # along each ray from the king, their slider first is a check,
     # one of ours then their slider a pin; then knights and pawns
     checks = 0
     i = 8
@@ -140,6 +131,27 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
             mk[s] = _BLOCK
         s += 2
         i += 1
+    return checks
+
+
+@micropython.viper
+def legal_moves(board, marks, append, castles, ep_legal, flags: int):
+    """Append the legal moves of the side to move: the king's, then ``castles(append, k, us,
+    them)`` (None: no right left) when not in check, then every other piece from a1 to h8.
+
+    ``marks``: what checks_and_pins marked. ``flags``: the king's square (bits 0-6), the side to
+    move (bit 7), en passant square + 1 (bits 8-14; 0: none), the checks (from bit 15);
+    ``ep_legal(fr, to)`` tells whether that capture leaves the king safe.
+    The order is position.py's before this module: the moves, and so the engine, are the same.
+    """
+    b = ptr8(board)
+    mk = ptr8(marks)
+    steps = ptr8(STEPS)
+    k = flags & 127
+    us = (flags >> 7) & 1
+    ep = ((flags >> 8) & 127) - 1
+    checks = flags >> 15
+    them = us ^ 1
 
     # -- the king: its destination must not be attacked once it has left its square
     b[k] = 0
@@ -180,42 +192,35 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
             continue
         pin = mk[fr] - 64 if mk[fr] > _BLOCK else 0
         if t == _PAWN:
-            to = fr + fwd
-            if not b[to] and (not pin or pin == fwd or pin == -fwd):
-                if not checks or mk[to] == _BLOCK:
-                    if to & 0x70 == last_rank:
-                        promo = _QUEEN
-                        while promo >= _KNIGHT:
-                            append(fr | to << 7 | promo << 14)
-                            promo -= 1
-                    else:
+            # the push, then the captures towards the a-file and the h-file
+            j = 0
+            while j < 3:
+                d = fwd + (2 * j - 3 if j else 0)       # j: 0, 1, 2 -> fwd, fwd - 1, fwd + 1
+                j += 1
+                to = fr + d
+                if to & 0x88 or (pin and pin != d and pin != -d):
+                    continue
+                x = b[to]
+                if j == 1:
+                    if x:
+                        continue
+                elif not x:
+                    if to == ep and ep_legal(fr, to):
                         append(fr | to << 7)
-                if fr & 0x70 == start_rank:
+                    continue
+                elif x >> 3 == us:
+                    continue
+                if not checks or mk[to] == _BLOCK:
+                    # on the last rank: a queen, a rook, a bishop, a knight; else the move once
+                    promo = _QUEEN if to & 0x70 == last_rank else 0
+                    low = _KNIGHT if promo else 0
+                    while promo >= low:
+                        append(fr | to << 7 | promo << 14)
+                        promo -= 1
+                if j == 1 and fr & 0x70 == start_rank:
                     to += fwd
                     if not b[to] and (not checks or mk[to] == _BLOCK):
                         append(fr | to << 7)
-            i = 0
-            while i < 2:
-                d = fwd - 1 + 2 * i
-                i += 1
-                to = fr + d
-                if to & 0x88:
-                    continue
-                if pin and pin != d and pin != -d:
-                    continue
-                x = b[to]
-                if x:
-                    if x >> 3 == us or (checks and mk[to] != _BLOCK):
-                        continue
-                    if to & 0x70 == last_rank:
-                        promo = _QUEEN
-                        while promo >= _KNIGHT:
-                            append(fr | to << 7 | promo << 14)
-                            promo -= 1
-                    else:
-                        append(fr | to << 7)
-                elif to == ep and ep_legal(fr, to):
-                    append(fr | to << 7)
         elif t == _KNIGHT:
             i = 0
             while i < 8 and not pin:

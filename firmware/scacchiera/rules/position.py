@@ -24,12 +24,8 @@ from array import array
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, const)
 from . import notation
-from .legal import attacked, legal_moves
+from .legal import attacked, checks_and_pins, legal_moves
 
-_ROOK_DIRS = (16, -16, 1, -1)
-_BISHOP_DIRS = (15, 17, -15, -17)
-_QUEEN_DIRS = _ROOK_DIRS + _BISHOP_DIRS
-_KNIGHT_STEPS = (33, 31, 18, 14, -33, -31, -18, -14)
 # The 64 real squares of the 0x88 board, a1 first.
 _SQUARES = bytes(r * 16 + f for r in range(8) for f in range(8))   # bytes: 190 B less RAM than a tuple
 
@@ -267,71 +263,21 @@ class Position:
         return moves
 
     def checks_and_pins(self):
-        """``(checks, block, pins)`` of the side to move, found by walking out from its king.
-
-        ``checks``: how many pieces give check. ``block``: with one check, the
-        squares (0x88) a move must reach to answer it, from the king outwards:
-        those between the king and a checking slider, then the checker's own;
-        None when not in check. ``pins``: {square of a pinned piece: the
-        direction of its pin}, or None when nothing is pinned.
-        """
-        board = self.board
+        """``(checks, marks)`` of the side to move, found by walking out from its king
+        (rules/legal.py): ``marks`` (0x88) holds 1 on each square a move must reach to answer a
+        check (those between the king and a checking slider, and the checker's own), a pin's
+        step + 64 on each pinned piece."""
+        marks = bytearray(128)
         us = self.turn
-        them = us ^ 1
-        ksq = self.kings[us]
-        pins = None
-        checks = 0
-        block = None
-        for dirs, slider in ((_ROOK_DIRS, ROOK), (_BISHOP_DIRS, BISHOP)):
-            for d in dirs:
-                # Along the ray: their slider first is a check; one of ours, then it, a pin.
-                s = ksq + d
-                while not s & 0x88 and not board[s]:
-                    s += d
-                if s & 0x88:
-                    continue
-                own = -1
-                if board[s] >> 3 == us:
-                    own = s
-                    s += d
-                    while not s & 0x88 and not board[s]:
-                        s += d
-                    if s & 0x88 or board[s] >> 3 == us:
-                        continue
-                t = board[s] & 7
-                if t != slider and t != QUEEN:
-                    continue
-                if own >= 0:
-                    if pins is None:
-                        pins = {}
-                    pins[own] = d
-                    continue
-                checks += 1
-                block = []
-                b = ksq + d
-                while b != s:
-                    block.append(b)
-                    b += d
-                block.append(s)
-        knight = KNIGHT | them << 3
-        for d in _KNIGHT_STEPS:
-            s = ksq + d
-            if not s & 0x88 and board[s] == knight:
-                checks += 1
-                block = [s]
-        pawn = PAWN | them << 3
-        fwd = 16 if us == WHITE else -16
-        for s in (ksq + fwd - 1, ksq + fwd + 1):
-            if not s & 0x88 and board[s] == pawn:
-                checks += 1
-                block = [s]
-        return checks, block, pins
+        return checks_and_pins(self.board, marks, self.kings[us], us), marks
 
     def generate(self, out):
         """Append the legal moves to ``out`` (the caller may reuse one list): rules/legal.py."""
         us = self.turn
-        legal_moves(self.board, bytearray(128), out.append, self._castles if self.castling else None, self._ep_is_legal,
-                    self.kings[us] | us << 7 | (self.ep + 1) << 8)
+        k = self.kings[us]
+        checks, marks = self.checks_and_pins()
+        legal_moves(self.board, marks, out.append, self._castles if self.castling else None, self._ep_is_legal,
+                    k | us << 7 | (self.ep + 1) << 8 | checks << 15)
         return out
 
     def _castles(self, append, ksq, us, them):

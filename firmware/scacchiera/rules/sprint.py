@@ -345,12 +345,16 @@ class SprintPosition(Position):
                 or hands[base | ROOK] or hands[base | QUEEN]):
             return out
         board = self.board
-        checks, block, _ = self.checks_and_pins()
+        checks, marks = self.checks_and_pins()
+        block = None
         if checks:
-            # In check: a tile can only block, on an empty square between the king and its one checker.
+            # In check: a tile can only block, on an empty square between the king and its one
+            # checker (marked 1), from the king outwards.
             if checks > 1:
                 return out
-            block = [sq for sq in block if not board[sq]]
+            k = self.kings[us]
+            block = sorted((sq for sq in range(120) if marks[sq] == 1 and not board[sq]),
+                           key=lambda sq: abs(sq - k))
             if not block:
                 return out
         append = out.append
