@@ -12,8 +12,13 @@ The matrix scan (docs/firmware.md has the timing budget): for each of the 8
 rows, pull the row LOW (the row pins are open-drain outputs: LOW or
 released, never driven HIGH), wait ``ROW_SETTLE_US`` for the pull-ups to
 settle the wiring, read all 30 GPIO inputs in one load from SIO GPIO_IN
-(``machine.mem32``; the columns are consecutive, so one shift and mask gives
-the row), release the row. A closed reed reads 0. No allocation.
+(the columns are consecutive, so one shift and mask gives the row), release
+the row. A closed reed reads 0. No allocation. The loop is viper machine code
+that writes and reads SIO's registers through a pointer (``scan_matrix``):
+MicroPython's open-drain pin is its output held LOW with the output enable
+switched, so setting a row's bit in GPIO_OE_SET pulls it LOW and GPIO_OE_CLR
+releases it, as ``Pin.value`` would, without its call (692 us a scan with
+``Pin.value`` and ``mem32``, docs/firmware.md has the figure after).
 """
 
 import sys
@@ -26,9 +31,17 @@ import board_config as cfg
 from scacchiera.sensing.wiring import Wiring
 from scacchiera.storage.fs import OsFS
 
-from scacchiera import const
+from scacchiera import const, micropython, ptr8, ptr32
 
-_GPIO_IN = const(0xD0000004)     # SIO GPIO_IN, the same on the RP2040 and the RP2350
+# SIO, the same on the RP2040 and the RP2350: its base, and its registers as word offsets
+_SIO = const(0xD0000000)
+_SIO_GPIO_IN = const(1)          # 0x004: every pad's level
+_SIO_GPIO_OE_SET = const(9)      # 0x024: write 1s to enable those pins' outputs
+_SIO_GPIO_OE_CLR = const(10)     # 0x028: write 1s to disable them
+try:
+    from machine import SIO      # the fake board's SIO registers by word (host_tools/fakehw)
+except ImportError:
+    SIO = _SIO                   # the chip's: scan_matrix reads the address as a pointer
 _WDT_CTRL_RP2040 = const(0x40058000)   # the watchdog's registers: CTRL, then
 _WDT_CTRL_RP2350 = const(0x400D8000)
 _WDT_REASON = const(8)           # ...REASON (bit 0 TIMER: it bit; bit 1 FORCE: machine.reset())
@@ -142,6 +155,26 @@ def find_display(Pin=None):
         return None, "display: %r" % e
 
 
+@micropython.viper
+def scan_matrix(sio, row_pins, raw, sleep_us, settle: int, shift: int, mask: int):
+    """Each row pulled LOW in turn, ``settle`` us waited, the columns read into ``raw[r]``
+    (bit c set: column c's reed closed: GPIO_IN shifted right by ``shift``, its zeros masked
+    by ``mask``), the row released. ``sio``: SIO's base address (or the fake board's
+    registers); ``row_pins``: 8 GPIO numbers (< 30: every bit a small int); ``raw``: 8
+    bytes, written at r < 8."""
+    regs = ptr32(sio)
+    pins = ptr8(row_pins)
+    out = ptr8(raw)
+    r = 0
+    while r < 8:
+        bit = 1 << pins[r]
+        regs[_SIO_GPIO_OE_SET] = bit
+        sleep_us(settle)
+        out[r] = (~(regs[_SIO_GPIO_IN] >> shift)) & mask
+        regs[_SIO_GPIO_OE_CLR] = bit
+        r += 1
+
+
 class Hardware:
     """The Pico, wired as board_config.py says."""
 
@@ -156,6 +189,7 @@ class Hardware:
         self.button_names = tuple(name for name, _p in cfg.BUTTONS)
         self._strip = neopixel.NeoPixel(Pin(cfg.LED_PIN, Pin.OUT), cfg.LED_COUNT)
         self._mem = machine.mem32
+        self._row_pins = bytes(cfg.ROW_PINS)
         self._raw = bytearray(8)
         self._wiring = Wiring(cfg.rc_to_square)
         self._wdt = None
@@ -168,18 +202,7 @@ class Hardware:
     def read_rows(self, out):
         """Scan the matrix: ``out`` gets 8 rank bytes, bit f of byte r set if square r*8+f is occupied."""
         raw = self._raw
-        rows = self._rows
-        mem = self._mem
-        sleep_us = self._sleep_us
-        settle = cfg.ROW_SETTLE_US
-        shift = cfg.COL_SHIFT
-        mask = cfg.COL_MASK
-        for r in range(8):
-            pin = rows[r]
-            pin.value(0)
-            sleep_us(settle)
-            raw[r] = ~(mem[_GPIO_IN] >> shift) & mask
-            pin.value(1)
+        scan_matrix(SIO, self._row_pins, raw, self._sleep_us, cfg.ROW_SETTLE_US, cfg.COL_SHIFT, cfg.COL_MASK)
         return self._wiring.to_squares(raw, out)
 
     def buttons(self):

@@ -18,7 +18,8 @@ from mpy_runner import ROOT, run_micropython
 from scacchiera.engine import Engine, LEVELS, MIN_LEVEL, MAX_LEVEL
 from scacchiera.engine.book import book_moves
 from scacchiera.engine import tree as tree_module
-from scacchiera.engine.tree import Tree, PLY, HASH, MG, EG, GAME_PHASE, CASTLING, EP
+from scacchiera.engine.tree import Tree, PLY, HASH, MG, EG, GAME_PHASE, CASTLING, EP, TURN, KINGS, left_in_check
+from scacchiera.rules.legal import attacked
 from scacchiera.rules import Position
 from scacchiera.rules.variants import new_position
 
@@ -45,6 +46,11 @@ def state(tree, *fields):
     return tuple(tree.st[f] for f in fields)
 
 
+def in_check(tree):
+    us = tree.st[TURN]
+    return attacked(tree.board, tree.st[KINGS + us], us ^ 1)
+
+
 def uci_of(position, move):
     return position.uci(move) if move else None
 
@@ -58,6 +64,10 @@ class TestTree:
         assert tree_module._Z_EP == position.ZOBRIST_EP
         assert position.ZOBRIST[tree_module._Z_SIDE] == position.ZOBRIST_SIDE
 
+    def test_static_score_blends_by_the_evaluations_full_phase(self):
+        from scacchiera.engine import evaluate
+        assert tree_module._PHASE_FULL == evaluate.PHASE_FULL
+
     def tree_perft(self, tree, depth):
         if depth == 0:
             return 1
@@ -65,11 +75,11 @@ class TestTree:
         n0 = 0 if ply == 0 else self.ends[ply - 1]
         n1 = tree.generate(n0, True)
         self.ends[ply] = n1
-        self.checked[ply] = tree.in_check()
+        self.checked[ply] = in_check(tree)
         count = 0
         for j in range(n0, n1):
             tree.make(tree.moves[j])
-            if not tree.left_in_check(self.checked[ply]):
+            if not left_in_check(tree.board, tree.st, tree.undo, self.checked[ply]):
                 count += self.tree_perft(tree, depth - 1)
             tree.unmake()
         return count
@@ -122,12 +132,12 @@ class TestTree:
         tree.load(position)
         before = (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP))
         n = tree.generate(0, True)
-        checked = tree.in_check()
+        checked = in_check(tree)
         legal = []
         for j in range(n):
             m = tree.moves[j]
             tree.make(m)
-            if not tree.left_in_check(checked):
+            if not left_in_check(tree.board, tree.st, tree.undo, checked):
                 legal.append(m)
                 position.push(m)
                 fresh.load(position)
@@ -204,11 +214,20 @@ class TestLegality:
         crashed on; in chess before it, a piece silently lost). Found by the puzzle generator
         (host_tools/training/make_puzzles.py) at game 359: this position, level 5, seed 360."""
         made = []
+        trees = []
+        from scacchiera.engine import search as search_module
 
-        def checked_make(tree, move, make=Tree.make):
+        def recording_load(tree, position, load=Tree.load):
+            trees.append(tree)
+            load(tree, position)
+
+        def checked_make(board, state, undo, keys, keep, move, make=search_module.make_move):
+            """The search's make (make_move, called straight) checked against the tree it plays on."""
+            tree = trees[-1]
+            assert board is tree.board and state is tree.st
             assert move in tree.pseudo_legal_now(), "a move of another position: %d" % move
             made.append(move)
-            make(tree, move)
+            return make(board, state, undo, keys, keep, move)
 
         def pseudo_legal_now(tree):
             """The tree's moves here, generated at the buffer's top, which is then put back as it was."""
@@ -220,7 +239,8 @@ class TestLegality:
             return moves
 
         monkeypatch.setattr(Tree, "pseudo_legal_now", pseudo_legal_now, raising=False)
-        monkeypatch.setattr(Tree, "make", checked_make)
+        monkeypatch.setattr(Tree, "load", recording_load)
+        monkeypatch.setattr(search_module, "make_move", checked_make)
         position = Position()
         for text in GAME_359.split():
             position.push(position.parse_uci(text))

@@ -161,11 +161,11 @@ def test_a_search_that_allocates_under_the_heap_lock_starts_again_unlocked_with_
     real_step = engine.step
     calls = []
 
-    def step_that_fails_once(budget):
+    def step_that_fails_once(budget, timer=None):
         calls.append(budget)
         if len(calls) == 3:                     # mid-search, as an allocation under the lock would
             raise MemoryError("memory allocation failed, heap is locked")
-        return real_step(budget)
+        return real_step(budget, timer)
 
     engine.step = step_that_fails_once
     lines = wait_for_engine(board)

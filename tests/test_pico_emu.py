@@ -97,7 +97,10 @@ def test_boot_from_the_deployed_files(board):
     board.wait(50)
     total, top = board.emu.profile(False)
     assert total > 100000 and top and top == sorted(top, key=lambda block: -block[1])   # busiest first
-    assert all(0x10000000 <= a < 0x10200000 or 0x20000000 <= a < 0x20042000 for a, _ in top), top
+    # Code runs from the flash (XIP), the SRAM (machine code, the vector table) or the boot ROM
+    # (16 KB at 0: the chip's own routines; one has shown in the quiet loop since hal.scan_matrix,
+    # 0.4 % of its instructions)
+    assert all(a < 0x4000 or 0x10000000 <= a < 0x10200000 or 0x20000000 <= a < 0x20042000 for a, _ in top), top
     files = board.emu.flash_files()
     assert "/main.py" in files and "/scacchiera/runner.mpy" in files and "/hal.mpy" in files
     assert any(path.startswith("/games/") for path in files), sorted(files)

@@ -24,9 +24,10 @@ from .clock import elapsed
 from .rules.variants import variant_of, SPRINT
 
 # The engine's share of a scan: nodes until SLICE_US have gone (at least one). A node costs the
-# RP2040 ~1.0 ms on average (1.8 ms at most), so a slice is two or three nodes; the loop keeps its
-# ~1 ms of scanning between slices (docs/engine.md, "On the board while it thinks").
+# RP2040 ~0.65 ms on average (1.5 ms at most), so a slice is about three nodes; the loop keeps its
+# scanning between slices (docs/engine.md, "On the board while it thinks").
 SLICE_US = const(2000)
+_SLICE_NODES = const(1000)   # more than SLICE_US can hold: the clock ends a slice
 _MOVE = 1              # what the search is for
 _HINT = 2
 
@@ -45,6 +46,8 @@ class Opponent:
         self.move_ply = -1
         self.move_key = 0
         self.locked = True        # the search slices run with the heap locked (_slice)
+        self.hw = None            # the clock of the slice being run (over)
+        self.slice_start = 0
 
     def configure(self, opponent, side):
         """``opponent``: the option's value ("engine N", "host" or "person")."""
@@ -82,7 +85,8 @@ class Opponent:
         if not self.purpose:
             return
         try:
-            done = _slice(self.engine, self.locked, runner.hw)
+            self.hw = runner.hw
+            done = self._slice()
         except MemoryError:
             if not self.locked:
                 raise
@@ -163,30 +167,26 @@ class Opponent:
         elif game.options.suggest and game.result is None:
             light(game, move)
 
+    def _slice(self):
+        """Nodes until SLICE_US have gone or the search is over (True). With ``locked``, the heap
+        locked, so that the search's calls keep their frames on the stack (scacchiera/__init__.py;
+        on a booted RP2040's heap a node cost twice as much without). One call into the search
+        a slice, which asks ``over`` after each node (a call a node cost the RP2040 ~100 us of
+        the search's set-up)."""
+        self.slice_start = self.hw.ticks_us()
+        if not self.locked:
+            return self.engine.step(_SLICE_NODES, self)
+        heap_lock()
+        try:
+            return self.engine.step(_SLICE_NODES, self)
+        finally:
+            heap_unlock()
 
-def _slice(engine, locked, hw):
-    """A slice of the search; ``locked``: with the heap locked, so that the search's calls keep
-    their frames on the stack (scacchiera/__init__.py; on a booted RP2040's heap a node cost
-    twice as much without)."""
-    if not locked:
-        return _nodes(engine, hw)
-    heap_lock()
-    try:
-        return _nodes(engine, hw)
-    finally:
-        heap_unlock()
-
-
-def _nodes(engine, hw):
-    """Nodes until SLICE_US have gone or the search is over (True). A clock that stands still
-    through a node (the simulator's, whose scans cost no time) gets one node a scan."""
-    start = hw.ticks_us()
-    while True:
-        if engine.step(1):
-            return True
-        spent = elapsed(hw.ticks_us(), start)
-        if spent <= 0 or spent >= SLICE_US:
-            return False
+    def over(self):
+        """Is the slice spent? Asked by the search after each node. A clock that stands still
+        through a node (the simulator's, whose scans cost no time) gives one node a scan."""
+        spent = elapsed(self.hw.ticks_us(), self.slice_start)
+        return spent <= 0 or spent >= SLICE_US
 
 
 def _new_engine(level):

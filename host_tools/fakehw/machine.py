@@ -213,6 +213,29 @@ class _Mem32:
 mem32 = _Mem32()
 
 
+class _Sio:
+    """SIO's registers by word, as hal.scan_matrix's pointer reads and writes them: GPIO_IN (1),
+    GPIO_OE_SET (9) and GPIO_OE_CLR (10). MicroPython's open-drain pin holds its output LOW and
+    switches the output enable: an enabled open-drain pin pulls LOW, a disabled one floats."""
+
+    def __getitem__(self, word):
+        if word == 1:
+            return _word()
+        raise ValueError("fake SIO: no register at word %d" % word)
+
+    def __setitem__(self, word, bits):
+        global _low
+        if word == 9:
+            _low |= bits
+        elif word == 10:
+            _low &= ~bits
+        else:
+            raise ValueError("fake SIO: no register at word %d" % word)
+
+
+SIO = _Sio()
+
+
 class WDT:
     MAX_MS = 8388
 

@@ -18,16 +18,18 @@ from scacchiera.engine import Engine
 import scacchiera.rules.legal as legal
 import scacchiera.engine.movegen as movegen
 import scacchiera.engine.tree as tree_module
-from scacchiera.engine.tree import Tree, UNDO, SPECIAL
+from scacchiera.engine.tree import Tree, UNDO, SPECIAL, STATE, PLY, HALF, HASH, MAX_PLY
 import scacchiera.engine.ordering as ordering
+import scacchiera.sensing.wiring as wiring
 
 try:
     import scacchiera.rules.legal_bytecode as legal_bc
     import scacchiera.engine.movegen_bytecode as movegen_bc
     import scacchiera.engine.tree_bytecode as tree_bc
     import scacchiera.engine.ordering_bytecode as ordering_bc
+    import scacchiera.sensing.wiring_bytecode as wiring_bc
 except ImportError:       # CPython: the twins are the modules themselves
-    legal_bc, movegen_bc, ordering_bc, tree_bc = legal, movegen, ordering, tree_module
+    legal_bc, movegen_bc, ordering_bc, tree_bc, wiring_bc = legal, movegen, ordering, tree_module, wiring
 
 try:
     from time import ticks_ms, ticks_diff
@@ -91,11 +93,18 @@ def make_unmake(tree, module, move):
     return after[0], after[1] + [undone], int(restored or made)
 
 
-def check_make(fens, tally, restored):
+def check_make(fens, tally, restored, scored, exposed, blocks, pieces):
+    """make_move and unmake_move, and in each position made: the static score, the count of
+    pieces for either side and the legality test (as if the mover was in check and as if
+    not); before it, every move against a checker on any probe square."""
     tree = Tree()
     for fen in fens:
         tree.load(Position(fen))
         n = tree.generate(0, True)
+        for j in range(n):
+            m = tree.moves[j]
+            for c in PROBES:
+                blocks.same(tree_module.stops_check(tree.st, m, c), tree_bc.stops_check(tree.st, m, c))
         for j in range(n):
             m = tree.moves[j]
             native, twin = make_unmake(tree, tree_module, m), make_unmake(tree, tree_bc, m)
@@ -103,6 +112,48 @@ def check_make(fens, tally, restored):
             tally.same(native[1], twin[1])          # the state, the undo record, the key
             restored.same(native[2], 1)             # unmake put the board and the state back
             restored.same(twin[2], 1)
+            if tree_module.make_move(tree.board, tree.st, tree.undo, tree.keys, tree.keep, m):
+                tree_module.unmake_move(tree.board, tree.st, tree.undo)
+                continue                            # a Chess960 castling: Tree finishes it
+            scored.same(tree_module.static_score(tree.st), tree_bc.static_score(tree.st))
+            for us in (0, 1):
+                pieces.same(tree_module.has_pieces(tree.board, us), tree_bc.has_pieces(tree.board, us))
+            for was_in_check in (0, 2):
+                exposed.same(tree_module.left_in_check(tree.board, tree.st, tree.undo, was_in_check),
+                             tree_bc.left_in_check(tree.board, tree.st, tree.undo, was_in_check))
+            tree_module.unmake_move(tree.board, tree.st, tree.undo)
+
+
+def check_repetition(tally):
+    """is_repetition over lines of every length and clocks up to the game's keys' end: the key
+    matched on the line, in the game, or nowhere."""
+    st = array("i", bytes(4 * STATE))
+    keys = array("i", range(100, 100 + MAX_PLY + 1))
+    game = array("i", range(1000, 1030))
+    for ply in (0, 1, 2, 3, 8, MAX_PLY):
+        st[PLY] = ply
+        for half in (0, 1, 2, 3, 9, 40, 99):
+            st[HALF] = half
+            for h in [7] + list(keys[:ply]) + list(game[-16:]):
+                st[HASH] = h
+                tally.same(tree_module.is_repetition(st, keys, game, len(game)),
+                           tree_bc.is_repetition(st, keys, game, len(game)))
+
+
+def check_wiring(tally):
+    """to_ranks for each way a board may be turned (a byte copy, flipped, a quarter turn),
+    over rows holding every byte value."""
+    for turn in (lambda r, c: r * 8 + c, lambda r, c: 63 - r * 8 - c, lambda r, c: (7 - c) * 8 + r):
+        w = wiring.Wiring(turn)
+        raw = bytearray(8)
+        for k in range(256):
+            for r in range(8):
+                raw[r] = (k + r * 37) & 255
+            a = bytearray(8)
+            b = bytearray(8)
+            wiring.to_ranks(raw, a, w.table, w.reverse, w.mode)
+            wiring_bc.to_ranks(raw, b, w.table, w.reverse, w.mode)
+            tally.same(list(a), list(b))
 
 
 def check_functions(fens):
@@ -151,10 +202,15 @@ def check_functions(fens):
                 t_score.same(list(s1[:n]), list(s2[:n]))
                 for j in range(n):
                     t_best.same(ordering.take_best(m1, s1, j, n), ordering_bc.take_best(m2, s2, j, n))
-    t_make = Tally("make_move")
-    t_restored = Tally("unmake_move")
-    check_make(fens, t_make, t_restored)
-    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored):
+    t_make, t_restored, t_static, t_left, t_stops, t_rep, t_pieces = (
+        Tally("make_move"), Tally("unmake_move"), Tally("static_score"), Tally("left_in_check"),
+        Tally("stops_check"), Tally("is_repetition"), Tally("has_pieces"))
+    check_make(fens, t_make, t_restored, t_static, t_left, t_stops, t_pieces)
+    check_repetition(t_rep)
+    t_wiring = Tally("to_ranks")
+    check_wiring(t_wiring)
+    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored, t_static, t_left, t_stops, t_rep,
+              t_pieces, t_wiring):
         t.show()
 
 
@@ -178,7 +234,7 @@ def check_perft(fen, depth):
 
 check_functions(FENS)  # noqa: F821 (set by the caller)
 # The twins' RAM back before the engine's table (10 KB in one block) is made
-legal_bc = movegen_bc = ordering_bc = tree_bc = None
+legal_bc = movegen_bc = ordering_bc = tree_bc = wiring_bc = None
 for name in [name for name in sys.modules if name.endswith("_bytecode")]:
     del sys.modules[name]
 gc.collect()

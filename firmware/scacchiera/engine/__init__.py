@@ -37,9 +37,10 @@ except ImportError:  # CPython
 # The noise is a per-position offset fixed by the key and the seed: a weak
 # level misjudges quiet positions but still sees every capture (quiescence),
 # so it blunders plausibly, not absurdly. The budgets come from the emulated
-# RP2040: the board's loop searches one node after each scan, ~230 nodes/s
-# while it scans on at >= 200 scans/s (docs/engine.md), so level 6 answers in
-# about 10 s on the board, the others sooner.
+# RP2040 as it was in bytecode: the board's loop searched ~230 nodes/s while it
+# scanned on at >= 200 scans/s, so level 6 answered in about 10 s. With the
+# machine code the loop searches ~930 nodes/s (docs/engine.md) and level 6
+# answers in under 3 s; the budgets are kept, as the Elo figures are theirs.
 # Spaced about 200 Elo apart by games level against level (engine_match --ladder,
 # docs/engine.md "Strength"): the noise does most of it, the depth cap the rest.
 LEVELS = (
@@ -115,10 +116,11 @@ class Engine:
         search.start(position, legal, max_nodes or 0, max_depth, deadline, clock)
         self.done = False
 
-    def step(self, budget_nodes):
-        """Search ``budget_nodes`` more nodes at most; True once ``result`` is final."""
+    def step(self, budget_nodes, timer=None):
+        """Search ``budget_nodes`` more nodes at most (and, given a ``timer``, until its
+        ``over()`` says so after a node); True once ``result`` is final."""
         if not self.done:
-            if self.search.run(budget_nodes):
+            if self.search.run(budget_nodes, timer):
                 self.done = True
                 self.result = self.search.result
         return self.done

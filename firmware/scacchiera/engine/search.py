@@ -26,11 +26,15 @@ resume it later; ``Engine.best_move`` just runs it to the end.
   walked instead (Engine.principal_variation).
 """
 
+from array import array
+
 from .. import const
 from ..rules.legal import attacked
 from .evaluate import VALUE
 from .ordering import score_moves, take_best, KILLER
+from .movegen import checker
 from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS, UNDO
+from .tree import make_move, unmake_move, static_score, left_in_check, stops_check, is_repetition, has_pieces
 
 INF = const(32000)
 MATE = const(31000)
@@ -84,7 +88,7 @@ class Search:
         self.noise = 0
         self.noise_seed = 0
         self.max_depth = MAX_PLY - 4
-        self.history_keys = [0]
+        self.history_keys = ints(1)
         self.nodes = 0
         self.node_limit = 0
         self.deadline = None
@@ -102,7 +106,7 @@ class Search:
         """Prepare a search of ``position`` restricted to ``root_moves`` (its legal moves)."""
         tree = self.tree
         tree.load(position)
-        self.history_keys = position.recent_keys()
+        self.history_keys = array("i", position.recent_keys())
         self.generation = (self.generation + 1) & 63    # 6 bits in an entry
         if self.generation == 0:
             # every 63 searches: clear, so no entry of an older search can pass for a new one
@@ -203,13 +207,22 @@ class Search:
 
     # -- the search -------------------------------------------------------
 
-    def run(self, budget):
-        """Search for at most ``budget`` more nodes; returns True once the search is over."""
+    def run(self, budget, timer=None):
+        """Search for at most ``budget`` more nodes, and, given a ``timer``, until its ``over()``
+        says so (asked after each node: the board's slice of time); True once the search is over."""
         if self.done:
             return True
         tree = self.tree
         st = tree.st
         undo = tree.undo
+        keys = tree.keys
+        board = tree.board
+        keep = tree.keep
+        checkers = self.checker
+        ttmoves = self.ttmove
+        alpha0 = self.alpha0
+        game_keys = self.history_keys
+        game_plies = len(game_keys)
         moves = tree.moves
         scores = self.scores
         alpha = self.alpha
@@ -244,24 +257,27 @@ class Search:
                     self.stop()
                     return True
                 if ply:
-                    if st[HALF] >= 100 or tree.is_repetition(self.history_keys):
+                    if st[HALF] >= 100 or is_repetition(st, keys, game_keys, game_plies):
                         value = 0
                         op = _RETURN
                         continue
                     if ply >= MAX_PLY - 2 or end[ply - 1] + ROOM > MOVE_SPACE:
-                        value = tree.evaluate()   # the line is too long for the buffers
+                        value = static_score(st)   # the line is too long for the buffers
                         op = _RETURN
                         continue
                 a = alpha[ply]
                 b = beta[ply]
                 d = depth[ply]
-                checker = tree.checker()
-                check = checker != -1
-                self.checker[ply] = checker
+                us = st[TURN]
+                checking = checker(board, st[KINGS + us], us)
+                check = checking != -1
+                checkers[ply] = checking
                 f = 2 if check else 0
                 if d <= 0 and not check:
                     # quiescence: stand pat, then captures
-                    stand = tree.evaluate() + self._noise(st[HASH])
+                    stand = static_score(st)
+                    if self.noise:
+                        stand += self._noise(st[HASH])
                     if stand >= b:
                         value = stand
                         op = _RETURN
@@ -297,10 +313,10 @@ class Search:
                 alpha[ply] = a
                 depth[ply] = d
                 flags[ply] = f
-                self.ttmove[ply] = ttmove
+                ttmoves[ply] = ttmove
                 op = _GENERATE
                 if ply and not f & 3 and d >= 3 and b - a == 1 and undo[(ply - 1) * UNDO] \
-                        and tree.has_pieces() and tree.evaluate() >= b:
+                        and has_pieces(board, st[TURN]) and static_score(st) >= b:
                     # null move: if passing still fails high, a real move will too. This node has no
                     # moves yet: its child's start in the buffer is where the parent's end
                     # (end[ply] still holds an earlier node's, maybe below this node's parent's
@@ -315,7 +331,7 @@ class Search:
             elif op == _GENERATE:
                 # -- the moves, in order: table move, captures (MVV-LVA), killers, history
                 f = flags[ply]
-                ttmove = self.ttmove[ply]
+                ttmove = ttmoves[ply]
                 if ply:
                     n0 = end[ply - 1]
                     n1 = tree.generate(n0, not f & 8)
@@ -323,8 +339,8 @@ class Search:
                     n0 = 0
                     n1 = self.root_end
                 first[ply] = n0
-                score_moves(moves, scores, tree.board, history, n0, n1, ttmove, killer1[ply], killer2[ply])
-                self.alpha0[ply] = alpha[ply]
+                score_moves(moves, scores, board, history, n0, n1, ttmove, killer1[ply], killer2[ply])
+                alpha0[ply] = alpha[ply]
                 nxt[ply] = n0
                 end[ply] = n1
                 legal[ply] = 0
@@ -347,7 +363,7 @@ class Search:
                     else:
                         value = best[ply]
                     if not f & 1:
-                        bound = _UPPER if value <= self.alpha0[ply] else _EXACT
+                        bound = _UPPER if value <= alpha0[ply] else _EXACT
                         self._tt_store(st[HASH], depth[ply], bound, value, best_move[ply], ply)
                     op = _RETURN
                     continue
@@ -359,19 +375,23 @@ class Search:
                     # quiescence: skip a capture that cannot lift the score to alpha (delta
                     # pruning), or that gives more than it takes onto a defended square
                     to = (m >> 7) & 127
-                    gain = VALUE[tree.board[to] & 7]
+                    gain = VALUE[board[to] & 7]
                     if best[ply] + gain + 200 <= alpha[ply]:
                         continue
-                    if gain < VALUE[tree.board[m & 127] & 7] and attacked(tree.board, to, st[TURN] ^ 1):
+                    if gain < VALUE[board[m & 127] & 7] and attacked(board, to, st[TURN] ^ 1):
                         continue
                 if f & 2 and (m & 127) != st[KINGS + st[TURN]]:
-                    c = self.checker[ply]
-                    if c == -2 or not tree.stops_check(m, c):
+                    c = checkers[ply]
+                    if c == -2 or not stops_check(st, m, c):
                         continue
-                quiet = ts < KILLER - 1 and not tree.board[(m >> 7) & 127] and not m >> 14 & 7
-                tree.make(m)
-                if tree.left_in_check(f & 2):
-                    tree.unmake()
+                quiet = ts < KILLER - 1 and not board[(m >> 7) & 127] and not m >> 14 & 7
+                # make_move and unmake_move straight, not through the tree's methods (a call less
+                # a node); a Chess960 castling the tree finishes
+                if make_move(board, st, undo, keys, keep, m):
+                    tree.castle(m)
+                if left_in_check(board, st, undo, f & 2):
+                    if unmake_move(board, st, undo):
+                        tree.uncastle()
                     continue
                 n = legal[ply] + 1
                 legal[ply] = n
@@ -398,7 +418,7 @@ class Search:
                     beta[c] = -a
                     depth[c] = d - 1
                 flags[ply] = f
-                if self.nodes >= stop_at:
+                if self.nodes >= stop_at or (timer is not None and timer.over()):
                     self.op = _ENTER
                     return False
                 op = _ENTER
@@ -437,7 +457,8 @@ class Search:
                     else:
                         op = _GENERATE
                     continue
-                tree.unmake()
+                if unmake_move(board, st, undo):
+                    tree.uncastle()
                 ply -= 1
                 f = flags[ply]
                 if f & 32 and value > alpha[ply]:
@@ -475,7 +496,6 @@ class Search:
                             pv_len[ply] = k + 1
                         if value >= beta[ply]:
                             if not f & 1:
-                                board = tree.board
                                 if not board[(m >> 7) & 127] and not m >> 14 & 7:
                                     if killer1[ply] != m:
                                         killer2[ply] = killer1[ply]

@@ -38,19 +38,16 @@ and ``keys`` at ply < MAX_PLY + 1 (the search stops deepening at MAX_PLY -
 from array import array
 
 from .. import const, micropython, ptr8, ptr16, ptr32
-from ..rules.squares import PAWN, BISHOP, ROOK, QUEEN, KING
+from ..rules.squares import ROOK, KING
 from ..rules.position import Position, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, CASTLE_KEEP
 from ..rules.legal import attacked
-from .evaluate import MIDDLE, END, PHASE, PHASE_FULL
-from .movegen import pseudo_moves, checker
+from .evaluate import MIDDLE, END, PHASE
+from .movegen import pseudo_moves
 
 MAX_PLY = const(48)
 _CASTLE = const(98304)       # rules/chess960.py's CASTLE: KING in a move's promotion bits
 MOVE_SPACE = const(800)      # moves of every ply on the current line
 ROOM = const(230)           # more than any position's moves (218)
-
-_SQUARES = tuple(r * 16 + f for r in range(8) for f in range(8))
-
 
 def shorts(n):
     """n zeros as 16-bit ints: half a list's RAM on MicroPython."""
@@ -99,8 +96,11 @@ U_PHASE = const(6)
 UNDO = const(7)
 
 _PAWN = const(1)
+_BISHOP = const(3)
 _ROOK = const(4)
+_QUEEN = const(5)
 _KING = const(6)
+_PHASE_FULL = const(24)     # engine/evaluate.py's PHASE_FULL (tests/test_engine.py checks them)
 _Z_CASTLING = const(768)    # rules/position.py's ZOBRIST_CASTLING (tests/test_engine.py checks them)
 _Z_EP = const(784)          # ... ZOBRIST_EP
 _Z_SIDE = const(792)        # ... the index of ZOBRIST_SIDE
@@ -272,6 +272,133 @@ def unmake_move(board, state, undo) -> int:
     return 0
 
 
+@micropython.viper
+def static_score(state) -> int:
+    """The static score from the side to move's view, in centipawns: the middle- and end-game
+    scores blended by the phase. In a won ending the lone king is driven to the edge and the other
+    king brought close (the piece-square tables alone let a rook or queen up wander for 100 plies)."""
+    st = ptr32(state)
+    ph = st[GAME_PHASE]
+    if ph > _PHASE_FULL:
+        ph = _PHASE_FULL
+    s = (st[MG] * ph + st[EG] * (_PHASE_FULL - ph)) // _PHASE_FULL
+    if ph <= 6 and (s > 250 or s < -250):
+        w = st[KINGS]
+        b = st[KINGS + 1]
+        loser = b if s > 0 else w
+        f = loser & 7
+        r = loser >> 4
+        edge = (f if f > 3 else 7 - f) + (r if r > 3 else 7 - r)
+        df = (w & 7) - (b & 7)
+        dr = (w >> 4) - (b >> 4)
+        near = 14 - (df if df > 0 else -df) - (dr if dr > 0 else -dr)
+        bonus = 10 * edge + 4 * near
+        s += bonus if s > 0 else -bonus
+    return -s if st[TURN] else s
+
+
+@micropython.viper
+def left_in_check(board, state, undo, was_in_check: int) -> int:
+    """After make: is the side that just moved in check (the move was illegal)? 1 if so.
+
+    Unless the mover was in check, moved its king or took en passant, only a
+    piece leaving the line between its king and an enemy slider can expose
+    the king: one ray walk instead of a full attack test. ``_LINE``'s index,
+    a difference of two 0x88 squares + 119, is within its 239 bytes.
+    """
+    st = ptr32(state)
+    them = st[TURN]
+    k = st[KINGS + (them ^ 1)]
+    if was_in_check or st[SPECIAL]:
+        return 1 if attacked(board, k, them) else 0
+    fr = ptr32(undo)[(st[PLY] - 1) * UNDO + U_MOVE] & 127
+    step = ptr8(_LINE)[fr - k + 119]
+    if not step:
+        return 0
+    step -= 18
+    b = ptr8(board)
+    s = k + step
+    while not s & 0x88:
+        x = b[s]
+        if x:
+            if x >> 3 != them:
+                return 0
+            t = x & 7
+            if t == _QUEEN:
+                return 1
+            if step == 16 or step == -16 or step == 1 or step == -1:
+                return 1 if t == _ROOK else 0
+            return 1 if t == _BISHOP else 0
+        s += step
+    return 0
+
+
+@micropython.viper
+def stops_check(state, move: int, checker: int) -> int:
+    """Can ``move`` (not a king move) answer a check by the piece on ``checker``: take it or
+    block? 1 if so. ``_LINE``'s indexes: differences of 0x88 squares + 119, within its 239 bytes."""
+    st = ptr32(state)
+    to = (move >> 7) & 127
+    if to == checker or to == st[EP]:
+        return 1
+    k = st[KINGS + st[TURN]]
+    line = ptr8(_LINE)
+    step = line[checker - k + 119]
+    if not step or line[to - k + 119] != step:
+        return 0
+    a = to - k
+    b = checker - k
+    return 1 if (a if a > 0 else -a) < (b if b > 0 else -b) else 0
+
+
+@micropython.viper
+def is_repetition(state, keys, history, n: int) -> int:
+    """Has the current position stood before, on this line or in the game? 1 if so.
+    ``history``: the game's keys (array('i'), ``n`` of them, the root's last). The walk
+    goes back two plies a step, no further than the halfmove clock: inside ``keys`` for
+    d <= ply, inside ``history`` for i >= 0."""
+    st = ptr32(state)
+    line = ptr32(keys)
+    game = ptr32(history)
+    ply = st[PLY]
+    h = st[HASH]
+    half = st[HALF]
+    d = 2
+    while d <= half:
+        if d <= ply:
+            if line[ply - d] == h:
+                return 1
+        else:
+            i = n - 1 - (d - ply)
+            if i < 0:
+                return 0
+            if game[i] == h:
+                return 1
+        d += 2
+    return 0
+
+
+@micropython.viper
+def has_pieces(board, us: int) -> int:
+    """Has side ``us`` two pieces besides king and pawns? 1 if so. With fewer, zugzwang is common
+    enough that passing (null-move pruning) is no safe guess. Reads the board's squares (0x88)."""
+    b = ptr8(board)
+    n = 0
+    sq = 0
+    while sq < 120:
+        if sq & 8:
+            sq += 8           # off the board: the next rank
+        p = b[sq]
+        if p and p >> 3 == us:
+            t = p & 7
+            if t != _PAWN and t != _KING:
+                n += 1
+                if n == 2:
+                    return 1
+        sq += 1
+    return 0
+
+
 class Tree:
     """Board, side, castling, en passant, clocks, hash and score (``st``), with make/unmake."""
 
@@ -328,90 +455,6 @@ class Tree:
         st[PLY] = 0
         self.keys[0] = position.hash
 
-    def evaluate(self):
-        """Static score from the side to move's view, in centipawns."""
-        st = self.st
-        ph = st[GAME_PHASE]
-        if ph > PHASE_FULL:
-            ph = PHASE_FULL
-        s = (st[MG] * ph + st[EG] * (PHASE_FULL - ph)) // PHASE_FULL
-        if ph <= 6 and (s > 250 or s < -250):
-            # a won ending: drive the lone king to the edge, bring the other king close
-            # (the piece-square tables alone let a rook or queen up wander for 100 plies)
-            w = st[KINGS]
-            b = st[KINGS + 1]
-            loser = b if s > 0 else w
-            f = loser & 7
-            r = loser >> 4
-            edge = (f if f > 3 else 7 - f) + (r if r > 3 else 7 - r)
-            df = (w & 7) - (b & 7)
-            dr = (w >> 4) - (b >> 4)
-            near = 14 - (df if df > 0 else -df) - (dr if dr > 0 else -dr)
-            bonus = 10 * edge + 4 * near
-            s += bonus if s > 0 else -bonus
-        return -s if st[TURN] else s
-
-    def in_check(self):
-        us = self.st[TURN]
-        return attacked(self.board, self.st[KINGS + us], us ^ 1)
-
-    def checker(self):
-        """The square of the piece giving check: -1 if none, -2 if two (only the king may move).
-
-        Like the attack test, but it names the attacker, so the search can skip
-        the moves that neither take it nor block it (engine/movegen.py).
-        """
-        us = self.st[TURN]
-        return checker(self.board, self.st[KINGS + us], us)
-
-    def stops_check(self, move, checker):
-        """Can ``move`` (not a king move) answer a check by the piece on ``checker``: take it or block?"""
-        to = (move >> 7) & 127
-        st = self.st
-        if to == checker or to == st[EP]:
-            return True
-        k = st[KINGS + st[TURN]]
-        step = _LINE[checker - k + 119]
-        if not step or _LINE[to - k + 119] != step:
-            return False
-        a = to - k
-        b = checker - k
-        return (a if a > 0 else -a) < (b if b > 0 else -b)
-
-    def left_in_check(self, was_in_check):
-        """After make: is the side that just moved in check (the move was illegal)?
-
-        Unless the mover was in check, moved its king or took en passant, only a
-        piece leaving the line between its king and an enemy slider can expose
-        the king: one ray walk instead of a full attack test.
-        """
-        st = self.st
-        them = st[TURN]
-        us = them ^ 1
-        k = st[KINGS + us]
-        if was_in_check or st[SPECIAL]:
-            return attacked(self.board, k, them)
-        fr = self.undo[(st[PLY] - 1) * UNDO + U_MOVE] & 127
-        step = _LINE[fr - k + 119]
-        if not step:
-            return False
-        step -= 18
-        board = self.board
-        s = k + step
-        while not s & 0x88:
-            x = board[s]
-            if x:
-                if x >> 3 != them:
-                    return False
-                t = x & 7
-                if t == QUEEN:
-                    return True
-                if step == 16 or step == -16 or step == 1 or step == -1:
-                    return t == ROOK
-                return t == BISHOP
-            s += step
-        return False
-
     def generate(self, n, quiet):
         """Write pseudo-legal moves from ``moves[n]`` on; returns the new end.
 
@@ -449,11 +492,14 @@ class Tree:
     def make(self, move):
         """Play a pseudo-legal move (the caller checks left_in_check and unmakes): make_move."""
         if make_move(self.board, self.st, self.undo, self.keys, self.keep, move):
-            self._castle(move & 127, (move >> 7) & 127)     # Chess960: the king "takes" its own rook
+            self.castle(move)     # Chess960: the king "takes" its own rook
 
-    def _castle(self, ksq, rsq):
-        """make's end for a Chess960 castling (its undo record saved, the hash's side and en
-        passant done): king and rook to their chess squares, the mover's rights gone."""
+    def castle(self, move):
+        """make's end for a Chess960 castling, when make_move returned 1 (its undo record saved,
+        the hash's side and en passant done): king and rook to their chess squares, the mover's
+        rights gone."""
+        ksq = move & 127
+        rsq = (move >> 7) & 127
         st = self.st
         us = st[TURN]
         kto = self._king_to(ksq, rsq)
@@ -515,49 +561,15 @@ class Tree:
         st[HALF] = state >> 12
         st[HASH] = self.undo[at + U_HASH]
 
-    def has_pieces(self):
-        """Has the side to move two pieces besides king and pawns? With fewer, zugzwang is
-        common enough that passing (null-move pruning) is no safe guess."""
-        board = self.board
-        c = self.st[TURN] << 3
-        n = 0
-        for sq in _SQUARES:
-            p = board[sq]
-            if p and p & 8 == c:
-                t = p & 7
-                if t != PAWN and t != KING:
-                    n += 1
-                    if n == 2:
-                        return True
-        return False
-
     def unmake(self):
         """Take back the last move made: unmake_move."""
         if unmake_move(self.board, self.st, self.undo):
-            st = self.st
-            move = self.undo[st[PLY] * UNDO + U_MOVE]
-            us = st[TURN]
-            self._unmove_castle(self.board, move & 127, (move >> 7) & 127, us)
-            st[KINGS + us] = move & 127
+            self.uncastle()
 
-    def is_repetition(self, history):
-        """Has the current position stood before, on this line or in the game (``history``: its keys)?"""
+    def uncastle(self):
+        """unmake's end for a Chess960 castling, when unmake_move returned 1: the pieces back."""
         st = self.st
-        ply = st[PLY]
-        h = st[HASH]
-        keys = self.keys
-        d = 2
-        n = len(history)
-        half = st[HALF]
-        while d <= half:
-            if d <= ply:
-                if keys[ply - d] == h:
-                    return True
-            else:
-                i = n - 1 - (d - ply)
-                if i < 0:
-                    return False
-                if history[i] == h:
-                    return True
-            d += 2
-        return False
+        move = self.undo[st[PLY] * UNDO + U_MOVE]
+        us = st[TURN]
+        self._unmove_castle(self.board, move & 127, (move >> 7) & 127, us)
+        st[KINGS + us] = move & 127
