@@ -18,6 +18,7 @@ import sys
 from host_tools import _paths  # noqa: F401
 from host_tools.pico_emu.board import PicoHands
 from host_tools.pico_emu.emulator import missing
+from scacchiera.engine import LEVELS
 
 ROOT = _paths._ROOT
 NODES = 1000          # per position: a few seconds of the chip's time
@@ -84,31 +85,56 @@ def measure(nodes=NODES, count=None):
 
 
 def on_the_board(level=6):
-    """The board's own loop while its engine thinks: {'scan_rate', 'lift_ms', 'move_ms', 'uci'}.
+    """The board's own loop while its engine thinks: {'scan_rate', 'lift_ms', 'move_ms', 'uci',
+    'search_ms', 'loop_nodes_per_s'}.
 
-    The engine plays white from MIDGAME at ``level``; meanwhile ``status``'s
-    scan rate (a quiet second), a white knight lifted until its destinations
-    light, and the emulated ms from ``set opponent`` to the ``engine_move`` event.
+    The engine plays white from MIDGAME at ``level``, twice. Left alone: the
+    emulated ms from ``set opponent`` to the ``engine_move`` event (the
+    engine's modules loaded in it: ``move_ms``) and from the ``thinking`` event
+    to it (the search: ``search_ms``, and the nodes/s of the loop's slices, the
+    level's node budget over that). Then while it thinks again: ``status``'s
+    scan rate (a quiet second) and a white knight lifted until its destinations
+    light (their queries and lights cost the search time: not the first run).
     """
     from host_tools.pico_emu.bench import scan_rate, lift_to_leds
+    alone = _engine_move(level)
+
+    def measure_loop(hands, thinking):
+        rate = scan_rate(hands) if thinking() else None
+        return rate, lift_to_leds(hands, "b1", ("a3", "c3")) if rate and thinking() else None
+
+    rate, lift = _engine_move(level, measure_loop)["meanwhile"]
+    search_ms = alone["search_ms"]
+    return {"scan_rate": rate, "lift_ms": lift, "move_ms": alone["move_ms"], "uci": alone["uci"],
+            "search_ms": search_ms, "loop_nodes_per_s": LEVELS[level][2] * 1000 // search_ms if search_ms else None}
+
+
+def _engine_move(level, meanwhile=None):
+    """A fresh board, the boot's work done; white's engine asked to move at ``level``: the ms to its
+    move, to it from ``thinking``, and what ``meanwhile(hands, thinking)`` returned, called once it
+    thinks (``thinking()``: no move yet)."""
+    from host_tools.pico_emu.bench import BOOT_QUIET_MS, QUIET_MS
     hands = PicoHands(fen=MIDGAME)
     try:
+        hands.wait(max(0, BOOT_QUIET_MS - QUIET_MS - hands.emu.device_ms))
         hands.query({"cmd": "set", "name": "engine_side", "value": "w"})
         mark = len(hands.events)
         start = hands.emu.t_ms
+
+        def seen(kind):
+            return [ev for ev in hands.events[mark:] if ev.get("ev") == kind]
+
         hands.query({"cmd": "set", "name": "opponent", "value": "engine %d" % level})
-        rate = scan_rate(hands)
-        thinking = not any(ev.get("ev") == "engine_move" for ev in hands.events[mark:])
-        lift = lift_to_leds(hands, "b1", ("a3", "c3")) if thinking else None
-        moved = None
-        while hands.emu.t_ms - start < 60000:
-            moved = [ev for ev in hands.events[mark:] if ev.get("ev") == "engine_move"]
-            if moved:
-                break
-            hands.wait(50)
+        while not seen("thinking") and hands.emu.t_ms - start < 60000:
+            hands.wait(5)
+        thinking_at = hands.emu.t_ms
+        found = meanwhile(hands, lambda: not seen("engine_move")) if meanwhile else None
+        while not seen("engine_move") and hands.emu.t_ms - start < 60000:
+            hands.wait(5)
         hands.check_no_crash()
-        return {"scan_rate": rate if thinking else None, "lift_ms": lift,
-                "move_ms": hands.emu.t_ms - start if moved else None, "uci": moved[0]["uci"] if moved else None}
+        moved = seen("engine_move")
+        return {"move_ms": hands.emu.t_ms - start if moved else None, "uci": moved[0]["uci"] if moved else None,
+                "search_ms": hands.emu.t_ms - thinking_at if moved else None, "meanwhile": found}
     finally:
         hands.emu.close()
 
@@ -132,8 +158,9 @@ def main(nodes=NODES):
     print("  heap free with the engine made (no game loop running): %s B" % f["free"])
     b = on_the_board()
     print("  on the board, level 6 thinking (a SLICE_US slice after each scan): %s scans/s (status, a quiet second); "
-          "lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> engine_move)"
-          % (b["scan_rate"], b["lift_ms"], b["uci"], b["move_ms"]))
+          "lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> engine_move, the "
+          "engine's modules loaded in it), the search %s ms (thinking -> engine_move): %s nodes/s in the loop"
+          % (b["scan_rate"], b["lift_ms"], b["uci"], b["move_ms"], b["search_ms"], b["loop_nodes_per_s"]))
     return rate
 
 
