@@ -62,10 +62,9 @@ class UsbSerial:
     went: a host that stops reading costs the loop nothing.
     """
 
-    # Bytes a call (a loop step), about 75 us each on the emulated RP2040: 3.7 ms a step, so a move
-    # line (130-160 bytes with its FEN) goes over the step that commits the move and the next two
-    # or three (all of it in that step made it 33 ms long, 17 now: docs/firmware.md).
-    WRITE_MAX = 48
+    # Bytes a call (a loop step), about 30 us each on the RP2040: a move line (130-160 bytes with
+    # its FEN) goes in the step that commits the move, about 5 ms; a longer reply over a few steps.
+    WRITE_MAX = 160
 
     def __init__(self, stdin=None, stdout=None):
         import select
