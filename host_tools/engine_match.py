@@ -40,8 +40,8 @@ from host_tools import _paths  # noqa: F401
 from scacchiera.engine import Engine, LEVELS, MAX_LEVEL
 from scacchiera.rules import Position
 
-# Level 6's budget: what the board's loop searched in 10 s on the emulated RP2040 in bytecode
-# (~230 nodes/s; ~930 with the machine code: docs/engine.md).
+# The top level's budget: what the board's loop searches in 10 s on the emulated RP2040
+# (docs/engine.md).
 RP2040_NODES = LEVELS[MAX_LEVEL][2]
 MAX_PLIES = 200
 

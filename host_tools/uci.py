@@ -2,7 +2,7 @@
 
     python -m host_tools.uci
 
-Commands: uci, isready, ucinewgame, setoption (Level 1..6, Seed, OwnBook),
+Commands: uci, isready, ucinewgame, setoption (Level 1..7, Seed, OwnBook),
 position startpos|fen ... [moves ...], go [movetime|nodes|depth|wtime btime
 winc binc movestogo|infinite], stop, quit. The search runs a slice at a
 time (``Engine.step``) in a worker thread, so ``stop`` and ``isready``

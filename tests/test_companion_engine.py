@@ -40,11 +40,11 @@ def test_the_engines_levels_are_its_own():
         board.act("computer", {"elo": high + 1})
     with pytest.raises(ActionError, match="white"):
         board.act("computer", {"sides": ["red"]})
-    # The project's own engine is offered beside it, with its own levels (1..6).
+    # The project's own engine is offered beside it, with its own levels (1..7).
     assert board.state()["computer"]["engines"] == ["stockfish", OWN]
     board.act("computer", {"engine": OWN, "sides": ["white"], "level": 2})
     c = board.state()["computer"]
-    assert c["name"] == "Scacchiera" and c["levels"] == {"elo": None, "skill": None, "level": [1, 6]}
+    assert c["name"] == "Scacchiera" and c["levels"] == {"elo": None, "skill": None, "level": [1, 7]}
     assert c["level"] == 2 and c["elo"] is None and c["sides"] == ["white"]
     with pytest.raises(ActionError, match="no elo setting"):
         board.act("computer", {"elo": 1500})

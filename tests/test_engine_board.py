@@ -217,7 +217,7 @@ def test_the_host_as_opponent_the_board_waits_for_its_show():
 
 def test_a_level_out_of_range_or_a_bad_word_is_refused_and_changes_nothing():
     board = Board()
-    for line in ("set opponent engine 7", "set opponent engine", "set opponent robot", "set engine_side x"):
+    for line in ("set opponent engine 8", "set opponent engine", "set opponent robot", "set engine_side x"):
         reply = ask(board, line)
         assert not reply["ok"] and reply["error"] == "refused", reply
     assert board.runner.opponent == "person" and board.runner.engine is None
@@ -331,7 +331,7 @@ def test_a_hands_script_in_the_simulator_plays_the_engine_to_its_mate():
                          capture_output=True, text=True, cwd=root, timeout=300)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert result["moves"] == ["f2f3", "b8c6", "g2g4", "e7e6", "a2a3", "d8h4"]
     assert (result["result"], result["termination"]) == ("0-1", "checkmate")
     assert '{"uci": "d8h4", "ev": "engine_move"}' in result["protocol"]
 

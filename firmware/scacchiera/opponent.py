@@ -35,7 +35,7 @@ _HINT = 2
 class Opponent:
     def __init__(self):
         self.engine = None        # the Engine, made at the first search, dropped when no engine plays
-        self.level = 0            # 1..6 while an engine plays, 0 for the host
+        self.level = 0            # 1..7 while an engine plays, 0 for the host
         self.side = 1             # the colour it plays (0 white, 1 black)
         self.plays = False        # False: only here for a hint
         self.thinking = False     # searching for its move (a hint's search is not "thinking")
@@ -198,8 +198,8 @@ def _new_engine(level):
     (docs/firmware.md, "Frames on the heap")."""
     import gc
     gc.collect()
-    from .engine import Engine, MAX_LEVEL
-    engine = Engine(level or MAX_LEVEL)
+    from .engine import Engine, DEFAULT_LEVEL
+    engine = Engine(level or DEFAULT_LEVEL)
     gc.collect()
     return engine
 

@@ -22,9 +22,10 @@ from .rules.variants import PROFILES
 from .tracking.tracker import DEFAULT_SETTLE_MS
 
 # Who plays against the person at the board: another person, the board's own
-# engine at a level (1..6: engine/__init__.py's LEVELS), or the host over USB
-# (the board waits for its ``show``). The engine is loaded only when one plays.
-OPPONENTS = ("person",) + tuple("engine %d" % n for n in range(1, 7)) + ("host",)
+# engine at a level (1..7: engine/__init__.py's LEVELS, which this module does not import, as the
+# engine is loaded only when one plays; tests/test_engine.py checks the two agree), or the host
+# over USB (the board waits for its ``show``).
+OPPONENTS = ("person",) + tuple("engine %d" % n for n in range(1, 8)) + ("host",)
 
 BOOL = 0
 INT = 1

@@ -15,6 +15,7 @@ import time
 from host_tools.companion.model import BoardModel, MAX_LINE
 from host_tools.companion.players import RATED_EVENT, Players
 from host_tools.sim.device import SimBoard, SimError
+from scacchiera.options import OPPONENTS as BOARD_OPPONENTS
 from scacchiera.rules.variants import PROFILES, VARIANTS, SPRINT, CHESS960
 
 TOUCH_MS = 10            # simulated time a hand's lift or put-down takes
@@ -132,7 +133,7 @@ def _new_command(fields):
 
 # The page's "new game" dialog: who plays the person (a person, the board's engine at a level, the
 # computer's engine), the person's colour (white, black, or by lot: seed 003's colours drawn), the clock.
-OPPONENTS = ("person", "computer") + tuple("engine %d" % n for n in range(1, 7))
+OPPONENTS = ("person", "computer") + tuple(o for o in BOARD_OPPONENTS if o.startswith("engine"))
 COLOURS = ("white", "black", "lot")
 
 

@@ -36,13 +36,13 @@ except ImportError:  # CPython
 # Level: (deepest iteration, evaluation noise in centipawns, default node budget).
 # The noise is a per-position offset fixed by the key and the seed: a weak
 # level misjudges quiet positions but still sees every capture (quiescence),
-# so it blunders plausibly, not absurdly. The budgets come from the emulated
-# RP2040 as it was in bytecode: the board's loop searched ~230 nodes/s while it
-# scanned on at >= 200 scans/s, so level 6 answered in about 10 s. With the
-# machine code the loop searches ~930 nodes/s (docs/engine.md) and level 6
-# answers in under 3 s; the budgets are kept, as the Elo figures are theirs.
-# Spaced about 200 Elo apart by games level against level (engine_match --ladder,
-# docs/engine.md "Strength"): the noise does most of it, the depth cap the rest.
+# so it blunders plausibly, not absurdly. The budgets of levels 1 to 6 come from
+# the emulated RP2040 as it was in bytecode: the board's loop searched ~230
+# nodes/s while it scanned on at >= 200 scans/s, so level 6 answered in about
+# 10 s. With the machine code the loop searches ~840 nodes/s (docs/engine.md):
+# level 6 answers in about 3 s (the default), level 7 searches what 10 s allow.
+# Spaced by games level against level (engine_match --ladder, docs/engine.md
+# "Strength"): the noise does most of it, the depth cap the rest.
 LEVELS = (
     None,
     (1, 200, 100),
@@ -51,10 +51,11 @@ LEVELS = (
     (3, 50, 600),
     (40, 25, 1200),
     (40, 0, 2300),
+    (40, 0, 8500),
 )
 MIN_LEVEL = 1
 MAX_LEVEL = len(LEVELS) - 1
-DEFAULT_LEVEL = MAX_LEVEL
+DEFAULT_LEVEL = 6       # an answer in about 3 s on the board; level 7 takes 10
 
 
 class Engine:
@@ -99,7 +100,7 @@ class Engine:
             return
         known = [m for m in book_moves(position.hash) if m in legal] if self.use_book else None
         if known:
-            self.result = known[(position.hash ^ self.seed) % len(known)] if self.level < MAX_LEVEL \
+            self.result = known[(position.hash ^ self.seed) % len(known)] if self.level < DEFAULT_LEVEL \
                 or self.seed else known[0]
             self.from_book = True
             return

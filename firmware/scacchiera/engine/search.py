@@ -9,6 +9,11 @@ resume it later; ``Engine.best_move`` just runs it to the end.
 - Negamax alpha-beta with a principal-variation (null-window) search, a
   check extension, and a quiescence search of captures and queen
   promotions (all moves when in check) with delta pruning.
+- Pruning at null-window nodes: a null move, late move
+  reductions, and near the horizon (depth 3 and less) reverse futility (a
+  static score far above beta returns at once) and, at depth 1, futility (a
+  static score far below alpha: the quiet moves after the first that give no
+  check are skipped).
 - Move order: the transposition table's move, captures by victim then
   attacker (MVV-LVA), two killer moves per ply, then the history score.
 - Transposition table: ``TT_ENTRY`` bytes per entry in one bytearray,
@@ -31,7 +36,7 @@ from array import array
 from .. import const
 from ..rules.legal import attacked
 from .evaluate import VALUE
-from .ordering import score_moves, take_best, KILLER
+from .ordering import score_moves, take_best, KILLER, CAPTURE
 from .movegen import checker
 from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS, UNDO
 from .tree import make_move, unmake_move, static_score, left_in_check, stops_check, is_repetition, has_pieces
@@ -50,6 +55,9 @@ _RETURN = const(2)
 _GENERATE = const(3)
 
 _HISTORY_MAX = const(14000)
+_FUTILE_DEPTH = const(3)       # the depths the two futility tests below look at
+_RFP_MARGIN = const(120)       # reverse futility: centipawns a ply of depth
+_FUTILITY_MARGIN = const(200)  # futility at the frontier
 
 
 class Search:
@@ -75,7 +83,7 @@ class Search:
         self.end = shorts(n)
         self.legal = shorts(n)
         self.alpha0 = shorts(n)
-        self.flags = shorts(n)    # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child
+        self.flags = shorts(n)    # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child, 64 futile
         self.checker = shorts(n)  # the checking piece's square, -1 none, -2 two
         self.ttmove = ints(n)
         self.killer1 = ints(n)
@@ -262,7 +270,7 @@ class Search:
                         op = _RETURN
                         continue
                     if ply >= MAX_PLY - 2 or end[ply - 1] + ROOM > MOVE_SPACE:
-                        value = static_score(st)   # the line is too long for the buffers
+                        value = static_score(board, st)   # the line is too long for the buffers
                         op = _RETURN
                         continue
                 a = alpha[ply]
@@ -275,7 +283,7 @@ class Search:
                 f = 2 if check else 0
                 if d <= 0 and not check:
                     # quiescence: stand pat, then captures
-                    stand = static_score(st)
+                    stand = static_score(board, st)
                     if self.noise:
                         stand += self._noise(st[HASH])
                     if stand >= b:
@@ -310,13 +318,28 @@ class Search:
                                 op = _RETURN
                                 continue
                     best[ply] = -INF
+                    if ply and not check and d <= _FUTILE_DEPTH and b - a == 1 and -MATE_BOUND < a < MATE_BOUND:
+                        e = static_score(board, st)
+                        if self.noise:
+                            e += self._noise(st[HASH])
+                        if e - _RFP_MARGIN * d >= b:
+                            # reverse futility: so far above beta near the horizon that the
+                            # opponent's reply will not bring it back (no move searched)
+                            value = e
+                            op = _RETURN
+                            continue
+                        if d == 1 and e + _FUTILITY_MARGIN <= a:
+                            # futility: one quiet move cannot lift the score to alpha, so only
+                            # the first move, captures, promotions and checks are searched
+                            f |= 64
+                            best[ply] = e + _FUTILITY_MARGIN
                 alpha[ply] = a
                 depth[ply] = d
                 flags[ply] = f
                 ttmoves[ply] = ttmove
                 op = _GENERATE
                 if ply and not f & 3 and d >= 3 and b - a == 1 and undo[(ply - 1) * UNDO] \
-                        and has_pieces(board, st[TURN]) and static_score(st) >= b:
+                        and has_pieces(board, st[TURN]) and static_score(board, st) >= b:
                     # null move: if passing still fails high, a real move will too. This node has no
                     # moves yet: its child's start in the buffer is where the parent's end
                     # (end[ply] still holds an earlier node's, maybe below this node's parent's
@@ -389,7 +412,9 @@ class Search:
                 # a node); a Chess960 castling the tree finishes
                 if make_move(board, st, undo, keys, keep, m):
                     tree.castle(m)
-                if left_in_check(board, st, undo, f & 2):
+                if left_in_check(board, st, undo, f & 2) or (
+                        f & 64 and ts < CAPTURE and legal[ply] and checker(board, st[KINGS + st[TURN]], st[TURN]) == -1):
+                    # illegal; or a futile node's quiet move after the first that gives no check
                     if unmake_move(board, st, undo):
                         tree.uncastle()
                     continue

@@ -272,25 +272,164 @@ def unmake_move(board, state, undo) -> int:
     return 0
 
 
+# The pawn structure's and the pieces' terms (engine/evaluate.py's docstring), middle game then end
+# game, by the pawn's rank counted from its own side (1..6).
+_PASSED = bytes((0, 5, 10, 15, 25, 40, 60, 0, 0, 10, 15, 25, 45, 75, 115, 0))
+# static_score's scratch, by file + 1 (0 and 9 are the sides' empty files): white's pawns on the
+# file, black's, white's rearmost pawn's rank (8: none), black's rearmost's rank + 1 (0: none).
+_FILES = bytearray(40)
+_SEEN = bytearray(40)      # static_score's list of the pawns' and rooks' squares
+_W_PAWNS = const(0)
+_B_PAWNS = const(10)
+_W_REAR = const(20)
+_B_REAR = const(30)
+
+
 @micropython.viper
-def static_score(state) -> int:
+def static_score(board, state) -> int:
     """The static score from the side to move's view, in centipawns: the middle- and end-game
-    scores blended by the phase. In a won ending the lone king is driven to the edge and the other
-    king brought close (the piece-square tables alone let a rook or queen up wander for 100 plies)."""
+    scores (the tables, kept up by make and unmake) and the terms below, blended by the phase.
+
+    The terms, counted here from the board: passed pawns (by rank, more in the end game),
+    doubled and isolated pawns, the bishop pair, a rook on an open or half-open file, the pawns
+    in front of a king on its first two ranks. In a won ending the lone king is driven to the
+    edge and the other king brought close (the piece-square tables alone let a rook or queen up
+    wander for 100 plies). Indexes: the board at squares 0..119 (0x88, on the board),
+    ``_FILES`` at field + file + 1 (0..39), ``_PASSED`` at rank (1..6) and 8 + rank, ``_SEEN``
+    below 30."""
     st = ptr32(state)
+    b = ptr8(board)
+    fl = ptr8(_FILES)
+    passed = ptr8(_PASSED)
+    i = 0
+    while i < 10:
+        fl[_W_PAWNS + i] = 0
+        fl[_B_PAWNS + i] = 0
+        fl[_W_REAR + i] = 8
+        fl[_B_REAR + i] = 0
+        i += 1
+    # first the files' pawns, the bishops, and where the pawns and rooks stand (at most the 30
+    # pieces that are not kings: ``_SEEN`` has 40 bytes)
+    seen = ptr8(_SEEN)
+    n = 0
+    bishops = 0           # white's + 16 * black's
+    rank = 0
+    while rank < 120:
+        sq = rank
+        while sq < rank + 8:
+            p = b[sq]
+            if p:
+                t = p & 7
+                if t == _PAWN:
+                    seen[n] = sq
+                    n += 1
+                    f = (sq & 7) + 1
+                    r = rank >> 4
+                    if p == _PAWN:
+                        fl[_W_PAWNS + f] = fl[_W_PAWNS + f] + 1
+                        if r < fl[_W_REAR + f]:
+                            fl[_W_REAR + f] = r
+                    else:
+                        fl[_B_PAWNS + f] = fl[_B_PAWNS + f] + 1
+                        if r + 1 > fl[_B_REAR + f]:
+                            fl[_B_REAR + f] = r + 1
+                elif t == _ROOK:
+                    seen[n] = sq
+                    n += 1
+                elif t == _BISHOP:
+                    bishops += 16 if p >> 3 else 1
+            sq += 1
+        rank += 16
+    # then each of them against the files
+    mg = 0
+    eg = 0
+    i = 0
+    while i < n:
+        sq = seen[i]
+        i += 1
+        p = b[sq]
+        f = (sq & 7) + 1
+        if p & 7 == _PAWN:
+            r = sq >> 4
+            if p == _PAWN:
+                # passed: no black pawn ahead on its file or the two beside
+                if fl[_B_REAR + f - 1] <= r + 1 and fl[_B_REAR + f] <= r + 1 and fl[_B_REAR + f + 1] <= r + 1:
+                    mg += passed[r]
+                    eg += passed[8 + r]
+                if not fl[_W_PAWNS + f - 1] and not fl[_W_PAWNS + f + 1]:
+                    mg -= 10
+                    eg -= 15
+            else:
+                # passed: no white pawn below it on its file or the two beside
+                if fl[_W_REAR + f - 1] >= r and fl[_W_REAR + f] >= r and fl[_W_REAR + f + 1] >= r:
+                    mg -= passed[7 - r]
+                    eg -= passed[15 - r]
+                if not fl[_B_PAWNS + f - 1] and not fl[_B_PAWNS + f + 1]:
+                    mg += 10
+                    eg += 15
+        elif p == _ROOK:
+            # no pawn of its own on its file: open, or half-open with one of the other side's
+            if not fl[_W_PAWNS + f]:
+                mg += 12 if fl[_B_PAWNS + f] else 25
+                eg += 5 if fl[_B_PAWNS + f] else 10
+        elif not fl[_B_PAWNS + f]:
+            mg -= 12 if fl[_W_PAWNS + f] else 25
+            eg -= 5 if fl[_W_PAWNS + f] else 10
+    f = 1
+    while f < 9:
+        if fl[_W_PAWNS + f] > 1:
+            mg -= 10 * (fl[_W_PAWNS + f] - 1)
+            eg -= 20 * (fl[_W_PAWNS + f] - 1)
+        if fl[_B_PAWNS + f] > 1:
+            mg += 10 * (fl[_B_PAWNS + f] - 1)
+            eg += 20 * (fl[_B_PAWNS + f] - 1)
+        f += 1
+    if bishops & 15 >= 2:
+        mg += 30
+        eg += 45
+    if bishops >> 4 >= 2:
+        mg -= 30
+        eg -= 45
+    # a king on its first two ranks, its shelter (middle game): on its file and the two beside
+    # (those on the board), a pawn of its own one or two squares ahead, or a fault if the file
+    # has none of its pawns
+    k = st[KINGS]
+    if k >> 4 <= 1:
+        f = (k & 7) - 1
+        while f <= (k & 7) + 1:
+            if f >= 0 and f <= 7:
+                if b[k + 16 - (k & 7) + f] == _PAWN:
+                    mg += 15
+                elif b[k + 32 - (k & 7) + f] == _PAWN:
+                    mg += 8
+                elif not fl[_W_PAWNS + f + 1]:
+                    mg -= 15
+            f += 1
+    k = st[KINGS + 1]
+    if k >> 4 >= 6:
+        f = (k & 7) - 1
+        while f <= (k & 7) + 1:
+            if f >= 0 and f <= 7:
+                if b[k - 16 - (k & 7) + f] == 8 | _PAWN:
+                    mg -= 15
+                elif b[k - 32 - (k & 7) + f] == 8 | _PAWN:
+                    mg -= 8
+                elif not fl[_B_PAWNS + f + 1]:
+                    mg += 15
+            f += 1
     ph = st[GAME_PHASE]
     if ph > _PHASE_FULL:
         ph = _PHASE_FULL
-    s = (st[MG] * ph + st[EG] * (_PHASE_FULL - ph)) // _PHASE_FULL
+    s = ((st[MG] + mg) * ph + (st[EG] + eg) * (_PHASE_FULL - ph)) // _PHASE_FULL
     if ph <= 6 and (s > 250 or s < -250):
         w = st[KINGS]
-        b = st[KINGS + 1]
-        loser = b if s > 0 else w
+        bk = st[KINGS + 1]
+        loser = bk if s > 0 else w
         f = loser & 7
         r = loser >> 4
         edge = (f if f > 3 else 7 - f) + (r if r > 3 else 7 - r)
-        df = (w & 7) - (b & 7)
-        dr = (w >> 4) - (b >> 4)
+        df = (w & 7) - (bk & 7)
+        dr = (w >> 4) - (bk >> 4)
         near = 14 - (df if df > 0 else -df) - (dr if dr > 0 else -dr)
         bonus = 10 * edge + 4 * near
         s += bonus if s > 0 else -bonus

@@ -39,16 +39,17 @@ from ..rules import square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, SPRINT
 from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
-from .. import options
+from .. import const, options
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
 SUGGEST_TAPS = 1        # single tap on one's king on one's turn: ask for a suggestion (option suggest)
 CLAIM_TAPS = 2          # double tap: claim a draw (on the opponent's turn: offer one)
 RESIGN_TAPS = 3         # triple tap: resign (on the opponent's turn: end the game they abandoned)
-# Before the first move, taps on a rook choose who plays its side: 2 a person, 3..8 the
-# board's engine at level 1..6 (a single tap is a piece adjusted: nothing).
+# Before the first move, taps on a rook choose who plays its side: 2 a person, 3..9 the
+# board's engine at level 1..7 (a single tap is a piece adjusted: nothing).
 PERSON_TAPS = 2
+_TOP_LEVEL = const(7)   # the engine's strongest level (engine/__init__.py's MAX_LEVEL: tests/test_engine.py)
 
 START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
 
@@ -219,7 +220,7 @@ class Game:
     def _rook_taps(self, taps):
         """Taps on a rook before the first move: who plays its side (docs/gestures.md)."""
         if taps >= PERSON_TAPS and not self.position.ply():
-            level = min(taps - PERSON_TAPS, 6)
+            level = min(taps - PERSON_TAPS, _TOP_LEVEL)
             self.emit("opponent_asked", opponent="engine %d" % level if level else "person",
                       side="wb"[self.position.piece_at(self.tap_square) >> 3])
 

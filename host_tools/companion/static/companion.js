@@ -68,7 +68,8 @@ const OPTION_LABELS = {
 export const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
   chess: "chess", sprint: "Scacchi Sprint", chess960: "Chess960 (Fischer random)", person: "a person", host: "this computer",
-  "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (strongest)",
+  "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (about 3 s a move)",
+  "engine 7": "the board's engine, level 7 (strongest, about 10 s a move)",
   w: "white", b: "black",
 };
 // The board's own settings (the hardware's), kept apart from the game's: under "the board".
