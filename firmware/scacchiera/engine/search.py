@@ -318,8 +318,9 @@ class Search:
                                 op = _RETURN
                                 continue
                     best[ply] = -INF
+                    stat = -INF     # the static score, once counted (the null move below asks it too)
                     if ply and not check and d <= _FUTILE_DEPTH and b - a == 1 and -MATE_BOUND < a < MATE_BOUND:
-                        e = static_score(board, st)
+                        stat = e = static_score(board, st)
                         if self.noise:
                             e += self._noise(st[HASH])
                         if e - _RFP_MARGIN * d >= b:
@@ -339,7 +340,7 @@ class Search:
                 ttmoves[ply] = ttmove
                 op = _GENERATE
                 if ply and not f & 3 and d >= 3 and b - a == 1 and undo[(ply - 1) * UNDO] \
-                        and has_pieces(board, st[TURN]) and static_score(board, st) >= b:
+                        and has_pieces(board, st[TURN]) and (stat if stat != -INF else static_score(board, st)) >= b:
                     # null move: if passing still fails high, a real move will too. This node has no
                     # moves yet: its child's start in the buffer is where the parent's end
                     # (end[ply] still holds an earlier node's, maybe below this node's parent's
