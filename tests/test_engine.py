@@ -19,6 +19,7 @@ from scacchiera.engine import Engine, LEVELS, MIN_LEVEL, MAX_LEVEL
 from scacchiera.engine.book import book_moves
 from scacchiera.engine import tree as tree_module
 from scacchiera.engine.tree import Tree, PLY, HASH, MG, EG, GAME_PHASE, CASTLING, EP, TURN, KINGS, left_in_check
+from scacchiera.engine.tree import PAWN_KEY, STATE
 from scacchiera.rules.legal import attacked
 from scacchiera.rules import Position
 from scacchiera.rules.variants import new_position
@@ -103,6 +104,19 @@ class TestTree:
         for _, position in random_game(rng, "random", 150):
             self.check_every_move(tree, fresh, position)
 
+    @pytest.mark.parametrize("fen", [
+        "r3k2r/pPppqpb1/bn2pn2/3PN3/1p2P3/2N2Q2/PPPBBPpP/R3K2R w KQkq - 0 1",      # both promote, capturing or not
+        "r3k2r/pPppqpb1/bn2pn2/3PN3/1p2P3/2N2Q2/PPPBBPpP/R3K2R b KQkq - 0 1",
+        "rn2k2r/1P4P1/8/2b2B2/3pP3/8/1p4p1/RN2K2R b KQkq e3 0 1",                 # en passant; a rook or bishop taken
+        "1r2k1r1/P1P3P1/8/8/8/8/1p4p1/R1B1KB1R w KQ - 0 1",
+        "1r2k1r1/P1P3P1/8/8/8/8/1p4p1/R1B1KB1R b KQ - 0 1",
+    ])
+    def test_make_unmake_on_promotions_castlings_and_captures(self, fen):
+        """Each promotion (to each piece, capturing a rook or a bishop or not), each castling, en
+        passant: what make and unmake keep (the pawns' key, bishops and rooks counted, the phase)
+        is what a fresh load finds."""
+        self.check_every_move(Tree(), Tree(), Position(fen))
+
     def test_chess960_castling_in_the_tree(self):
         """Random Chess960 games that castle whenever they may (king takes rook, a king or a rook
         that stays, a king landing on its rook's square): the tree's moves, make and unmake
@@ -128,9 +142,11 @@ class TestTree:
 
     def check_every_move(self, tree, fresh, position):
         """Every pseudo-legal move of the tree made and unmade: the legal ones are the rules
-        module's, each leaves hash and score as a fresh load would, and unmake restores all."""
+        module's, each leaves hash, score, the pawns' key and the bishops and rooks counted as a
+        fresh load would, and unmake restores all."""
+        counts = range(PAWN_KEY, STATE)
         tree.load(position)
-        before = (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP))
+        before = (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP, *counts))
         n = tree.generate(0, True)
         checked = in_check(tree)
         legal = []
@@ -141,12 +157,12 @@ class TestTree:
                 legal.append(m)
                 position.push(m)
                 fresh.load(position)
-                assert state(tree, MG, EG, GAME_PHASE) == state(fresh, MG, EG, GAME_PHASE)
+                assert state(tree, MG, EG, GAME_PHASE, *counts) == state(fresh, MG, EG, GAME_PHASE, *counts)
                 if position.ep < 0 and tree.st[EP] < 0:
                     assert tree.st[HASH] == position.hash
                 position.pop()
             tree.unmake()
-            assert (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP)) == before
+            assert (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP, *counts)) == before
         assert sorted(legal) == sorted(position.legal_moves())
 
 

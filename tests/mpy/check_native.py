@@ -94,10 +94,13 @@ def make_unmake(tree, module, move):
 
 
 def check_make(fens, tally, restored, scored, exposed, blocks, pieces):
-    """make_move and unmake_move, and in each position made: the static score, the count of
-    pieces for either side and the legality test (as if the mover was in check and as if
-    not); before it, every move against a checker on any probe square."""
+    """make_move and unmake_move, and in each position made: the static score (twice: the pawns'
+    terms counted, then read from the pawn table; each twin with its own table, the tables
+    compared at the end), the count of pieces for either side and the legality test (as if the
+    mover was in check and as if not); before it, every move against a checker on any probe
+    square."""
     tree = Tree()
+    native_pawns, twin_pawns = tree_module.pawn_table(), tree_module.pawn_table()
     for fen in fens:
         tree.load(Position(fen))
         n = tree.generate(0, True)
@@ -115,13 +118,16 @@ def check_make(fens, tally, restored, scored, exposed, blocks, pieces):
             if tree_module.make_move(tree.board, tree.st, tree.undo, tree.keys, tree.keep, m):
                 tree_module.unmake_move(tree.board, tree.st, tree.undo)
                 continue                            # a Chess960 castling: Tree finishes it
-            scored.same(tree_module.static_score(tree.board, tree.st), tree_bc.static_score(tree.board, tree.st))
+            for _ in range(2):
+                scored.same(tree_module.static_score(tree.board, tree.st, native_pawns),
+                            tree_bc.static_score(tree.board, tree.st, twin_pawns))
             for us in (0, 1):
                 pieces.same(tree_module.has_pieces(tree.board, us), tree_bc.has_pieces(tree.board, us))
             for was_in_check in (0, 2):
                 exposed.same(tree_module.left_in_check(tree.board, tree.st, tree.undo, was_in_check),
                              tree_bc.left_in_check(tree.board, tree.st, tree.undo, was_in_check))
             tree_module.unmake_move(tree.board, tree.st, tree.undo)
+    scored.same(list(native_pawns), list(twin_pawns))
 
 
 def check_repetition(tally):
@@ -163,10 +169,12 @@ def check_functions(fens):
     m2 = array("i", bytes(4 * 300))
     s1 = array("h", bytes(2 * 300))
     s2 = array("h", bytes(2 * 300))
-    history = array("h", bytes(2 * 16 * 64))
+    history = array("h", bytes(2 * ordering.HISTORY))
     for i in range(len(history)):
         history[i] = (i * 7919) % 16000          # every value a history entry may hold
     for fen in fens:
+        p = None
+        gc.collect()      # the last position's garbage first: the REPL shares its heap with the stopped firmware
         p = Position(fen)
         for m in [0] + p.legal_moves():
             # the position and each one a move away

@@ -12,10 +12,10 @@ The tables are expanded once, at import, into one ``array('h')`` per phase,
 indexed by ``piece << 6 | square`` (piece code 1..14, square 0..63) with the
 material included and the sign folded in (white positive), so the search
 updates its score by two lookups per moved piece. What the tables cannot see
-is counted from the board at each evaluation (engine/tree.py's
-``static_score``, machine code on the Pico): passed, doubled and isolated
-pawns, the bishop pair, rooks on open files, the pawns in front of a king on
-its first two ranks. Mobility is not counted: it would walk every piece's
+is counted at each evaluation (engine/tree.py's ``static_score``, machine
+code on the Pico; the pawns' own terms kept in a small table under a key of
+the pawns): passed, doubled and isolated pawns, the bishop pair, rooks on
+open files, the pawns in front of a king on its first two ranks. Mobility is not counted: it would walk every piece's
 moves at each evaluation.
 """
 

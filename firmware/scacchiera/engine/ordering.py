@@ -7,9 +7,9 @@ and never negative: the table move 30000, a capture 20000 + at most 900 +
 table is halved (search.py); so the pointer's unsigned 16-bit reads are the
 values. Indexes: ``moves`` and ``scores`` from ``first`` to ``end`` - 1, a
 range the search's buffers hold (Tree.generate's ROOM check); the board at a
-move's squares (0x88, on the board: 0..119); ``history`` at piece (0..15)
-<< 6 | square (0..63), inside its 16 * 64 entries; VALUES at a piece type
-(0..7).
+move's squares (0x88, on the board: 0..119); ``history`` at the mover's
+``history_piece`` (0..11) << 6 | square (0..63), inside its HISTORY entries;
+VALUES at a piece type (0..7).
 """
 
 from array import array
@@ -20,6 +20,7 @@ from .evaluate import VALUE
 TT_SCORE = const(30000)
 CAPTURE = const(20000)
 KILLER = const(15000)
+HISTORY = const(768)      # the history table's entries: 12 pieces x 64 squares
 VALUES = array("h", VALUE + (0,))     # by piece type 0..7 (7: none)
 
 
@@ -48,7 +49,8 @@ def score_moves(moves, scores, board, history, first: int, end: int, ttmove: int
                 s16[j] = KILLER - 1
             else:
                 to = (m >> 7) & 127
-                s16[j] = h16[(b[m & 127] & 15) << 6 | (to + (to & 7)) >> 1]
+                p = b[m & 127]
+                s16[j] = h16[(p - 1 - ((p >> 3) << 1)) << 6 | (to + (to & 7)) >> 1]
         j += 1
 
 

@@ -36,7 +36,7 @@ from array import array
 from .. import const
 from ..rules.legal import attacked
 from .evaluate import VALUE
-from .ordering import score_moves, take_best, KILLER, CAPTURE
+from .ordering import score_moves, take_best, KILLER, CAPTURE, HISTORY
 from .movegen import checker
 from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS, UNDO
 from .tree import make_move, unmake_move, static_score, left_in_check, stops_check, is_repetition, has_pieces
@@ -88,7 +88,7 @@ class Search:
         self.ttmove = ints(n)
         self.killer1 = ints(n)
         self.killer2 = ints(n)
-        self.history = shorts(16 * 64)
+        self.history = shorts(HISTORY)   # by piece (white's 0..5, black's 6..11) << 6 | square
         # the triangular table: the line from ply p at pv[p * n:], pv_len[p] moves long
         self.pv = ints(n * n) if lines else None
         self.pv_len = shorts(n)
@@ -226,6 +226,7 @@ class Search:
         keys = tree.keys
         board = tree.board
         keep = tree.keep
+        pawns = tree.pawns
         checkers = self.checker
         ttmoves = self.ttmove
         alpha0 = self.alpha0
@@ -270,7 +271,7 @@ class Search:
                         op = _RETURN
                         continue
                     if ply >= MAX_PLY - 2 or end[ply - 1] + ROOM > MOVE_SPACE:
-                        value = static_score(board, st)   # the line is too long for the buffers
+                        value = static_score(board, st, pawns)   # the line is too long for the buffers
                         op = _RETURN
                         continue
                 a = alpha[ply]
@@ -283,7 +284,7 @@ class Search:
                 f = 2 if check else 0
                 if d <= 0 and not check:
                     # quiescence: stand pat, then captures
-                    stand = static_score(board, st)
+                    stand = static_score(board, st, pawns)
                     if self.noise:
                         stand += self._noise(st[HASH])
                     if stand >= b:
@@ -320,7 +321,7 @@ class Search:
                     best[ply] = -INF
                     stat = -INF     # the static score, once counted (the null move below asks it too)
                     if ply and not check and d <= _FUTILE_DEPTH and b - a == 1 and -MATE_BOUND < a < MATE_BOUND:
-                        stat = e = static_score(board, st)
+                        stat = e = static_score(board, st, pawns)
                         if self.noise:
                             e += self._noise(st[HASH])
                         if e - _RFP_MARGIN * d >= b:
@@ -340,7 +341,7 @@ class Search:
                 ttmoves[ply] = ttmove
                 op = _GENERATE
                 if ply and not f & 3 and d >= 3 and b - a == 1 and undo[(ply - 1) * UNDO] \
-                        and has_pieces(board, st[TURN]) and (stat if stat != -INF else static_score(board, st)) >= b:
+                        and has_pieces(board, st[TURN]) and (stat if stat != -INF else static_score(board, st, pawns)) >= b:
                     # null move: if passing still fails high, a real move will too. This node has no
                     # moves yet: its child's start in the buffer is where the parent's end
                     # (end[ply] still holds an earlier node's, maybe below this node's parent's
@@ -528,7 +529,8 @@ class Search:
                                         killer1[ply] = m
                                     d = depth[ply]
                                     to = (m >> 7) & 127
-                                    i = (board[m & 127] & 15) << 6 | (to + (to & 7)) >> 1
+                                    p = board[m & 127]
+                                    i = (p - 1 - ((p >> 3) << 1)) << 6 | (to + (to & 7)) >> 1
                                     v = history[i] + d * d
                                     history[i] = v
                                     if v > _HISTORY_MAX:

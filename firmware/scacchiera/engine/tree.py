@@ -3,7 +3,7 @@
 The rules module's ``Position.generate`` is exact but makes a list of moves
 and a scratch per call, and ``push`` grows the game's history: right for a
 game, an allocation per node for a search. The tree keeps its own
-state on a private Position (Chess960's castling takes one), writes moves
+board and state (a bytearray and an array, not a Position: RAM), writes moves
 into one preallocated list (engine/movegen.py, machine code on the Pico),
 and undoes from preallocated per-ply stacks: nothing is allocated once a
 search has started. A pseudo-legal move that leaves the king
@@ -19,8 +19,9 @@ the promotion bits: see its docstring).
 Make and unmake are viper (scacchiera/__init__.py): machine code on the
 Pico, plain Python elsewhere, the same lines. A move changes the board, the
 score (middle game and end game, by the piece-square tables), the game
-phase, the hash, castling, en passant and the clocks; its undo record keeps
-what unmake cannot recompute. All of it is in buffers a pointer reaches:
+phase, the hash, the pawns' own key, the bishops and the rooks by file
+(static_score's terms read them), castling, en passant and the clocks; its
+undo record keeps what unmake cannot recompute. All of it is in buffers a pointer reaches:
 ``st`` (the fields below), ``undo`` (UNDO words a ply), ``keys`` (the hash
 at every ply), the board, the castling masks ``keep``, and the tables MIDDLE
 and END (16-bit signed: read through an unsigned pointer, so ``((x + 0x8000)
@@ -30,7 +31,8 @@ weights. Their indexes: the board and ``keep`` (128 bytes) at a move's
 squares (0x88, on the board), at the square behind an en passant capture and
 at a castling rook's squares (on the king's rank: a king castles from its
 e-file square); a table at piece (0..15) << 6 | square (0..63), inside its
-1,024 entries; a Zobrist key at its offsets (rules/position.py); ``undo``
+1,024 entries; a Zobrist key at its offsets (rules/position.py); ``st``'s
+rooks at ROOK_FILES + 8 * colour + a square's file (& 7: 0..7); ``undo``
 and ``keys`` at ply < MAX_PLY + 1 (the search stops deepening at MAX_PLY -
 2). Ints: scores within +-16,000, a hash of 30 bits: no 32-bit wrap.
 """
@@ -39,7 +41,7 @@ from array import array
 
 from .. import const, micropython, ptr8, ptr16, ptr32
 from ..rules.squares import ROOK, KING
-from ..rules.position import Position, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, CASTLE_KEEP
+from ..rules.position import ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, CASTLE_KEEP
 from ..rules.legal import attacked
 from .evaluate import MIDDLE, END, PHASE
 from .movegen import pseudo_moves
@@ -83,7 +85,10 @@ GAME_PHASE = const(7)    # the material left, for the blend of the two
 SPECIAL = const(8)       # the last move made was a king move or an en passant capture
 PLY = const(9)           # plies made since the root
 KINGS = const(10)        # + colour: the kings' squares
-STATE = const(12)
+PAWN_KEY = const(12)     # the Zobrist keys of the pawns alone, xored: the pawn table's key
+BISHOPS = const(13)      # white's bishops + 16 * black's
+ROOK_FILES = const(14)   # + 8 * colour + file: that side's rooks on the file
+STATE = const(30)
 
 # Tree.undo: a ply's record, UNDO words from ply * UNDO.
 U_MOVE = const(0)
@@ -92,7 +97,7 @@ U_STATE = const(2)       # castling | (en passant + 1) << 4 | halfmove << 12
 U_HASH = const(3)
 U_MG = const(4)
 U_EG = const(5)
-U_PHASE = const(6)
+U_PAWN_KEY = const(6)
 UNDO = const(7)
 
 _PAWN = const(1)
@@ -136,7 +141,7 @@ def make_move(board, state, undo, keys, keep, move: int) -> int:
     eg = st[EG]
     u[at + U_MG] = mg
     u[at + U_EG] = eg
-    u[at + U_PHASE] = st[GAME_PHASE]
+    u[at + U_PAWN_KEY] = st[PAWN_KEY]
     h ^= z[_Z_SIDE]
     if ep >= 0:
         h ^= z[_Z_EP + (ep & 7)]
@@ -155,8 +160,17 @@ def make_move(board, state, undo, keys, keep, move: int) -> int:
         i = cap << 6 | t64
         mg -= ((mid[i] + 0x8000) & 0xFFFF) - 0x8000
         eg -= ((end[i] + 0x8000) & 0xFFFF) - 0x8000
-        st[GAME_PHASE] = st[GAME_PHASE] - ph[cap & 7]
-        h ^= z[(cap - 1 - ((cap >> 3) << 1)) << 6 | t64]
+        t = cap & 7
+        st[GAME_PHASE] = st[GAME_PHASE] - ph[t]
+        taken = z[(cap - 1 - ((cap >> 3) << 1)) << 6 | t64]     # the taken piece's key
+        h ^= taken
+        if t == _PAWN:
+            st[PAWN_KEY] = st[PAWN_KEY] ^ taken
+        elif t == _ROOK:
+            i = ROOK_FILES + ((us ^ 1) << 3) + (to & 7)
+            st[i] = st[i] - 1
+        elif t == _BISHOP:
+            st[BISHOPS] = st[BISHOPS] - (1 if us else 16)
         half = 0
     b[fr] = 0
     b[to] = piece
@@ -166,6 +180,7 @@ def make_move(board, state, undo, keys, keep, move: int) -> int:
     if t == _PAWN:
         half = 0
         step = to - fr
+        pk = st[PAWN_KEY] ^ z[zp | f64] ^ z[zp | t64]
         if to == ep:
             st[SPECIAL] = 1
             c = to - 16 if us == 0 else to + 16
@@ -174,7 +189,9 @@ def make_move(board, state, undo, keys, keep, move: int) -> int:
             i = x << 6 | c64
             mg -= ((mid[i] + 0x8000) & 0xFFFF) - 0x8000
             eg -= ((end[i] + 0x8000) & 0xFFFF) - 0x8000
-            h ^= z[(x - 1 - ((x >> 3) << 1)) << 6 | c64]
+            taken = z[(x - 1 - ((x >> 3) << 1)) << 6 | c64]
+            h ^= taken
+            pk ^= taken
             b[c] = 0
         elif step == 32 or step == -32:
             # en passant only if an enemy pawn stands beside (the rules module
@@ -192,6 +209,17 @@ def make_move(board, state, undo, keys, keep, move: int) -> int:
             eg += (((end[j] + 0x8000) & 0xFFFF) - 0x8000) - (((end[i] + 0x8000) & 0xFFFF) - 0x8000)
             st[GAME_PHASE] = st[GAME_PHASE] + ph[promoted & 7]
             h ^= z[zp | t64] ^ z[(promoted - 1 - ((promoted >> 3) << 1)) << 6 | t64]
+            pk ^= z[zp | t64]
+            if promoted & 7 == _ROOK:
+                i = ROOK_FILES + (us << 3) + (to & 7)
+                st[i] = st[i] + 1
+            elif promoted & 7 == _BISHOP:
+                st[BISHOPS] = st[BISHOPS] + (16 if us else 1)
+        st[PAWN_KEY] = pk
+    elif t == _ROOK:
+        i = ROOK_FILES + (us << 3)
+        st[i + (fr & 7)] = st[i + (fr & 7)] - 1
+        st[i + (to & 7)] = st[i + (to & 7)] + 1
     elif t == _KING:
         st[KINGS + us] = to
         if to - fr == 2 or fr - to == 2:
@@ -207,6 +235,9 @@ def make_move(board, state, undo, keys, keep, move: int) -> int:
             eg += (((end[i | r2] + 0x8000) & 0xFFFF) - 0x8000) - (((end[i | r1] + 0x8000) & 0xFFFF) - 0x8000)
             zp = (rook - 1 - ((rook >> 3) << 1)) << 6
             h ^= z[zp | r1] ^ z[zp | r2]
+            i = ROOK_FILES + (us << 3)
+            st[i + (rfr & 7)] = st[i + (rfr & 7)] - 1
+            st[i + (rto & 7)] = st[i + (rto & 7)] + 1
     if castling:
         kp = ptr8(keep)
         rights = castling & kp[fr] & kp[to]
@@ -248,57 +279,92 @@ def unmake_move(board, state, undo) -> int:
     st[HASH] = u[at + U_HASH]
     st[MG] = u[at + U_MG]
     st[EG] = u[at + U_EG]
-    st[GAME_PHASE] = u[at + U_PHASE]
+    st[PAWN_KEY] = u[at + U_PAWN_KEY]
     piece = b[to]
-    if (move >> 14) & 7:
-        if (move >> 14) & 7 == _KING:        # a Chess960 castling
+    ph = ptr8(_PHASES)
+    promoted = (move >> 14) & 7
+    if promoted:
+        if promoted == _KING:        # a Chess960 castling
             return 1
         piece = _PAWN | us << 3
+        st[GAME_PHASE] = st[GAME_PHASE] - ph[promoted]
+    rooks = ROOK_FILES + (us << 3)      # the mover's rooks by file
     b[fr] = piece
-    b[to] = u[at + U_CAPTURED]
+    cap = u[at + U_CAPTURED]
+    b[to] = cap
+    if cap:
+        t = cap & 7
+        st[GAME_PHASE] = st[GAME_PHASE] + ph[t]
+        if t == _ROOK:
+            i = ROOK_FILES + ((us ^ 1) << 3) + (to & 7)
+            st[i] = st[i] + 1
+        elif t == _BISHOP:
+            st[BISHOPS] = st[BISHOPS] + (1 if us else 16)
     t = piece & 7
     if t == _PAWN:
         if to == ep:
             b[to - 16 if us == 0 else to + 16] = _PAWN | (us ^ 1) << 3
+        elif promoted == _ROOK:
+            st[rooks + (to & 7)] = st[rooks + (to & 7)] - 1
+        elif promoted == _BISHOP:
+            st[BISHOPS] = st[BISHOPS] - (16 if us else 1)
+    elif t == _ROOK:
+        st[rooks + (to & 7)] = st[rooks + (to & 7)] - 1
+        st[rooks + (fr & 7)] = st[rooks + (fr & 7)] + 1
     elif t == _KING:
         st[KINGS + us] = fr
         if to - fr == 2 or fr - to == 2:
             if to > fr:
                 b[fr + 1] = 0
                 b[fr + 3] = _ROOK | us << 3
+                st[rooks + ((fr + 1) & 7)] = st[rooks + ((fr + 1) & 7)] - 1
+                st[rooks + ((fr + 3) & 7)] = st[rooks + ((fr + 3) & 7)] + 1
             else:
                 b[fr - 1] = 0
                 b[fr - 4] = _ROOK | us << 3
+                st[rooks + ((fr - 1) & 7)] = st[rooks + ((fr - 1) & 7)] - 1
+                st[rooks + ((fr - 4) & 7)] = st[rooks + ((fr - 4) & 7)] + 1
     return 0
 
 
-# The pawn structure's and the pieces' terms (engine/evaluate.py's docstring), middle game then end
-# game, by the pawn's rank counted from its own side (1..6).
+# The pawn structure's terms, middle game then end game, by the pawn's rank counted from its own
+# side (1..6).
 _PASSED = bytes((0, 5, 10, 15, 25, 40, 60, 0, 0, 10, 15, 25, 45, 75, 115, 0))
-# static_score's scratch, by file + 1 (0 and 9 are the sides' empty files): white's pawns on the
+# pawn_terms' scratch, by file + 1 (0 and 9 are the sides' empty files): white's pawns on the
 # file, black's, white's rearmost pawn's rank (8: none), black's rearmost's rank + 1 (0: none).
 _FILES = bytearray(40)
-_SEEN = bytearray(40)      # static_score's list of the pawns' and rooks' squares
+_SEEN = bytearray(16)      # pawn_terms' list of the pawns' squares
 _W_PAWNS = const(0)
 _B_PAWNS = const(10)
 _W_REAR = const(20)
 _B_REAR = const(30)
 
+# The pawn table (Tree.pawns): what the pawns alone are worth, kept under their key (PAWN_KEY)
+# because the pawns change in few of the moves a search makes. PAWN_SLOTS entries of four ints:
+# the key (-1: empty), the middle- and end-game terms (white's view), and the files that hold
+# pawns (white's in bits 0..7, black's in 8..15). A slot is the key's low bits; a new structure
+# takes the slot over.
+PAWN_SLOTS = const(16)
+_P_KEY = const(0)
+_P_MG = const(1)
+_P_EG = const(2)
+_P_FILES = const(3)
+
+
+def pawn_table():
+    """An empty pawn table (every key -1)."""
+    return array("i", [-1, 0, 0, 0] * PAWN_SLOTS)
+
 
 @micropython.viper
-def static_score(board, state) -> int:
-    """The static score from the side to move's view, in centipawns: the middle- and end-game
-    scores (the tables, kept up by make and unmake) and the terms below, blended by the phase.
-
-    The terms, counted here from the board: passed pawns (by rank, more in the end game),
-    doubled and isolated pawns, the bishop pair, a rook on an open or half-open file, the pawns
-    in front of a king on its first two ranks. In a won ending the lone king is driven to the
-    edge and the other king brought close (the piece-square tables alone let a rook or queen up
-    wander for 100 plies). Indexes: the board at squares 0..119 (0x88, on the board),
-    ``_FILES`` at field + file + 1 (0..39), ``_PASSED`` at rank (1..6) and 8 + rank, ``_SEEN``
-    below 30."""
-    st = ptr32(state)
+def pawn_terms(board, pawns, at: int, key: int):
+    """Count the pawns' terms into the pawn table's entry at ``at``, under ``key``: passed pawns
+    (by rank, more in the end game), doubled and isolated pawns, and the files holding pawns.
+    Indexes: the board at squares 0..119 (0x88, on the board), ``_FILES`` at field + file + 1
+    (0..39), ``_PASSED`` at rank (1..6) and 8 + rank, ``_SEEN`` below 16 (a side has at most
+    eight pawns), ``pawns`` at ``at`` + 0..3 (``at`` a slot's start, below 4 * PAWN_SLOTS)."""
     b = ptr8(board)
+    pt = ptr32(pawns)
     fl = ptr8(_FILES)
     passed = ptr8(_PASSED)
     i = 0
@@ -308,82 +374,113 @@ def static_score(board, state) -> int:
         fl[_W_REAR + i] = 8
         fl[_B_REAR + i] = 0
         i += 1
-    # first the files' pawns, the bishops, and where the pawns and rooks stand (at most the 30
-    # pieces that are not kings: ``_SEEN`` has 40 bytes)
+    # first the files' pawns, and where the pawns stand
     seen = ptr8(_SEEN)
     n = 0
-    bishops = 0           # white's + 16 * black's
-    rank = 0
-    while rank < 120:
-        sq = rank
-        while sq < rank + 8:
-            p = b[sq]
-            if p:
-                t = p & 7
-                if t == _PAWN:
-                    seen[n] = sq
-                    n += 1
-                    f = (sq & 7) + 1
-                    r = rank >> 4
-                    if p == _PAWN:
-                        fl[_W_PAWNS + f] = fl[_W_PAWNS + f] + 1
-                        if r < fl[_W_REAR + f]:
-                            fl[_W_REAR + f] = r
-                    else:
-                        fl[_B_PAWNS + f] = fl[_B_PAWNS + f] + 1
-                        if r + 1 > fl[_B_REAR + f]:
-                            fl[_B_REAR + f] = r + 1
-                elif t == _ROOK:
-                    seen[n] = sq
-                    n += 1
-                elif t == _BISHOP:
-                    bishops += 16 if p >> 3 else 1
-            sq += 1
-        rank += 16
-    # then each of them against the files
+    sq = 16               # no pawn stands on the first rank or the last
+    while sq < 104:
+        if sq & 8:
+            sq += 8       # off the board: the next rank
+        p = b[sq]
+        if p & 7 == _PAWN:
+            seen[n] = sq
+            n += 1
+            f = (sq & 7) + 1
+            r = sq >> 4
+            if p == _PAWN:
+                fl[_W_PAWNS + f] = fl[_W_PAWNS + f] + 1
+                if r < fl[_W_REAR + f]:
+                    fl[_W_REAR + f] = r
+            else:
+                fl[_B_PAWNS + f] = fl[_B_PAWNS + f] + 1
+                if r + 1 > fl[_B_REAR + f]:
+                    fl[_B_REAR + f] = r + 1
+        sq += 1
+    # then each pawn against the files
     mg = 0
     eg = 0
     i = 0
     while i < n:
         sq = seen[i]
         i += 1
-        p = b[sq]
         f = (sq & 7) + 1
-        if p & 7 == _PAWN:
-            r = sq >> 4
-            if p == _PAWN:
-                # passed: no black pawn ahead on its file or the two beside
-                if fl[_B_REAR + f - 1] <= r + 1 and fl[_B_REAR + f] <= r + 1 and fl[_B_REAR + f + 1] <= r + 1:
-                    mg += passed[r]
-                    eg += passed[8 + r]
-                if not fl[_W_PAWNS + f - 1] and not fl[_W_PAWNS + f + 1]:
-                    mg -= 10
-                    eg -= 15
-            else:
-                # passed: no white pawn below it on its file or the two beside
-                if fl[_W_REAR + f - 1] >= r and fl[_W_REAR + f] >= r and fl[_W_REAR + f + 1] >= r:
-                    mg -= passed[7 - r]
-                    eg -= passed[15 - r]
-                if not fl[_B_PAWNS + f - 1] and not fl[_B_PAWNS + f + 1]:
-                    mg += 10
-                    eg += 15
-        elif p == _ROOK:
-            # no pawn of its own on its file: open, or half-open with one of the other side's
-            if not fl[_W_PAWNS + f]:
-                mg += 12 if fl[_B_PAWNS + f] else 25
-                eg += 5 if fl[_B_PAWNS + f] else 10
-        elif not fl[_B_PAWNS + f]:
-            mg -= 12 if fl[_W_PAWNS + f] else 25
-            eg -= 5 if fl[_W_PAWNS + f] else 10
+        r = sq >> 4
+        if b[sq] == _PAWN:
+            # passed: no black pawn ahead on its file or the two beside
+            if fl[_B_REAR + f - 1] <= r + 1 and fl[_B_REAR + f] <= r + 1 and fl[_B_REAR + f + 1] <= r + 1:
+                mg += passed[r]
+                eg += passed[8 + r]
+            if not fl[_W_PAWNS + f - 1] and not fl[_W_PAWNS + f + 1]:
+                mg -= 10
+                eg -= 15
+        else:
+            # passed: no white pawn below it on its file or the two beside
+            if fl[_W_REAR + f - 1] >= r and fl[_W_REAR + f] >= r and fl[_W_REAR + f + 1] >= r:
+                mg -= passed[7 - r]
+                eg -= passed[15 - r]
+            if not fl[_B_PAWNS + f - 1] and not fl[_B_PAWNS + f + 1]:
+                mg += 10
+                eg += 15
+    files = 0
     f = 1
     while f < 9:
-        if fl[_W_PAWNS + f] > 1:
+        if fl[_W_PAWNS + f]:
+            files |= 1 << (f - 1)
             mg -= 10 * (fl[_W_PAWNS + f] - 1)
             eg -= 20 * (fl[_W_PAWNS + f] - 1)
-        if fl[_B_PAWNS + f] > 1:
+        if fl[_B_PAWNS + f]:
+            files |= 256 << (f - 1)
             mg += 10 * (fl[_B_PAWNS + f] - 1)
             eg += 20 * (fl[_B_PAWNS + f] - 1)
         f += 1
+    pt[at + _P_KEY] = key
+    pt[at + _P_MG] = mg
+    pt[at + _P_EG] = eg
+    pt[at + _P_FILES] = files
+
+
+@micropython.viper
+def static_score(board, state, pawns) -> int:
+    """The static score from the side to move's view, in centipawns: the middle- and end-game
+    scores (the tables, kept up by make and unmake) and the terms below, blended by the phase.
+
+    The terms: the pawns' (``pawn_terms``, read from the pawn table ``pawns``, counted on a
+    miss), the bishop pair, a rook on an open or half-open file, the pawns in front of a king on
+    its first two ranks. In a won ending the lone king is driven to the edge and the other king
+    brought close (the piece-square tables alone let a rook or queen up wander for 100 plies).
+    Indexes: the board at squares 0..119 (0x88, on the board: a king's file + -1..1 is kept in
+    0..7), ``state`` at its fields, ``pawns`` at a slot (key & (PAWN_SLOTS - 1)) * 4 + 0..3."""
+    st = ptr32(state)
+    b = ptr8(board)
+    pt = ptr32(pawns)
+    key = st[PAWN_KEY]
+    at = (key & (PAWN_SLOTS - 1)) << 2
+    if pt[at + _P_KEY] != key:
+        pawn_terms(board, pawns, at, key)
+    mg = pt[at + _P_MG]
+    eg = pt[at + _P_EG]
+    files = pt[at + _P_FILES]
+    # rooks: no pawn of their own on the file, open, or half-open with one of the other side's
+    f = 0
+    while f < 8:
+        n = st[ROOK_FILES + f]
+        if n and not files & (1 << f):
+            if files & (256 << f):
+                mg += 12 * n
+                eg += 5 * n
+            else:
+                mg += 25 * n
+                eg += 10 * n
+        n = st[ROOK_FILES + 8 + f]
+        if n and not files & (256 << f):
+            if files & (1 << f):
+                mg -= 12 * n
+                eg -= 5 * n
+            else:
+                mg -= 25 * n
+                eg -= 10 * n
+        f += 1
+    bishops = st[BISHOPS]
     if bishops & 15 >= 2:
         mg += 30
         eg += 45
@@ -402,7 +499,7 @@ def static_score(board, state) -> int:
                     mg += 15
                 elif b[k + 32 - (k & 7) + f] == _PAWN:
                     mg += 8
-                elif not fl[_W_PAWNS + f + 1]:
+                elif not files & (1 << f):
                     mg -= 15
             f += 1
     k = st[KINGS + 1]
@@ -414,7 +511,7 @@ def static_score(board, state) -> int:
                     mg -= 15
                 elif b[k - 32 - (k & 7) + f] == 8 | _PAWN:
                     mg -= 8
-                elif not fl[_B_PAWNS + f + 1]:
+                elif not files & (256 << f):
                     mg += 15
             f += 1
     ph = st[GAME_PHASE]
@@ -542,8 +639,7 @@ class Tree:
     """Board, side, castling, en passant, clocks, hash and score (``st``), with make/unmake."""
 
     def __init__(self):
-        self.pos = Position()
-        self.board = self.pos.board
+        self.board = bytearray(128)    # 0x88, as Position.board
         self.moves = ints(MOVE_SPACE)
         self.st = ints(STATE)       # the fields above: TURN, CASTLING, EP, ...
         self.keep = CASTLE_KEEP   # the castling rights each square keeps when a piece leaves or is taken
@@ -553,11 +649,15 @@ class Tree:
         n = MAX_PLY + 1
         self.undo = ints(n * UNDO)   # each ply's record (the U_ fields above)
         self.keys = ints(n)      # the hash at every ply of the line
+        self.pawns = pawn_table()   # the pawns' terms by their key (PAWN_SLOTS entries)
 
     def load(self, position):
         """Copy ``position`` (a rules Position) in; the tree never touches it again."""
         board = self.board
         src = position.board
+        st = self.st
+        for i in range(PAWN_KEY, STATE):
+            st[i] = 0
         mg = eg = phase = 0
         for sq in range(128):
             p = src[sq]
@@ -567,7 +667,13 @@ class Tree:
                 mg += MIDDLE[i]
                 eg += END[i]
                 phase += PHASE[p & 7]
-        st = self.st
+                t = p & 7
+                if t == _PAWN:
+                    st[PAWN_KEY] ^= ZOBRIST[(p - 1 - ((p >> 3) << 1)) << 6 | (sq + (sq & 7)) >> 1]
+                elif t == _ROOK:
+                    st[ROOK_FILES + ((p >> 3) << 3) + (sq & 7)] += 1
+                elif t == _BISHOP:
+                    st[BISHOPS] += 16 if p >> 3 else 1
         st[KINGS] = position.kings[0]
         st[KINGS + 1] = position.kings[1]
         st[TURN] = position.turn
@@ -613,7 +719,7 @@ class Tree:
             if self.rooks is not None:
                 for side in (0, 1):
                     rook = self.rooks[2 * us + side]
-                    if rights & (1 << side) and self._may_castle(self.pos, k, rook, them):
+                    if rights & (1 << side) and self._may_castle(self.board, k, rook, them):
                         moves[n] = k | rook << 7 | _CASTLE
                         n += 1
                 return n
@@ -647,7 +753,10 @@ class Tree:
         new = castling & (15 ^ (3 << 2 * us))
         st[HASH] ^= ZOBRIST[ZOBRIST_CASTLING + castling] ^ ZOBRIST[ZOBRIST_CASTLING + new]
         self._shift(KING | us << 3, ksq, kto)
-        self._shift(ROOK | us << 3, rsq, self._rook_to(ksq, rsq))
+        rto = self._rook_to(ksq, rsq)
+        self._shift(ROOK | us << 3, rsq, rto)
+        st[ROOK_FILES + (us << 3) + (rsq & 7)] -= 1
+        st[ROOK_FILES + (us << 3) + (rto & 7)] += 1
         st[KINGS + us] = kto
         st[CASTLING] = new
         st[SPECIAL] = 1
@@ -710,5 +819,9 @@ class Tree:
         st = self.st
         move = self.undo[st[PLY] * UNDO + U_MOVE]
         us = st[TURN]
-        self._unmove_castle(self.board, move & 127, (move >> 7) & 127, us)
-        st[KINGS + us] = move & 127
+        ksq = move & 127
+        rsq = (move >> 7) & 127
+        self._unmove_castle(self.board, ksq, rsq, us)
+        st[KINGS + us] = ksq
+        st[ROOK_FILES + (us << 3) + (self._rook_to(ksq, rsq) & 7)] -= 1
+        st[ROOK_FILES + (us << 3) + (rsq & 7)] += 1

@@ -18,6 +18,7 @@ letter) is written; X-FEN and Shredder-FEN (file letters, ``HAha``) are read.
 
 from .position import Position, FIDE, _zkey, ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, _ZEROS_I
 from .squares import WHITE, BLACK, KING, ROOK, DROP, const
+from .legal import attacked
 
 CASTLE = const(98304)              # KING << 14: a move's promotion bits holding KING, a castling (king takes rook)
 _UNDO = const(18)                  # position.py's: where a history word's undo bits begin (a
@@ -97,25 +98,23 @@ def unmove_castle(board, ksq, rsq, color):
     board[rsq] = ROOK | color << 3
 
 
-def may_castle(pos, ksq, rsq, them):
-    """May the king on ``ksq`` castle with the rook on ``rsq`` (0x88) in ``pos`` (whose rights allow
-    it)? Every square the two cross free but for them, the king's squares not attacked. A
-    function of any position's board, so the engine's tree asks it too."""
+def may_castle(board, ksq, rsq, them):
+    """May the king on ``ksq`` castle with the rook on ``rsq`` (0x88) on ``board`` (whose rights
+    allow it)? Every square the two cross free but for them, the king's squares not attacked. A
+    function of the board alone, so the engine's tree asks it too."""
     kto = king_to(ksq, rsq)
     rto = rook_to(ksq, rsq)
-    board = pos.board
     lo = min(ksq, rsq, kto, rto)
     hi = max(ksq, rsq, kto, rto)
     for s in range(lo, hi + 1):
         if board[s] and s != ksq and s != rsq:
             return False
-    return _castle_is_safe(pos, ksq, rsq, kto, rto, them)
+    return _castle_is_safe(board, ksq, rsq, kto, rto, them)
 
 
-def _castle_is_safe(pos, ksq, rsq, kto, rto, them):
+def _castle_is_safe(board, ksq, rsq, kto, rto, them):
     """The king's square and the squares it crosses not attacked (the king lifted, the rook in
     place); its destination not attacked with the rook on its own (as python-chess checks)."""
-    board = pos.board
     king = board[ksq]
     rook = board[rsq]
     board[ksq] = 0
@@ -123,7 +122,7 @@ def _castle_is_safe(pos, ksq, rsq, kto, rto, them):
     safe = True
     s = ksq
     while s != kto:
-        if pos._attacked(s, them):
+        if attacked(board, s, them):
             safe = False
             break
         s += step
@@ -131,7 +130,7 @@ def _castle_is_safe(pos, ksq, rsq, kto, rto, them):
         board[rsq] = 0
         kept = board[rto]
         board[rto] = rook
-        safe = not pos._attacked(kto, them)
+        safe = not attacked(board, kto, them)
         board[rto] = kept
         board[rsq] = rook
     board[ksq] = king
@@ -240,7 +239,7 @@ class Chess960Position(Position):
     def _castles(self, append, ksq, us, them):
         for side in (0, 1):
             bit = 2 * us + side
-            if self.castling & (1 << bit) and may_castle(self, ksq, self.rooks[bit], them):
+            if self.castling & (1 << bit) and may_castle(self.board, ksq, self.rooks[bit], them):
                 append(ksq | self.rooks[bit] << 7 | CASTLE)
 
     def push(self, move):
