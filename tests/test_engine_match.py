@@ -37,7 +37,15 @@ def test_a_short_ladder_replays_its_games():
         "level 2 vs 1 game 1 (white, e2e4 e7e5 g1f3 b8c6)", "level 2 vs 1 game 2 (black, e2e4 e7e5 g1f3 b8c6)"]
     # the step's line after the games (then, if level 2 won or lost both, a line saying the scale stops)
     assert lines[len(games)].startswith("step 1-2: level 2 scores ") and lines[-1].startswith("scale (anchored")
-    assert scale[2] == (1000, 0.0) and (1 not in scale or scale[1][1] > 0)
+    # level 1 one step below, its error the step's (none when both were drawn); no finite step
+    # (both won or both lost): level 1 left off the scale
+    scores = [{"win": 1.0, "draw": 0.5, "loss": 0.0}[line.split(": ")[1].split()[0]] for line in games]
+    step, _, _, se = score_difference(scores)
+    assert scale[2] == (1000, 0.0)
+    if step is None:
+        assert 1 not in scale
+    else:
+        assert scale[1] == pytest.approx((1000 - step, 1.96 * se))
     again = []
     ladder([1, 2], 1, out=again.append, first=1)    # game 2 alone: the same game
     assert again[0] == games[1]

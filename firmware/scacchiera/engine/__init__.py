@@ -39,16 +39,16 @@ except ImportError:  # CPython
 # so it blunders plausibly, not absurdly. The budgets of levels 1 to 6 come from
 # the emulated RP2040 as it was in bytecode: the board's loop searched ~230
 # nodes/s while it scanned on at >= 200 scans/s, so level 6 answered in about
-# 10 s. With the machine code the loop searches ~840 nodes/s (docs/engine.md):
+# 10 s. With the machine code the loop searches ~880 nodes/s (docs/engine.md):
 # level 6 answers in about 3 s (the default), level 7 searches what 10 s allow.
 # Spaced by games level against level (engine_match --ladder, docs/engine.md
-# "Strength"): the noise does most of it, the depth cap the rest.
+# "Strength", last on 28 Nov 2026): the noise does most of it, the depth cap the rest.
 LEVELS = (
     None,
-    (1, 200, 100),
-    (2, 130, 300),
+    (1, 170, 100),
+    (2, 115, 300),
     (2, 70, 400),
-    (3, 50, 600),
+    (3, 40, 600),
     (40, 25, 1200),
     (40, 0, 2300),
     (40, 0, 8500),
