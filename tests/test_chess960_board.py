@@ -245,15 +245,17 @@ def test_stockfish_plays_chess960_through_the_companion_and_the_hands_castle():
 
 
 def test_the_boards_own_engine_plays_chess960_and_castles_on_the_board():
-    """The board's engine (level 2) plays Black from start position 100 (rules/chess960.py's castling in its
-    search tree): the hands make each move it lights, its castling too (king off, rook, king)."""
+    """The board's engine (level 4) plays Black from start position 100 (rules/chess960.py's castling in its
+    search tree): the hands make each move it lights, its castling too (king off, rook, king). The level is
+    one whose game against this script lasts the 24 plies and castles (level 2 of 28 Nov 2026 mates the
+    script before it needs to castle)."""
     from firmware_support import Board
     from test_engine_board import ask, follow, wait_for_engine
     board = Board()
     assert ask(board, {"cmd": "new", "variant": "chess960", "position": 100}, 6)["ok"]
     board.set_up()
     board.lines()
-    assert ask(board, "set opponent engine 2")["value"] == "engine 2"
+    assert ask(board, "set opponent engine 4")["value"] == "engine 4"
     oracle = chess.Board.from_chess960_pos(100)
     castled = []
     for ply in range(0, 24, 2):

@@ -386,6 +386,8 @@ class TestRealClocksAndEngine:
         uci = b.app.game.position.uci(required)
         assert [ev["uci"] for ev in b.events if ev.get("kind") == "engine_move"] == [uci]
         play(b, uci)                                 # the hands make the engine's move
+        if san.startswith("O-O"):                    # ...and a castling's rook after its king
+            play(b, {"g8": "h8f8", "c8": "a8d8"}[uci[2:4]])
         assert lines(b)[1:3] == ["White to move", "5... " + san]
         assert lines(b)[7] == ""
         b.send("set lang it")
