@@ -15,8 +15,8 @@ updates its score by two lookups per moved piece. What the tables cannot see
 is counted at each evaluation (engine/tree.py's ``static_score``, machine
 code on the Pico; the pawns' own terms kept in a small table under a key of
 the pawns): passed, doubled and isolated pawns, the bishop pair, rooks on
-open files, the pawns in front of a king on its first two ranks. Mobility is not counted: it would walk every piece's
-moves at each evaluation.
+open files, the pawns in front of a king on its first two ranks. Mobility is
+not counted: it would walk every piece's moves at each evaluation.
 """
 
 from array import array

@@ -8,8 +8,9 @@ table is halved (search.py); so the pointer's unsigned 16-bit reads are the
 values. Indexes: ``moves`` and ``scores`` from ``first`` to ``end`` - 1, a
 range the search's buffers hold (Tree.generate's ROOM check); the board at a
 move's squares (0x88, on the board: 0..119); ``history`` at the mover's
-``history_piece`` (0..11) << 6 | square (0..63), inside its HISTORY entries;
-VALUES at a piece type (0..7).
+index (piece - 1 - 2 * colour, Zobrist's piece index: white 0..5, black
+6..11) << 6 | square (0..63), inside its HISTORY entries; VALUES at a piece
+type (0..7).
 """
 
 from array import array

@@ -314,16 +314,12 @@ def unmake_move(board, state, undo) -> int:
     elif t == _KING:
         st[KINGS + us] = fr
         if to - fr == 2 or fr - to == 2:
-            if to > fr:
-                b[fr + 1] = 0
-                b[fr + 3] = _ROOK | us << 3
-                st[rooks + ((fr + 1) & 7)] = st[rooks + ((fr + 1) & 7)] - 1
-                st[rooks + ((fr + 3) & 7)] = st[rooks + ((fr + 3) & 7)] + 1
-            else:
-                b[fr - 1] = 0
-                b[fr - 4] = _ROOK | us << 3
-                st[rooks + ((fr - 1) & 7)] = st[rooks + ((fr - 1) & 7)] - 1
-                st[rooks + ((fr - 4) & 7)] = st[rooks + ((fr - 4) & 7)] + 1
+            rfr = fr + 3 if to > fr else fr - 4     # the rook's corner, as make_move's
+            rto = fr + 1 if to > fr else fr - 1     # where the castling put it
+            b[rto] = 0
+            b[rfr] = _ROOK | us << 3
+            st[rooks + (rto & 7)] = st[rooks + (rto & 7)] - 1
+            st[rooks + (rfr & 7)] = st[rooks + (rfr & 7)] + 1
     return 0
 
 
