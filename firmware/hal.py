@@ -10,15 +10,17 @@ this very file runs on a PC.
 
 The matrix scan (docs/firmware.md has the timing budget): for each of the 8
 rows, pull the row LOW (the row pins are open-drain outputs: LOW or
-released, never driven HIGH), wait ``ROW_SETTLE_US`` for the pull-ups to
-settle the wiring, read all 30 GPIO inputs in one load from SIO GPIO_IN
-(the columns are consecutive, so one shift and mask gives the row), release
-the row. A closed reed reads 0. No allocation. The loop is viper machine code
-that writes and reads SIO's registers through a pointer (``scan_matrix``):
-MicroPython's open-drain pin is its output held LOW with the output enable
-switched, so setting a row's bit in GPIO_OE_SET pulls it LOW and GPIO_OE_CLR
-releases it, as ``Pin.value`` would, without its call (692 us a scan with
-``Pin.value`` and ``mem32``, docs/firmware.md has the figure after).
+released, never driven HIGH), wait for the timer's tick, read all 30 GPIO inputs
+in one load from SIO GPIO_IN (the columns are consecutive, so one shift and
+mask gives the row), release the row, and wait until the columns read 1 again
+(the pull-ups recharge the wiring: at most ``ROW_SETTLE_US``), timing both
+waits on the chip's microsecond timer. A closed reed reads 0. No allocation.
+The loop is viper machine code that writes and reads SIO's registers through
+a pointer (``scan_matrix``): MicroPython's open-drain pin is its output held
+LOW with the output enable switched, so setting a row's bit in GPIO_OE_SET
+pulls it LOW and GPIO_OE_CLR releases it, as ``Pin.value`` would, without
+its call (692 us a scan with ``Pin.value`` and ``mem32``, docs/firmware.md
+has the figure after).
 """
 
 import sys
@@ -38,10 +40,14 @@ _SIO = const(0xD0000000)
 _SIO_GPIO_IN = const(1)          # 0x004: every pad's level
 _SIO_GPIO_OE_SET = const(9)      # 0x024: write 1s to enable those pins' outputs
 _SIO_GPIO_OE_CLR = const(10)     # 0x028: write 1s to disable them
+_TIMER_RP2040 = const(0x40054000)     # the microsecond timer's registers (the RP2350's TIMER0), ...
+_TIMER_RP2350 = const(0x400B0000)
+_TIMERAWL = const(10)            # ...and its TIMERAWL by word (0x028): the count's low 32 bits
 try:
-    from machine import SIO      # the fake board's SIO registers by word (host_tools/fakehw)
+    from machine import SIO, TIMER   # the fake board's registers by word (host_tools/fakehw)
 except ImportError:
-    SIO = _SIO                   # the chip's: scan_matrix reads the address as a pointer
+    SIO = _SIO                   # the chip's: scan_matrix reads the addresses as pointers
+    TIMER = None                 # the chip's, by its family (Hardware._timer)
 _WDT_CTRL_RP2040 = const(0x40058000)   # the watchdog's registers: CTRL, then
 _WDT_CTRL_RP2350 = const(0x400D8000)
 _WDT_REASON = const(8)           # ...REASON (bit 0 TIMER: it bit; bit 1 FORCE: machine.reset())
@@ -118,6 +124,11 @@ class UsbSerial:
         return i - start
 
 
+def _is_rp2350():
+    """The chip's family, from MicroPython's name for the board ("Raspberry Pi Pico with RP2040")."""
+    return "RP2350" in getattr(sys.implementation, "_machine", "")
+
+
 def random_seed():
     """30 random bits from ``os.urandom`` (the ring oscillator on the RP2040), or the microsecond
     clock where a port has none: a small int either way."""
@@ -156,22 +167,35 @@ def find_display(Pin=None):
 
 
 @micropython.viper
-def scan_matrix(sio, row_pins, raw, sleep_us, settle: int, shift: int, mask: int):
-    """Each row pulled LOW in turn, ``settle`` us waited, the columns read into ``raw[r]``
-    (bit c set: column c's reed closed: GPIO_IN shifted right by ``shift``, its zeros masked
-    by ``mask``), the row released. ``sio``: SIO's base address (or the fake board's
-    registers); ``row_pins``: 8 GPIO numbers (< 30: every bit a small int); ``raw``: 8
-    bytes, written at r < 8."""
+def scan_matrix(sio, timer, row_pins, raw, pull: int, settle: int, shift: int, mask: int):
+    """Each row pulled LOW in turn, the timer's count waited past ``pull`` us (0: its next tick,
+    under 1 us), the columns read into ``raw[r]`` (bit c set: column c's reed closed: GPIO_IN
+    shifted right by ``shift``, its zeros masked by ``mask``), the row released; then the
+    columns are given back their level before the next row. A column a closed reed pulled LOW charges back through its pull-up (tau ~5 us): the
+    next row must not read it still LOW. So GPIO_IN is polled until every column reads 1, for
+    at most ``settle`` us (a column held LOW with no row pulled is a wiring fault: the scan goes
+    on): the wait is what the wiring needs, not a fixed time a row. The waits read the
+    microsecond timer (``timer``: its registers; TIMERAWL, a 32-bit count, the difference of
+    two reads wrapping as machine words do). ``sio``: SIO's base address (or the fake board's
+    registers); ``row_pins``: 8 GPIO numbers (< 30: every bit a small int); ``raw``: 8 bytes,
+    written at r < 8."""
     regs = ptr32(sio)
+    clock = ptr32(timer)
     pins = ptr8(row_pins)
     out = ptr8(raw)
     r = 0
     while r < 8:
         bit = 1 << pins[r]
         regs[_SIO_GPIO_OE_SET] = bit
-        sleep_us(settle)
+        start = clock[_TIMERAWL]
+        while clock[_TIMERAWL] - start <= pull:
+            pass
         out[r] = (~(regs[_SIO_GPIO_IN] >> shift)) & mask
         regs[_SIO_GPIO_OE_CLR] = bit
+        start = clock[_TIMERAWL]
+        while (~(regs[_SIO_GPIO_IN] >> shift)) & mask:
+            if clock[_TIMERAWL] - start > settle:
+                break
         r += 1
 
 
@@ -190,8 +214,10 @@ class Hardware:
         self._strip = neopixel.NeoPixel(Pin(cfg.LED_PIN, Pin.OUT), cfg.LED_COUNT)
         self._mem = machine.mem32
         self._row_pins = bytes(cfg.ROW_PINS)
+        self._timer = TIMER if TIMER is not None else (_TIMER_RP2350 if _is_rp2350() else _TIMER_RP2040)
         self._raw = bytearray(8)
         self._wiring = Wiring(cfg.rc_to_square)
+        self._straight = self._wiring.straight
         self._wdt = None
         self.fs = OsFS(root)
         self.serial = serial if serial is not None else UsbSerial()
@@ -200,9 +226,18 @@ class Hardware:
     # -- the switch matrix ---------------------------------------------------------
 
     def read_rows(self, out):
-        """Scan the matrix: ``out`` gets 8 rank bytes, bit f of byte r set if square r*8+f is occupied."""
+        """Scan the matrix: ``out`` gets 8 rank bytes, bit f of byte r set if square r*8+f is occupied.
+
+        Wired as the logic counts (row r is rank r, column c file c: board_config's
+        default), the scan writes the ranks straight; wired any other way, through the
+        wiring's table (a call more: 10-40 us on the RP2040)."""
+        if self._straight:
+            scan_matrix(SIO, self._timer, self._row_pins, out, cfg.ROW_PULL_US, cfg.ROW_SETTLE_US, cfg.COL_SHIFT,
+                        cfg.COL_MASK)
+            return out
         raw = self._raw
-        scan_matrix(SIO, self._row_pins, raw, self._sleep_us, cfg.ROW_SETTLE_US, cfg.COL_SHIFT, cfg.COL_MASK)
+        scan_matrix(SIO, self._timer, self._row_pins, raw, cfg.ROW_PULL_US, cfg.ROW_SETTLE_US, cfg.COL_SHIFT,
+                    cfg.COL_MASK)
         return self._wiring.to_squares(raw, out)
 
     def buttons(self):
@@ -282,8 +317,7 @@ class Hardware:
 
     @staticmethod
     def _watchdog_base():
-        chip = getattr(sys.implementation, "_machine", "")   # "Raspberry Pi Pico with RP2040"
-        return _WDT_CTRL_RP2350 if "RP2350" in chip else _WDT_CTRL_RP2040
+        return _WDT_CTRL_RP2350 if _is_rp2350() else _WDT_CTRL_RP2040
 
     def reset(self):
         """Reset after a crash: marked, so that the next boot says ``watchdog`` like a hang."""

@@ -129,12 +129,12 @@ def firmware_micropython():
         print("  " + line)
     fig = _figures(out.stdout)
     if "hal_read_rows_us" in fig and "loop_step_us" in fig:
-        settle = 8 * board_config.ROW_SETTLE_US
+        settle = 8 * (board_config.ROW_PULL_US + board_config.ROW_SETTLE_US)
         work = RP2040_PER_WASM * (fig["hal_read_rows_us"] + fig["loop_step_us"])
         scan = settle + work
-        print("  budget on the RP2040: 8 rows x %d us settle = %d us, + %.1f x (%.1f + %.1f) us of Python = %.0f us"
-              % (board_config.ROW_SETTLE_US, settle, RP2040_PER_WASM, fig["hal_read_rows_us"], fig["loop_step_us"],
-                 scan))
+        print("  budget on the RP2040: 8 rows x (%d + at most %d) us of waits = %d us at most, + %.1f x (%.1f + %.1f) "
+              "us of Python = %.0f us" % (board_config.ROW_PULL_US, board_config.ROW_SETTLE_US, settle,
+                                          RP2040_PER_WASM, fig["hal_read_rows_us"], fig["loop_step_us"], scan))
         print("  scan_rate_max %.0f scans/s; paced at one scan per %d us: %d scans/s (target >= 200)"
               % (1e6 / scan, PERIOD_US, 1000000 // PERIOD_US))
         print("  an LED frame (64 x 24 bits x 1.25 us = 1920 us) is written only when the pixels change")

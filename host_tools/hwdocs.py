@@ -198,8 +198,11 @@ def render_pinout(cfg):
         "```",
         "",
         "With row r driven LOW, a 0 in bit c means the reed at (row r, column c) is closed.",
-        "Wait %d us after driving a row before reading (the pull-ups recharge the wiring)."
+        "The columns fall within nanoseconds of driving a row (firmware/hal.py reads them once the",
+        "microsecond timer has ticked); after releasing it, wait until every column reads 1 again",
+        "before driving the next (the pull-ups recharge the wiring: firmware/hal.py polls for it, %d us"
         % cfg.ROW_SETTLE_US,
+        "at most).",
         "",
         "## The header, pin by pin",
         "",

@@ -72,10 +72,17 @@ def build_firmware(dest=None):
     return dest
 
 
+# A column a closed reed pulled LOW reads 1 again this long after it is let go: the Pico's ~50 kOhm
+# pull-up recharging ~100 pF of wiring (board_config.py) reaches the input's high threshold (0.625 x
+# 3.3 V) after ~1 tau. The scan must wait for it (hal.scan_matrix) or the next row reads a ghost.
+COLUMN_RISE_US = 5
+
+
 class Emulator:
     """One emulated board. ``firmware``: a folder with what ``make deploy`` copies (built if None)."""
 
-    def __init__(self, uf2=None, bootrom=None, firmware=None, squares=(), display=False):
+    def __init__(self, uf2=None, bootrom=None, firmware=None, squares=(), display=False,
+                 column_rise_us=COLUMN_RISE_US):
         self.uf2 = find_uf2(uf2)
         self.bootrom = find_bootrom(self.uf2, bootrom)
         why = missing(uf2, bootrom)
@@ -104,7 +111,8 @@ class Emulator:
                 "buttons": [pin for _name, pin in cfg.BUTTONS], "led": cfg.LED_PIN}
         self._call(op="init", uf2=self.uf2, bootrom=self.bootrom, fs_image=image, fs_offset=flash.FS_OFFSET,
                    cells=[list(cfg.square_to_rc(sq)) for sq in range(64)], pins=pins, led_count=cfg.LED_COUNT,
-                   oled={"bus": cfg.OLED_I2C, "address": cfg.OLED_ADDRESS} if display else None)
+                   oled={"bus": cfg.OLED_I2C, "address": cfg.OLED_ADDRESS} if display else None,
+                   column_rise_ns=int(column_rise_us * 1000))
         self._call(op="squares", occupied=sorted(self.occupied))
 
     # -- the node process -------------------------------------------------------------
@@ -198,6 +206,11 @@ class Emulator:
     def flash_stats(self):
         """Flash work so far: sector erases, page programs, and the time the chip was busy with them."""
         return self._call(op="stats")["flash"]
+
+    def scan_stats(self):
+        """Scans counted on the pins since power-on (each time row 0 is pulled LOW, as a rig counts
+        them): {"count": n, "gaps": [[t_ms, ms], ...]}, every interval between two scans over 10 ms."""
+        return self._call(op="stats")["scans"]
 
     def profile(self, on=True, top=40):
         """Count the instructions the chip executes per 32-byte block of code (``on``); stop and return

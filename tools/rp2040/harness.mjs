@@ -6,9 +6,9 @@
 // - flash that can be written: the bootrom's flash_range_erase ('RE') and flash_range_program ('RP')
 //   are replaced by a BKPT that the harness serves (NOR semantics, datasheet-typical busy times);
 // - a USB host that keeps an OUT request pending until it has bytes (as a real host's NAK does);
-// - the reed matrix as an electrical model (a column reads 0 only while a row with a closed reed on
-//   that column is driven LOW; diodes, so no ghosts), the buttons, the WS2812 chain decoded from pulse
-//   widths on the LED pin;
+// - the reed matrix as an electrical model (a column reads 0 while a row with a closed reed on that
+//   column is driven LOW, and for init's `column_rise_ns` after: its pull-up recharging the wiring;
+//   diodes, so no ghosts), the buttons, the WS2812 chain decoded from pulse widths on the LED pin;
 // - resets: the watchdog (or machine.reset) restarts the chip with the same flash and the watchdog's
 //   reason kept; a power cut stops it, and `boot` powers it on again;
 // - optionally (init's `oled`: {bus, address}) an SSD1306 on that I2C bus: it acknowledges its
@@ -29,6 +29,7 @@ const PROGRAM_NS_PER_PAGE = 400_000; // ...typical 256 B page program (max 3 ms)
 const WS2812_ONE_NS = 600; // a high pulse longer than this is a 1 bit (0 ~ 400 ns, 1 ~ 800 ns)
 const WS2812_RESET_NS = 50_000; // a low gap this long starts a new frame
 const TIMERAWL = 0x28;
+const SCAN_GAP_NS = 10_000_000; // gaps between scans longer than this are listed (stats' scans)
 const POLL_WINDOW_NS = 400;
 const POLL_STEP_NS = 2000;
 const PROFILE_SHIFT = 5; // the profile counts instructions per 32-byte block of code
@@ -107,6 +108,11 @@ class Board {
     this.serialOut = [];
     this.serialIn = []; // host -> board bytes not yet taken
     this.flashStats = { erases: 0, programs: 0, busy_ns: 0 };
+    // Scans counted on the pins, as a rig would: each time row 0 is pulled LOW. gaps: [t_ms, ms]
+    // of every interval between two scans longer than SCAN_GAP_NS.
+    this.scanStats = { count: 0, gaps: [] };
+    this.lastScanNs = -1;
+    this.row0Low = false;
     this.fault = null;
     this.cellOfSquare = cfg.cells; // square -> [row, col]
   }
@@ -286,6 +292,14 @@ class Board {
     this.ledRise = -1;
     this.ledFall = -Infinity;
     mcu.gpio[led].addListener((state) => this.onLedPin(mcu, state));
+    // A column a closed reed pulled LOW reads 1 again only once its pull-up has recharged the
+    // wiring: column_rise_ns after the row (or the reed) lets it go, LOW until then.
+    this.pulledCols = 0;
+    this.risingCols = 0;
+    this.riseAlarms = cols.map((_pin, c) => mcu.clock.createAlarm(() => {
+      this.risingCols &= ~(1 << c);
+      this.updateInputs();
+    }));
     this.updateInputs();
   }
 
@@ -297,6 +311,10 @@ class Board {
     for (let r = 0; r < rows.length; r++) {
       if (mcu.gpio[rows[r]].value === GPIOPinState.Low) low |= 1 << r;
     }
+    if (!(low & 1) !== !this.row0Low) {
+      this.row0Low = !!(low & 1);
+      if (this.row0Low) this.countScan(this.nowNs);
+    }
     let pulled = 0; // bit c: column c pulled low through a closed reed and its diode
     if (low) {
       for (let sq = 0; sq < 64; sq++) {
@@ -306,15 +324,36 @@ class Board {
         }
       }
     }
+    const riseNs = this.cfg.column_rise_ns || 0;
+    for (let c = 0; c < cols.length; c++) {
+      const bit = 1 << c;
+      if (pulled & bit) {
+        if (this.risingCols & bit) this.riseAlarms[c].cancel();
+        this.risingCols &= ~bit;
+      } else if (this.pulledCols & bit && riseNs > 0) {
+        this.risingCols |= bit;
+        this.riseAlarms[c].schedule(riseNs);
+      }
+    }
+    this.pulledCols = pulled;
     for (let c = 0; c < cols.length; c++) {
       const pin = mcu.gpio[cols[c]];
       // Released and without its pull-up a column floats: model it as reading 0 (a fault shows).
-      pin.setInputValue(!(pulled & (1 << c)) && pin.pullupEnabled);
+      pin.setInputValue(!((pulled | this.risingCols) & (1 << c)) && pin.pullupEnabled);
     }
     for (const p of buttons) {
       const pin = mcu.gpio[p];
       pin.setInputValue(!this.pressed.has(p) && pin.pullupEnabled);
     }
+  }
+
+  countScan(t) {
+    const stats = this.scanStats;
+    stats.count++;
+    if (this.lastScanNs >= 0 && t - this.lastScanNs > SCAN_GAP_NS) {
+      stats.gaps.push([t / 1e6, (t - this.lastScanNs) / 1e6]);
+    }
+    this.lastScanNs = t;
   }
 
   onLedPin(mcu, state) {
@@ -453,7 +492,7 @@ function handle(cmd) {
       {
       const wd = board.chip && board.chip.peripherals[0x40058];
       const watchdog = wd && { enable: wd.enable, tick: wd.tickEnable, counter: wd.timer.counter, alarm: wd.alarm.enabled, reason: wd.reason };
-      return board.reply({ flash: board.flashStats, watchdog, pc: board.chip && board.chip.core.PC });
+      return board.reply({ flash: board.flashStats, scans: board.scanStats, watchdog, pc: board.chip && board.chip.core.PC });
     }
     default:
       throw new Error(`unknown op ${cmd.op}`);

@@ -31,6 +31,7 @@ class Wiring:
             self.mode = _FLIPPED
         else:
             self.mode = _ANY
+        self.straight = self.mode == _SAME    # the wiring's rows are the ranks: nothing to turn
         rev = bytearray(256)
         for b in range(256):
             r = 0
