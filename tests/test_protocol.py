@@ -19,8 +19,11 @@ from scacchiera.rules.sprint import SprintPosition
 
 
 def snapshot(board):
-    """Everything a refused command must leave alone."""
+    """Everything a refused command must leave alone (the journal: what the flash holds once the
+    writes the hands held back are done: journal.QUIET_MS; a record a command queued shows too)."""
     game = board.game
+    if board.runner.journal.dirty:
+        board.runner.journal.flush()
     return (game.position.fen(), [game.position.uci(m) for m in game.position.move_stack], game.result,
             game.tracker.required, board.runner.holder is not None, board.state()["options"],
             bytes(board.hw.fs.read("current.log")))

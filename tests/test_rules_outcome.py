@@ -101,6 +101,30 @@ class TestRepetition:
         q = Position.from_fen("8/8/4k3/8/8/2K5/8/R7 w - - 100 100")
         assert q.claim_draw() == q.outcome() == (DRAW, "fifty_moves")
 
+    @pytest.mark.parametrize("seed", range(6))
+    def test_the_claim_at_every_ply_of_shuffling_games_is_python_chess_s(self, seed):
+        """Kings and knights wander among few squares, so positions repeat often, after captures
+        and pawn moves too: the claim (now, or by announcing a move) agrees with python-chess at
+        every ply, whatever stood twice before and whatever did not."""
+        import random
+        rng = random.Random(seed)
+        p = Position.from_fen("4k1n1/4p3/8/8/8/8/4P3/1N2K3 w - - 0 1")
+        board = chess.Board("4k1n1/4p3/8/8/8/8/4P3/1N2K3 w - - 0 1")
+        for _ in range(70):
+            if board.is_game_over(claim_draw=False):
+                break
+            moves = list(board.legal_moves)
+            quiet = [m for m in moves if board.piece_type_at(m.from_square) != chess.PAWN]
+            m = rng.choice(quiet if quiet and rng.random() < 0.93 else moves)
+            if len(board.move_stack) >= 2 and rng.random() < 0.6:    # often back where it came from
+                mine = board.move_stack[-2]
+                back = chess.Move(mine.to_square, mine.from_square)
+                if back in moves:
+                    m = back
+            board.push(m)
+            p.push(p.parse_uci(m.uci()))
+            assert p.can_claim_threefold_repetition() == board.can_claim_threefold_repetition(), board.fen()
+
     def test_claim_by_announcing_the_move_that_repeats(self):
         p = Position()
         shuffle(p, 1)

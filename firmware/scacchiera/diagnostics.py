@@ -16,7 +16,7 @@ the game gets no scans, this part draws the LEDs). The ``diag`` button
 Nothing allocates per scan or per frame; only the report builds lists.
 """
 
-from .clock import elapsed
+from . import elapsed
 from .rules.squares import square_name
 
 WALK_MS = 150

@@ -15,9 +15,7 @@ Loaded with the first byte the host sends (protocol.py). docs/protocol.md,
   outgoing queue busy, and the runner feeds the rest later (back-pressure).
 """
 
-from .clock import elapsed
-from . import MAX_LINE
-from . import const
+from . import MAX_LINE, const, elapsed
 
 LINE_GAP_MS = const(30000)     # a half line waits this long after its last byte
 RESYNC_MS = const(1000)        # a "{" after this long a silence starts a new line

@@ -13,8 +13,7 @@ JSON (``leave``). The option ``usb`` forces one language: ``json`` (nothing is h
 ``chesslink`` (the first byte that is not text makes that host, whatever it is). docs/protocols.md.
 """
 
-from .clock import elapsed
-from . import const
+from . import const, elapsed
 
 # A DGT host's commands (dgt.COMMANDS, kept here so that dgt.py loads only when one comes), as bits
 # above 0x40: 0x40-0x47, 0x49-0x4D, 0x55. No JSON or text command starts with one of these bytes (the

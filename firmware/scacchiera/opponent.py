@@ -19,8 +19,7 @@ Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
 ``runner.engine`` is this part while an engine plays, else None.
 """
 
-from . import const, heap_lock, heap_unlock
-from .clock import elapsed
+from . import const, elapsed, heap_lock, heap_unlock
 from .rules.variants import variant_of, SPRINT
 
 # The engine's share of a scan: nodes until SLICE_US have gone (at least one). A node costs the

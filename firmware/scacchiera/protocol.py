@@ -33,8 +33,7 @@ lines or ``_MAX_QUEUED_BYTES`` bytes wait (a host that stopped reading).
 
 import json
 
-from .clock import elapsed
-from . import const
+from . import const, elapsed
 
 _MAX_QUEUED = const(64)        # lines waiting to be written; past this the oldest event goes
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)

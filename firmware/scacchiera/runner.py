@@ -34,9 +34,8 @@ host_tools/fakehw for tests and the simulator)::
     display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
 """
 
-from . import VERSION, FIRMWARE, options, heap_lock, heap_unlock
+from . import VERSION, FIRMWARE, options, elapsed, heap_lock, heap_unlock
 from .app import App
-from .clock import elapsed
 from . import const
 from .leds.palette import Palette, BLINK_MS
 from .rules.variants import variant_of, SPRINT

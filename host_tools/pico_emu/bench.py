@@ -9,6 +9,7 @@ scans/s in every state, lift -> legal-destination LEDs <= 50 ms, last
 placement -> ``move`` <= settle time + 60 ms, >= 120 KB heap free after 300 plies.
 """
 
+import bisect
 import json
 import os
 import random
@@ -216,6 +217,43 @@ class QuickPlayer:
         self.player.play(move)
 
 
+def whole_game(hands, game):
+    """Play ``game`` with QuickPlayer's hands and measure the loop from outside, as a rig on the
+    pins would: scans (row 0 pulled LOW), the gaps between them (those with a reed edge in them:
+    the hands changed the board while the loop was not looking), and from each lift's edge the
+    next LED frame on the strip."""
+    player = QuickPlayer(hands)
+    edges = []
+    step = hands.step
+
+    def timed(line, number=0):
+        done = step(line, number)
+        edges.append((hands.emu.t_ms, line))
+        return done
+    hands.step = timed
+    scans, t0 = hands.emu.scan_stats(), hands.emu.t_ms
+    try:
+        for move in game:
+            player.play(move)
+        hands.wait(1500)
+    finally:
+        hands.step = step
+    end, t1 = hands.emu.scan_stats(), hands.emu.t_ms
+    gaps = [g for g in end["gaps"] if g[0] > t0]
+    long_gaps = [g for g in gaps if g[1] > 30]
+    frames = [f[0] for f in hands.emu.frames if f[0] > t0]
+    lifts = []
+    for t, line in edges:
+        if line.startswith("lift"):
+            i = bisect.bisect_right(frames, t)
+            if i < len(frames):
+                lifts.append(frames[i] - t)
+    return {"seconds": (t1 - t0) / 1000, "rate": (end["count"] - scans["count"]) * 1000 / (t1 - t0),
+            "longest": max([g[1] for g in gaps] or [0]), "over_30": len(long_gaps),
+            "over_30_edges": sum(1 for g in long_gaps if any(g[0] - g[1] <= t <= g[0] for t, _l in edges)),
+            "lifts": lifts}
+
+
 def long_game(plies, seed=1):
     """A random legal game of ``plies`` plies that is not over before (python-chess)."""
     import chess
@@ -309,17 +347,20 @@ def main(plies=300):
     hands = PicoHands()
     try:
         game = long_game(plies)
-        player = QuickPlayer(hands)
         before = hands.emu.flash_stats()
-        for move in game:
-            player.play(move)
-        hands.wait(1500)
+        loop = whole_game(hands, game)
         after = hands.emu.flash_stats()
         state = hands.snapshot(heap=True)
         ok = state["moves"] == [m.uci() for m in game]
         print("  %d-ply game: %s; heap free after a collection: %d B (the game resumed from flash, REPL)"
               % (plies, "every ply recognised" if ok else "MOVES DIFFER (%d of %d)" % (len(state["moves"]), plies),
                  state["heap_free"]))
+        print("  ...scans counted on the row pins over the game (%.0f s): %.0f scans/s; the longest gap %.0f ms; "
+              "%d gaps over 30 ms, %d of them with a reed edge in them (hands at work)"
+              % (loop["seconds"], loop["rate"], loop["longest"], loop["over_30"], loop["over_30_edges"]))
+        lifts = loop["lifts"]
+        print("  ...lift (the reed's edge) -> the next LED frame: median %.0f ms, max %.0f ms, %d of %d over 50 ms"
+              % (statistics.median(lifts), max(lifts), sum(1 for t in lifts if t > 50), len(lifts)))
         for host in ("dgt", "chesslink"):
             print("  ...with a %s program holding the link (its module loaded, updates on): %d B free"
                   % ("DGT" if host == "dgt" else "ChessLink", hands.heap_free(host)))

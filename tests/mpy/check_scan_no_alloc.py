@@ -23,7 +23,7 @@ locked; a redraw (a move, a menu press) may allocate, a steady screen may not.
 import micropython
 
 from scacchiera.app import App
-from scacchiera.clock import elapsed
+from scacchiera import elapsed
 from scacchiera import diagnostics
 
 START = bytes([0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF])

@@ -18,8 +18,7 @@ module and global costs the Pico's RAM (docs/display.md has the figures).
 
 import sys
 
-from ..clock import elapsed
-from .. import const
+from .. import const, elapsed
 
 # The Pico drops the screen's, the words' and the menu's modules after use (RAM), as notation.py
 # drops the FEN reader.

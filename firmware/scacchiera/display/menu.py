@@ -13,8 +13,7 @@ journal, reported by ``status``. A setting this firmware does not have
 "n/a" and ``ok`` leaves it alone.
 """
 
-from ..clock import elapsed
-from .. import const
+from .. import const, elapsed
 from . import ROWS
 from .screen import fit, word, words
 

@@ -18,8 +18,7 @@ game (``host``): the server says when a flag fell (the protocol's ``end``).
 
 from array import array
 
-from ..clock import elapsed
-from .. import const
+from .. import const, elapsed
 from ..tracking import tracker as tr
 
 STOPPED = const(0)

@@ -34,12 +34,11 @@ Events (``kind`` and fields):
                                                 that rook's side ("person" or "engine N"; runner.py)
 """
 
-from ..clock import elapsed
 from ..rules import square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, SPRINT
 from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
-from .. import const, options
+from .. import const, elapsed, options
 
 # Board gestures with taps on your own king (docs/gestures.md).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture

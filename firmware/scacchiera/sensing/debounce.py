@@ -18,8 +18,7 @@ The scan path allocates nothing: state is three 8-byte rows and one table of
 64 timestamps.
 """
 
-from .. import heap_lock, heap_unlock
-from ..clock import elapsed
+from .. import elapsed, heap_lock, heap_unlock
 
 DEFAULT_DELAY_MS = 30
 

@@ -70,8 +70,7 @@ journal is rewritten with only the moves that stand.
 
 import json
 
-from .. import forget
-from ..clock import elapsed
+from .. import elapsed, forget
 
 JOURNAL = "current.log"
 TEMP = "current.tmp"
@@ -80,6 +79,7 @@ MAX_BYTES = 16 * 1024
 START_COPIES = 3
 RETRY_MS = 5000                # after a flash write failed
 LINE_WAIT_MS = 30              # a write waits this long at most for the lines to the host to go out
+QUIET_MS = 300                 # ...and for the hands at work on the board to pause: no reed changed this long
 MARK_MS = 5000                 # a running clock's time left is saved this often (``T`` records)
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
@@ -144,6 +144,7 @@ class Journal:
         self.max_bytes = max_bytes
         self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
         self._waited = -1              # since when a write waits for the lines to the host
+        self._event_step = False       # a game event made records in this step: write them in a later one
         self._marked = -1              # when the running clock's time was last saved (-1: at its start)
         self.game = None
         self.position = None          # the Position the journal describes
@@ -258,6 +259,7 @@ class Journal:
         else:
             return
         self.dirty = True
+        self._event_step = True
 
     def option(self, name, value):
         """An option changed (it applies to this game and the next ones)."""
@@ -295,6 +297,7 @@ class Journal:
         """Write what waits: archives of games no longer on the board, the journal, then
         the archive of a finished game. True if everything was written."""
         self._waited = -1
+        self._event_step = False
         ok = self._flush_archives(False)
         try:
             if self._rewrite or self.size < 0:
@@ -409,7 +412,13 @@ class Journal:
     def scan(self, runner, now):
         """Write what the game did once the LEDs show it and its lines have gone to the host
         (a flash write stalls the loop: the ``move`` line goes first), waiting LINE_WAIT_MS at most;
-        every MARK_MS of a running clock, its time left. Allocates nothing when nothing is due."""
+        every MARK_MS of a running clock, its time left. Allocates nothing when nothing is due.
+
+        Not while hands are at work on the board: a write that erases a flash sector stalls the
+        loop ~45 ms, and two changes within one stall reach the tracker together, their order
+        lost (a move placed, then the reply's piece lifted, would read as neither). So a move
+        made while the reply already begins is written with the reply, once the board is as
+        the game says, or once no reed has changed for QUIET_MS."""
         game = self.game
         if game is not None and game.clocks.running:
             if self._marked < 0:
@@ -419,10 +428,16 @@ class Journal:
                 self._records.append("T %d" % game.clocks.left_ms(game.position.turn == 0, now))
                 self.dirty = True
         if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
+            if self._event_step:
+                self._event_step = False
+                return                 # not in the step whose game made the records (a move's commit: ~12 ms on the Pico)
             if self._waited < 0:
                 self._waited = now
             if runner.protocol.out and elapsed(now, self._waited) < LINE_WAIT_MS:
                 return
+            tracker = runner.app.game.tracker
+            if tracker.diff and tracker.changed_ms >= 0 and elapsed(now, tracker.changed_ms) < QUIET_MS:
+                return                 # hands at work: the board not as the game says, a reed just changed
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
 

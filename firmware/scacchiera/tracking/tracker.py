@@ -35,7 +35,7 @@ lifted and put back on its own square; both kings off the board together is
 the draw gesture.
 """
 
-from ..clock import elapsed
+from .. import elapsed
 from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const, from_square, to_square, promotion
 from ..rules.variants import variant_of, SPRINT
 from ..rules.occupancy import changed_squares, fill_occupancy
@@ -97,6 +97,7 @@ class Tracker:
         self.base_seq = 0            # the views agreed here: the current turn's log is after it
         self.prev_base_seq = 0       # ...and the last move's turn's log after this
         self.last_event_ms = 0
+        self.changed_ms = -1         # when a reed last changed (-1: none since the board booted)
         self.diff = []               # squares where physical != logical
         self.state = IDLE
         self.misplaced = False       # a piece stands where no move in progress explains it
@@ -233,7 +234,7 @@ class Tracker:
             self.filled[square] = self.seq
         else:
             self.emptied[square] = self.seq
-        self.last_event_ms = now
+        self.last_event_ms = self.changed_ms = now
         self._gesture(square, present, now)
         if self._reply_begins(square, present):
             # The move the board showed last is played, now: what the hands

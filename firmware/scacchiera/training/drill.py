@@ -181,7 +181,7 @@ class Drill:
         fields = {"state": state, "mode": self.mode, "moves": self.moves, "right": self.right,
                   "mistakes": self.mistakes}
         if self.started_ms >= 0:
-            from ..clock import elapsed
+            from .. import elapsed
             fields["ms"] = elapsed(game.now, self.started_ms)
         if self.puzzle is not None:
             index, pid, rating, count = self.puzzle
