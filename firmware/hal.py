@@ -231,14 +231,12 @@ class Hardware:
         Wired as the logic counts (row r is rank r, column c file c: board_config's
         default), the scan writes the ranks straight; wired any other way, through the
         wiring's table (a call more: 10-40 us on the RP2040)."""
-        if self._straight:
-            scan_matrix(SIO, self._timer, self._row_pins, out, cfg.ROW_PULL_US, cfg.ROW_SETTLE_US, cfg.COL_SHIFT,
-                        cfg.COL_MASK)
-            return out
-        raw = self._raw
+        raw = out if self._straight else self._raw
         scan_matrix(SIO, self._timer, self._row_pins, raw, cfg.ROW_PULL_US, cfg.ROW_SETTLE_US, cfg.COL_SHIFT,
                     cfg.COL_MASK)
-        return self._wiring.to_squares(raw, out)
+        if raw is not out:
+            self._wiring.to_squares(raw, out)
+        return out
 
     def buttons(self):
         mask = 0

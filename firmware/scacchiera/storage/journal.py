@@ -436,8 +436,8 @@ class Journal:
             if runner.protocol.out and elapsed(now, self._waited) < LINE_WAIT_MS:
                 return
             tracker = runner.app.game.tracker
-            if tracker.diff and tracker.changed_ms >= 0 and elapsed(now, tracker.changed_ms) < QUIET_MS:
-                return                 # hands at work: the board not as the game says, a reed just changed
+            if tracker.diff and tracker.seq and elapsed(now, tracker.last_event_ms) < QUIET_MS:
+                return                 # hands at work: the board not as the game says, a reed just changed (seq: since boot)
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
 

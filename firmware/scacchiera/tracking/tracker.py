@@ -97,7 +97,6 @@ class Tracker:
         self.base_seq = 0            # the views agreed here: the current turn's log is after it
         self.prev_base_seq = 0       # ...and the last move's turn's log after this
         self.last_event_ms = 0
-        self.changed_ms = -1         # when a reed last changed (-1: none since the board booted)
         self.diff = []               # squares where physical != logical
         self.state = IDLE
         self.misplaced = False       # a piece stands where no move in progress explains it
@@ -234,7 +233,7 @@ class Tracker:
             self.filled[square] = self.seq
         else:
             self.emptied[square] = self.seq
-        self.last_event_ms = self.changed_ms = now
+        self.last_event_ms = now
         self._gesture(square, present, now)
         if self._reply_begins(square, present):
             # The move the board showed last is played, now: what the hands
