@@ -26,6 +26,15 @@ has the figure after).
 import sys
 import time
 
+try:
+    from time import ticks_us, ticks_diff
+except ImportError:                    # CPython: tests drive UsbSerial over pipes
+    def ticks_us():
+        return int(time.perf_counter() * 1000000)
+
+    def ticks_diff(a, b):
+        return a - b
+
 import machine
 import neopixel
 
@@ -58,19 +67,28 @@ _WDT_MAX_MS = const(8388)        # the RP2040's longest watchdog timeout
 
 
 class UsbSerial:
-    """The USB serial link (stdin, stdout) without ever waiting for the host, with ``select.poll``.
+    """The USB serial link (stdin, stdout) without waiting for the host, with ``select.poll``.
 
-    Writing: MicroPython's USB CDC write waits, up to 500 ms, until the TX
-    buffer has room for the whole chunk, then drops what does not fit; poll
-    only says that one byte fits. So ``write`` sends one byte at a time while
-    the link says it is writable, at most ``WRITE_MAX`` a call, on the raw
-    byte stream (``sys.stdout.buffer``: no LF -> CR LF), and returns how many
-    went: a host that stops reading costs the loop nothing.
+    Writing: MicroPython's USB CDC write waits, up to 500 ms, until its TX
+    buffer (256 bytes) has room for each 64-byte packet of what it is given,
+    while poll only says that one byte fits; a byte at a time never waits but
+    costs about 73 us a byte on the RP2040 (a 160-byte line 11.7 ms), a 64-byte
+    chunk about what one byte does. So ``write`` hands MicroPython ``CHUNK``
+    bytes a call while poll says the link is writable, up to ``CHUNKED_MAX`` a
+    loop step; a chunk that took longer than ``SLOW_US`` met a host that is not
+    keeping up, and for ``CAREFUL_US`` after it ``write`` goes a byte at a time
+    (at most ``WRITE_MAX`` a call). A host that stops reading with the buffer
+    partly full thus costs the loop one wait of at most 500 ms, once the buffer
+    is full none (poll says so); a host that keeps reading, or never opened the
+    port (MicroPython does not wait then), none. On the raw byte stream
+    (``sys.stdout.buffer``: no LF -> CR LF); returns how many went.
     """
 
-    # Bytes a call (a loop step), about 30 us each on the RP2040: a move line (130-160 bytes with
-    # its FEN) goes in the step that commits the move, about 5 ms; a longer reply over a few steps.
-    WRITE_MAX = 160
+    WRITE_MAX = 160        # bytes a call a byte at a time
+    CHUNK = 64             # bytes a call of MicroPython's write: USB full speed's packet
+    CHUNKED_MAX = 1024     # bytes a call in chunks (about 1.5 ms)
+    SLOW_US = 2000         # a chunk that took longer waited for room...
+    CAREFUL_US = 10000000  # ...then a byte at a time for this long
 
     def __init__(self, stdin=None, stdout=None):
         import select
@@ -89,6 +107,8 @@ class UsbSerial:
         self._writable = getattr(self._opoll, "ipoll", self._opoll.poll)
         self._one = bytearray(1)
         self._byte = bytearray(1)
+        self.careful = False           # a byte at a time: a chunk waited for room...
+        self._careful_us = 0           # ...at this time
 
     @staticmethod
     def _ready(poll):
@@ -113,6 +133,25 @@ class UsbSerial:
 
     def write(self, data, start=0):
         """Write bytes of ``data`` from ``start`` as far as the link takes them now; the count written."""
+        if self.careful and ticks_diff(ticks_us(), self._careful_us) < self.CAREFUL_US:
+            return self._write_bytes(data, start)
+        self.careful = False
+        end = min(len(data), start + self.CHUNKED_MAX)
+        view = memoryview(data)
+        i = start
+        while i < end and self._ready(self._writable):
+            began = ticks_us()
+            n = self._write(view[i:min(end, i + self.CHUNK)])
+            i += n or 0
+            if ticks_diff(ticks_us(), began) > self.SLOW_US:
+                self.careful = True
+                self._careful_us = ticks_us()
+                break
+            if not n:
+                break
+        return i - start
+
+    def _write_bytes(self, data, start):
         end = min(len(data), start + self.WRITE_MAX)
         one = self._byte
         i = start

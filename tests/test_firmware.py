@@ -373,6 +373,56 @@ def test_usb_serial_reads_without_blocking():
     os.close(out_r)
 
 
+class _SlowOnce:
+    """A pipe's write end whose ``slow``-th write waits as MicroPython's does for room; every write's size."""
+
+    def __init__(self, fd, slow, wait_s):
+        self.fd = fd
+        self.slow = slow
+        self.wait_s = wait_s
+        self.sizes = []
+
+    def fileno(self):
+        return self.fd
+
+    def write(self, data):
+        import time
+        self.sizes.append(len(data))
+        if len(self.sizes) == self.slow:
+            time.sleep(self.wait_s)
+        return os.write(self.fd, data)
+
+
+@pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")
+def test_usb_serial_goes_a_byte_at_a_time_for_a_while_after_a_chunk_waited():
+    """Chunks while the host keeps up; a chunk that waited for room (a host not keeping up) makes
+    the link write a byte at a time (never waiting) for CAREFUL_US, then chunks again."""
+    import time
+    hal = _hal()
+    r, w = os.pipe()
+    stdin_r, stdin_w = os.pipe()
+    stdin = os.fdopen(stdin_r, "rb", buffering=0)
+    out = _SlowOnce(w, slow=2, wait_s=hal.UsbSerial.SLOW_US / 1e6 + 0.01)
+    serial = hal.UsbSerial(stdin, out)
+    serial.CAREFUL_US = 300000
+    data = bytes(range(200)) * 10
+    assert serial.write(data, 0) == 2 * hal.UsbSerial.CHUNK, "the second chunk waited: the call stops there"
+    assert out.sizes == [hal.UsbSerial.CHUNK] * 2 and serial.careful
+    sent = 2 * hal.UsbSerial.CHUNK
+    n = serial.write(data, sent)
+    assert n == hal.UsbSerial.WRITE_MAX and out.sizes[2:] == [1] * n, "a byte at a time, WRITE_MAX a call"
+    sent += n
+    time.sleep(0.35)
+    n = serial.write(data, sent)
+    assert n == hal.UsbSerial.CHUNKED_MAX and not serial.careful
+    assert out.sizes[2 + hal.UsbSerial.WRITE_MAX:] == [hal.UsbSerial.CHUNK] * (n // hal.UsbSerial.CHUNK)
+    sent += n
+    assert os.read(r, 1 << 16) == data[:sent], "bytes in order, none lost or doubled"
+    stdin.close()
+    for fd in (w, r, stdin_w):
+        os.close(fd)
+
+
 @pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")
 def test_usb_serial_writes_only_what_fits_when_the_host_stops_reading():
     """A pipe nobody reads stands for the USB TX buffer of a host that stopped reading: no write may wait."""
@@ -392,13 +442,14 @@ def test_usb_serial_writes_only_what_fits_when_the_host_stops_reading():
     while calls < 100000:
         n = serial.write(line, written % len(line))
         calls += 1
-        assert 0 <= n <= hal.UsbSerial.WRITE_MAX
+        assert 0 <= n <= hal.UsbSerial.CHUNKED_MAX
         if n == 0:
             break
         written += n
     assert time.monotonic() - started < 30 and calls < 100000
-    # poll says a pipe is writable while PIPE_BUF (4096) bytes fit
-    assert size - 4096 - hal.UsbSerial.WRITE_MAX <= written <= size, "it stopped when the pipe was full"
+    # poll says a Linux pipe is writable until its last 4 KB page is taken, and a write that does not
+    # fit the page it would end leaves that page's rest empty: less than a chunk a page
+    assert size - 4096 - (size // 4096) * hal.UsbSerial.CHUNK <= written <= size, "it stopped when the pipe was full"
     assert serial.write(line, 0) == 0, "full: nothing written, nothing waited for"
     got = os.read(r, 1 << 20)
     assert got == (line * (written // len(line) + 1))[:written], "bytes in order, none lost or doubled"

@@ -93,6 +93,8 @@ def test_boot_from_the_deployed_files(board):
     assert st["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")
     assert st["in_sync"] and st["state"] == "idle"
     assert 0 < st["scan_rate"] <= 400
+    assert "mem_free" not in st                          # only when asked: it walks the whole heap
+    assert 50000 < board.status(mem=True)["mem_free"] < 264 * 1024
     board.emu.profile(True)             # where the chip's time goes: code in flash (XIP) or in SRAM
     board.wait(50)
     total, top = board.emu.profile(False)

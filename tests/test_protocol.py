@@ -4,6 +4,7 @@ Each test drives a board booted on FakeHardware (the real main loop, journal
 and protocol) by writing bytes to its serial link, as a host would.
 """
 
+import gc
 import json
 import random
 
@@ -16,6 +17,7 @@ import scacchiera
 from scacchiera.rules.squares import parse_square
 from scacchiera import commands
 from scacchiera.rules.sprint import SprintPosition
+from scacchiera.rules.variants import variant_of
 
 
 def snapshot(board):
@@ -68,6 +70,47 @@ def test_status_tells_the_game_and_the_board():
                                  "opponent": "person", "engine_side": "b", "usb": "auto"}
     assert status["clock"] is None and status["offer"] is None
     assert status["material"] == {"w": 40, "b": 40}    # 8 + 2*3 + 2*3 + 2*5 + 10
+
+
+def _python_chess_uci(move):
+    """Our move's UCI as python-chess writes it (drops too): the reference for uci_bytes.write_moves."""
+    import chess
+    from scacchiera.rules import squares
+    to = squares.to_square(move)
+    if squares.is_drop(move):
+        return chess.Move(to, to, drop=squares.drop_piece(move)).uci()
+    promotion = squares.promotion(move)
+    return chess.Move(squares.from_square(move), to, promotion if promotion != squares.KING else None).uci()
+
+
+@pytest.mark.parametrize("variant", ["chess", "sprint", "chess960"])
+def test_status_lists_a_long_games_every_move_as_python_chess_writes_it(variant):
+    """status writes its moves as bytes (uci_bytes.write_moves, machine code on the Pico): 300 random
+    plies (promotions, castling, en passant; a Sprint game's drops; Chess960's king-takes-rook
+    castling), each as python-chess writes it; the line is JSON, and mem_free only when asked."""
+    board = Board()
+    extra = {"sprint": {"seed": 4}, "chess960": {"position": 518}}.get(variant, {})
+    assert ask(board, dict(extra, cmd="new", variant=variant))["ok"]
+    pos = board.game.position
+    assert variant_of(pos) == variant
+    rng = random.Random(variant)
+    played = []
+    kinds = set()
+    while len(played) < 300:
+        legal = pos.legal_moves()
+        if not legal or pos.is_game_over(claim_draw=True):
+            break
+        move = rng.choice(legal)
+        uci = _python_chess_uci(move)
+        kinds.add("drop" if "@" in uci else "promotion" if len(uci) == 5 else "move")
+        played.append(uci)
+        pos.push(move)
+    status = ask(board, "status")
+    assert status["moves"] == played and len(played) >= 80, len(played)
+    assert kinds >= ({"move", "drop"} if variant == "sprint" else {"move"})
+    assert "mem_free" not in status
+    mem = ask(board, {"cmd": "status", "mem": True})
+    assert mem["moves"] == played and ("mem_free" in mem) == hasattr(gc, "mem_free")   # not on CPython
 
 
 def test_new_with_a_fen_guides_the_set_up():

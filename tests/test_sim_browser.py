@@ -209,12 +209,12 @@ def test_the_send_box_takes_a_whole_line_and_says_what_is_wrong(page):
     page.locator("#send-form button").click()
     page.wait_for_function("document.getElementById('error').textContent.includes('at most 512 bytes')")
     line = '{"cmd": "status", "id": "%s"}' % ("i" * 32)
-    page.locator("#send").fill("status " + "x" * 300)          # 307 bytes: sent, the board answers
+    page.locator("#send").fill("leds " + "x" * 300)            # 305 bytes: sent, the board answers (leds has no field)
     page.locator("#send-form button").click()
-    page.wait_for_function("document.getElementById('protocol').textContent.includes('> status xxx')")
+    page.wait_for_function("document.getElementById('protocol').textContent.includes('> leds xxx')")
     page.wait_for_function("document.getElementById('protocol').textContent.includes('too many words')")
     # The board's own refusal is said in words too, not only as a JSON line in the log.
-    page.wait_for_function("document.getElementById('error').textContent.startsWith('The board refused “status”')")
+    page.wait_for_function("document.getElementById('error').textContent.startsWith('The board refused “leds”')")
     assert "too many words" in page.locator("#explain").text_content()
     page.locator("#send").fill("y" * 9000)                      # too big for one message: said, not cut
     page.locator("#send-form button").click()

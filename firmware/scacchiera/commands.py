@@ -15,12 +15,13 @@ from . import VERSION, FIRMWARE, MAX_LINE
 from .report import frame_names, occupied, STATE_NAMES
 from .storage.journal import printable
 from .rules.variants import variant_of, SPRINT
+from .rules.uci_bytes import write_moves
 
 # Each command's fields, in the text form's word order: name:kind, kind s (string),
 # i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
 # rest of the line in the text form.
 COMMANDS = {
-    "hello": "proto:i", "status": "", "new": "fen:s* profile:s variant:s seed:i position:i", "show": "uci:s!",
+    "hello": "proto:i", "status": "mem:b", "new": "fen:s* profile:s variant:s seed:i position:i", "show": "uci:s!",
     "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "", "resign": "side:s",
     "promote": "piece:s!", "set": "name:s! value:v!*", "suggest": "uci:s", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
@@ -151,7 +152,10 @@ def handle(proto, line):
         reply["id"] = rid
     if cmd not in _READS:
         runner.app.dirty = True
-    proto.send(reply, True)
+    if cmd != "status":
+        proto.send(reply, True)
+    elif proto.host is None:           # as send: a DGT or ChessLink host reads its own protocol only
+        proto.send_bytes(_with_moves(reply, game.position), True)
 
 
 # -- the commands: (protocol, runner, game, args) -> the reply's fields ------------------
@@ -170,7 +174,7 @@ def _status(p, runner, game, a):
     t = game.tracker
     j = runner.journal
     status = {
-        "fen": pos.fen(), "ply": pos.ply(), "moves": [pos.uci(m) for m in pos.move_stack],
+        "fen": pos.fen(), "ply": pos.ply(),     # "moves": _with_moves, in handle
         "turn": "wb"[pos.turn], "state": STATE_NAMES[t.state],
         "result": game.result[0] if game.result else "*",
         "termination": game.result[1] if game.result else None,
@@ -185,12 +189,26 @@ def _status(p, runner, game, a):
         status["seed"] = pos.seed              # a Sprint game's decks: new with this seed deals them again
     if runner.display is not None:
         status["display"] = list(runner.display.lines)
-    try:
-        import gc
-        status["mem_free"] = gc.mem_free()
-    except (ImportError, AttributeError):
-        pass
+    if a.get("mem"):                   # asked for only: gc.mem_free walks the heap, 8 ms on the Pico
+        try:
+            import gc
+            status["mem_free"] = gc.mem_free()
+        except (ImportError, AttributeError):
+            pass
     return status
+
+
+def _with_moves(status, pos):
+    """status's line, its ``moves`` written last, as bytes (rules/uci_bytes.py)."""
+    words = pos.move_words()
+    head = json.dumps(status).encode()
+    n = len(head) - 1                  # its closing "}" goes after the moves
+    line = bytearray(n + 12 + 10 * len(words) + 3)
+    line[:n] = memoryview(head)[:n]
+    line[n:n + 12] = b', "moves": ['
+    n = write_moves(words, len(words), line, n + 12)
+    line[n:n + 3] = b"]}\n"
+    return line[:n + 3]
 
 
 def _clock(game):

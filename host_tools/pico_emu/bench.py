@@ -6,7 +6,8 @@ erase and program take the datasheet's typical times (45 ms per 4 KB sector,
 0.4 ms per 256 B page). The loop's own costs are timed on the chip in
 MicroPython's raw REPL (LOOP_COSTS, PACED_STEPS). Goals (issue 11): >= 400
 scans/s in every state, lift -> legal-destination LEDs <= 50 ms, last
-placement -> ``move`` <= settle time + 60 ms, >= 120 KB heap free after 300 plies.
+placement -> ``move`` <= settle time + 60 ms, >= 120 KB heap free after 300 plies; issue 26:
+``status`` <= 50 ms at any ply, never stalling the loop.
 """
 
 import bisect
@@ -254,6 +255,23 @@ def whole_game(hands, game):
             "lifts": lifts}
 
 
+def reply_time(hands, cmd):
+    """``cmd`` sent -> its reply read back whole (emulated ms), and the longest gap between two
+    scans meanwhile (scans counted on the row pins; gaps of 10 ms or less are not listed: 10)."""
+    t0 = hands.emu.t_ms
+    seen = len(hands.protocol)
+    hands.emu.send(json.dumps({"cmd": cmd}) + "\n")
+    ms = _until(hands, lambda: any('"re": "%s"' % cmd in line for line in hands.protocol[seen:]), 5000)
+    gaps = [g[1] for g in hands.emu.scan_stats()["gaps"] if g[0] > t0]
+    return ms, max(gaps + [10])
+
+
+def print_reply_times(hands, when):
+    for cmd in ("status", "hello"):
+        print("  %s -> its reply, %s: %.0f ms; the longest gap between scans meanwhile %.0f ms"
+              % (cmd, when, *reply_time(hands, cmd)))
+
+
 def long_game(plies, seed=1):
     """A random legal game of ``plies`` plies that is not over before (python-chess)."""
     import chess
@@ -309,6 +327,8 @@ def main(plies=300):
         print("  scans/s idle, status after 3 s settled (its window: no query, not the boot): %d"
               % scan_rate(hands))
         settle = hands.status()["options"]["settle_ms"]
+        hands.wait(500)
+        print_reply_times(hands, "at ply 0")
         lifts = [lift_to_leds(hands, sq, targets) for sq, targets in
                  (("g1", ("f3", "h3")), ("b1", ("a3", "c3")), ("e2", ("e3", "e4")), ("d2", ("d3", "d4")),
                   ("c2", ("c3", "c4")))]
@@ -350,6 +370,7 @@ def main(plies=300):
         before = hands.emu.flash_stats()
         loop = whole_game(hands, game)
         after = hands.emu.flash_stats()
+        print_reply_times(hands, "at ply %d" % plies)
         state = hands.snapshot(heap=True)
         ok = state["moves"] == [m.uci() for m in game]
         print("  %d-ply game: %s; heap free after a collection: %d B (the game resumed from flash, REPL)"

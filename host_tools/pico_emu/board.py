@@ -118,8 +118,8 @@ class PicoHands(Hands):
                     return line
         raise EmulatorError("no reply to %s within %d ms" % (command["cmd"], QUERY_LIMIT_MS))
 
-    def status(self):
-        return self.query({"cmd": "status"})
+    def status(self, mem=False):
+        return self.query({"cmd": "status", "mem": True} if mem else {"cmd": "status"})
 
     # -- the hands -----------------------------------------------------------------------
 
@@ -217,7 +217,7 @@ class PicoHands(Hands):
     def snapshot(self, heap=False):
         """The simulator's --json object (fen, moves, san, result, termination, in_sync, leds, protocol)
         plus emulated_ms, scan_rate, heap_free (with ``heap``: Ctrl-C, then a collection in the REPL)."""
-        st = self.status()
+        st = self.status(mem=True)
         sans = []
         replay = new_position(self._start_fen(), st["options"]["profile"],
                               CHESS960 if self.chess960 else None)

@@ -33,6 +33,7 @@ import scacchiera.engine.tree as tree_module
 from scacchiera.engine.tree import Tree, UNDO, SPECIAL, STATE, PLY, HALF, HASH, MAX_PLY
 import scacchiera.engine.ordering as ordering
 import scacchiera.sensing.wiring as wiring
+import scacchiera.rules.uci_bytes as uci_bytes
 
 try:
     import scacchiera.rules.legal_bytecode as legal_bc
@@ -40,8 +41,10 @@ try:
     import scacchiera.engine.tree_bytecode as tree_bc
     import scacchiera.engine.ordering_bytecode as ordering_bc
     import scacchiera.sensing.wiring_bytecode as wiring_bc
+    import scacchiera.rules.uci_bytes_bytecode as uci_bytes_bc
 except ImportError:       # CPython: the twins are the modules themselves
-    legal_bc, movegen_bc, ordering_bc, tree_bc, wiring_bc = legal, movegen, ordering, tree_module, wiring
+    legal_bc, movegen_bc, ordering_bc, tree_bc, wiring_bc, uci_bytes_bc = (legal, movegen, ordering, tree_module,
+                                                                           wiring, uci_bytes)
 
 try:
     from time import ticks_ms, ticks_diff
@@ -174,6 +177,40 @@ def check_wiring(tally):
             tally.same(list(a), list(b))
 
 
+def _history_words():
+    """Every kind of move a history word may hold: from and to on the rim and in the centre, each
+    promotion and Chess960's king-takes-rook (kind 6), drops of each piece; undo bits above."""
+    for fr in SQUARES:
+        for to in PROBES:
+            for kind in range(7):
+                yield fr | to << 7 | kind << 14 | ((fr * 31 + to) & 0xFFF) << 18
+    for to in SQUARES:
+        for kind in range(1, 7):
+            yield 0x20000 | to << 7 | kind << 14
+
+
+def check_uci_bytes(tally):
+    """write_moves over _history_words, 64 to a call (a 23 KB array of them all is too much for the
+    REPL beside the stopped firmware)."""
+    words = array("I", bytes(4 * 64))
+    a = bytearray(640)
+    b = bytearray(640)
+
+    def compare(n):
+        n1 = uci_bytes.write_moves(words, n, a, 0)
+        n2 = uci_bytes_bc.write_moves(words, n, b, 0)
+        tally.same(n1, n2)
+        tally.same(list(a[:n1]), list(b[:n2]))
+    n = 0
+    for word in _history_words():
+        words[n] = word
+        n += 1
+        if n == 64:
+            compare(n)
+            n = 0
+    compare(n)
+
+
 def check_functions(fens):
     t_att, t_legal, t_gen, t_chk, t_score, t_best = (Tally("attacked"), Tally("legal_moves"), Tally("pseudo_moves"),
                                                      Tally("checker"), Tally("score_moves"), Tally("take_best"))
@@ -231,8 +268,10 @@ def check_functions(fens):
     check_repetition(t_rep)
     t_wiring = Tally("to_ranks")
     check_wiring(t_wiring)
+    t_uci = Tally("write_moves")
+    check_uci_bytes(t_uci)
     for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored, t_static, t_left, t_stops, t_rep,
-              t_pieces, t_wiring):
+              t_pieces, t_wiring, t_uci):
         t.show()
 
 

@@ -241,10 +241,13 @@ class Game:
         pos = self.position
         # The tracker's moves are this position's, unless an amendment just took its move back.
         legal = self.tracker.view.legal_moves() if kind == tr.MOVE else None
-        san = pos.san(move, self.options.lang, legal if legal and move in legal else None)
+        san = pos.san(move, self.options.lang, legal if legal and move in legal else None, False)
         uci = pos.uci(move)
         white = pos.turn == WHITE
         pos.push(move)
+        moves = pos.legal_moves()      # once for the SAN's + or #, the game's end and the tracker's table
+        if pos.is_check():
+            san += "#" if not moves else "+"
         self.turn_ms = now
         self.touch_ms = placed
         self.away = False
@@ -257,7 +260,6 @@ class Game:
         self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
         if clocks.on:
             clocks.report(self, now)
-        moves = pos.legal_moves()      # once for both: the game's end and the tracker's table
         self._after_move(placed, moves)
         self.tracker.moved(kind, moves)
 

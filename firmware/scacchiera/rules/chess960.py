@@ -309,17 +309,6 @@ class Chess960Position(Position):
         given.update(tags or {})
         return Position.pgn(self, given)
 
-    def san(self, move, lang="en", legal=None):
-        """O-O or O-O-O for a castling (with + or #), else as in chess."""
-        if move >> 14 & 7 != KING or move & DROP:
-            return Position.san(self, move, lang, legal)
-        text = "O-O" if (move >> 7) & 127 > move & 127 else "O-O-O"
-        self.push(move)
-        if self.is_check():
-            text += "#" if not self.legal_moves() else "+"
-        self.pop()
-        return text
-
     def parse_uci(self, text):
         """As in chess; a castling written king takes rook (``e1h1``), or, when no ordinary move has
         that name, as the king's two squares in chess (``e1g1``)."""

@@ -14,8 +14,7 @@ VALUES = (0, 1, 3, 3, 5, 10, 0, 0)
 def material(pos):
     """[white's, black's] material on the board by seed 001's values."""
     sums = [0, 0]
-    for sq in range(64):
-        piece = pos.piece_at(sq)
+    for piece in pos.board:            # 0x88: the squares off the board hold 0
         if piece:
             sums[piece >> 3] += VALUES[piece & 7]
     return sums
