@@ -477,6 +477,12 @@ def test_engine_heap_under_micropython(tmp_path):
     assert used["engine"] - used["rules"] < 50 * 1024, used
 
 
+def test_the_tables_mate_bound_is_the_searchs():
+    """engine/tree.py's tt_put keeps a viper const of its own (viper folds only its module's)."""
+    from scacchiera.engine import search, tree
+    assert tree._MATE_BOUND == search.MATE_BOUND == 30000
+
+
 def test_uci_through_python_chess():
     cmd = [sys.executable, "-m", "host_tools.uci"]
     engine = chess.engine.SimpleEngine.popen_uci(cmd, cwd=ROOT)

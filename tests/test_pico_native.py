@@ -96,7 +96,7 @@ def test_viper_functions_agree_with_bytecode_and_cpython(pico, on_cpython):
     native = lines(out, "NATIVE")
     assert [row[0] for row in native] == ["attacked", "legal_moves", "pseudo_moves", "checker", "score_moves",
                                        "take_best", "make_move", "unmake_move", "static_score", "left_in_check",
-                                       "stops_check", "is_repetition", "has_pieces", "to_ranks", "write_moves"]
+                                       "stops_check", "is_repetition", "has_pieces", "to_ranks", "write_moves", "tt_put", "tt_find"]
     for name, calls, bad, _checksum in native:
         assert int(calls) >= 2 * len(fens()) and bad == "0", (name, calls, bad)
     # the Pico's twins ran as bytecode and agreed; CPython's figures are the same

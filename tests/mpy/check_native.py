@@ -43,8 +43,8 @@ try:
     import scacchiera.sensing.wiring_bytecode as wiring_bc
     import scacchiera.rules.uci_bytes_bytecode as uci_bytes_bc
 except ImportError:       # CPython: the twins are the modules themselves
-    legal_bc, movegen_bc, ordering_bc, tree_bc, wiring_bc, uci_bytes_bc = (legal, movegen, ordering, tree_module,
-                                                                           wiring, uci_bytes)
+    legal_bc, movegen_bc, ordering_bc, tree_bc, wiring_bc, uci_bytes_bc = (
+        legal, movegen, ordering, tree_module, wiring, uci_bytes)
 
 try:
     from time import ticks_ms, ticks_diff
@@ -211,6 +211,30 @@ def check_uci_bytes(tally):
     compare(n)
 
 
+def check_table(put, find):
+    """tt_put into two tables of 64 entries (the native and the twin), then tt_find for stored keys,
+    keys that only share an entry, and an older generation: keys over all 30 bits, every depth sign,
+    bound and move bit, scores near mate either side (the ply added or taken) and 0."""
+    mask = 63
+    a = bytearray(64 * tree_module.TT_ENTRY)
+    b = bytearray(64 * tree_module.TT_ENTRY)
+    keys = []
+    for k in range(200):
+        key = (k * 0x2F6B5A3 + 12345) & 0x3FFFFFFF
+        score = (-31000, -30001, -29999, 0, 1, 29999, 30001, 30990)[k % 8]
+        move = (k * 2654435) & 0x3FFFF
+        args = (key, mask, 1 + k % 2, k % 7 - 2, k % 3, score, move, k % 40)
+        tree_module.tt_put(a, *args)
+        tree_bc.tt_put(b, *args)
+        i = (key & mask) * tree_module.TT_ENTRY
+        put.same(list(a[i:i + tree_module.TT_ENTRY]), list(b[i:i + tree_module.TT_ENTRY]))
+        keys.append(key)
+    put.same(list(a), list(b))
+    for key in keys + [key ^ 64 for key in keys[:50]]:
+        for generation in (1, 2, 3):
+            find.same(tree_module.tt_find(a, key, mask, generation), tree_bc.tt_find(b, key, mask, generation))
+
+
 def check_functions(fens):
     t_att, t_legal, t_gen, t_chk, t_score, t_best = (Tally("attacked"), Tally("legal_moves"), Tally("pseudo_moves"),
                                                      Tally("checker"), Tally("score_moves"), Tally("take_best"))
@@ -270,8 +294,10 @@ def check_functions(fens):
     check_wiring(t_wiring)
     t_uci = Tally("write_moves")
     check_uci_bytes(t_uci)
+    t_put, t_find = Tally("tt_put"), Tally("tt_find")
+    check_table(t_put, t_find)
     for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored, t_static, t_left, t_stops, t_rep,
-              t_pieces, t_wiring, t_uci):
+              t_pieces, t_wiring, t_uci, t_put, t_find):
         t.show()
 
 

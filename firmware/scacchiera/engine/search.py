@@ -40,11 +40,11 @@ from .ordering import score_moves, take_best, KILLER, CAPTURE, HISTORY
 from .movegen import checker
 from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS, UNDO
 from .tree import make_move, unmake_move, static_score, left_in_check, stops_check, is_repetition, has_pieces
+from .tree import TT_ENTRY, tt_find, tt_put
 
 INF = const(32000)
 MATE = const(31000)
 MATE_BOUND = const(30000)    # scores beyond this are mates
-TT_ENTRY = const(10)
 _EXACT = const(0)
 _LOWER = const(1)
 _UPPER = const(2)
@@ -175,39 +175,9 @@ class Search:
 
     # -- the transposition table -----------------------------------------
 
-    def _tt_store(self, key, depth, flag, score, move, ply):
-        if score > MATE_BOUND:
-            score += ply
-        elif score < -MATE_BOUND:
-            score -= ply
-        tt = self.tt
-        i = (key & self.tt_mask) * TT_ENTRY
-        tt[i] = key & 255
-        tt[i + 1] = (key >> 8) & 255
-        tt[i + 2] = (key >> 16) & 255
-        tt[i + 3] = (key >> 24) & 63 | flag << 6
-        tt[i + 4] = move & 255
-        tt[i + 5] = (move >> 8) & 255
-        tt[i + 7] = depth if depth > 0 else 0
-        score += 32768
-        tt[i + 8] = score & 255
-        tt[i + 9] = score >> 8
-        # the generation shares byte 6 with the move's top 2 bits
-        tt[i + 6] = (move >> 16) & 3 | self.generation << 2
-
-    def _tt_index(self, key):
-        """Byte offset of ``key``'s entry if it is there and from this search, else -1."""
-        tt = self.tt
-        i = (key & self.tt_mask) * TT_ENTRY
-        if tt[i + 6] >> 2 != self.generation:
-            return -1
-        if tt[i] | tt[i + 1] << 8 | tt[i + 2] << 16 | (tt[i + 3] & 63) << 24 != key:
-            return -1
-        return i
-
     def tt_move(self, key):
         """The move this search stored for the position ``key`` (its hash), or 0 (none stored)."""
-        i = self._tt_index(key)
+        i = tt_find(self.tt, key, self.tt_mask, self.generation)
         if i < 0:
             return 0
         tt = self.tt
@@ -251,18 +221,26 @@ class Search:
         pv = self.pv
         pv_len = self.pv_len
         width = MAX_PLY + 1
-        stop_at = self.nodes + budget
+        nodes = self.nodes             # kept in self.nodes too, for whoever reads it meanwhile
+        stop_at = nodes + budget
+        node_limit = self.node_limit   # set by start, read at every node
+        deadline = self.deadline
+        noise = self.noise
+        tt_mask = self.tt_mask
+        generation = self.generation
+        at_ply = PLY                   # another module's consts are names to look up: locals are quicker
+        quiet_below = KILLER - 1       # move scores below: history only (no table move, capture, killer)
         op = self.op
         value = 0
         while True:
-            ply = st[PLY]
+            ply = st[at_ply]
             if op == _ENTER:
                 # -- a new node: draws, limits, the table, the moves ------------
-                nodes = self.nodes + 1
+                nodes += 1
                 self.nodes = nodes
                 pv_len[ply] = 0
-                if (self.node_limit and nodes > self.node_limit) or \
-                        (self.deadline is not None and not nodes & 127 and self.clock() >= self.deadline):
+                if (node_limit and nodes > node_limit) or \
+                        (deadline is not None and not nodes & 127 and self.clock() >= deadline):
                     self.stop()
                     return True
                 if ply:
@@ -285,7 +263,7 @@ class Search:
                 if d <= 0 and not check:
                     # quiescence: stand pat, then captures
                     stand = static_score(board, st, pawns)
-                    if self.noise:
+                    if noise:
                         stand += self._noise(st[HASH])
                     if stand >= b:
                         value = stand
@@ -303,7 +281,7 @@ class Search:
                     elif check:
                         d += 1      # check extension
                     ttmove = 0
-                    i = self._tt_index(st[HASH])
+                    i = tt_find(tt, st[HASH], tt_mask, generation)
                     if i >= 0:
                         ttmove = tt[i + 4] | tt[i + 5] << 8 | (tt[i + 6] & 3) << 16
                         if ply and tt[i + 7] >= d and b - a == 1:
@@ -322,7 +300,7 @@ class Search:
                     stat = -INF     # the static score, once counted (the null move below asks it too)
                     if ply and not check and d <= _FUTILE_DEPTH and b - a == 1 and -MATE_BOUND < a < MATE_BOUND:
                         stat = e = static_score(board, st, pawns)
-                        if self.noise:
+                        if noise:
                             e += self._noise(st[HASH])
                         if e - _RFP_MARGIN * d >= b:
                             # reverse futility: so far above beta near the horizon that the
@@ -389,7 +367,7 @@ class Search:
                         value = best[ply]
                     if not f & 1:
                         bound = _UPPER if value <= alpha0[ply] else _EXACT
-                        self._tt_store(st[HASH], depth[ply], bound, value, best_move[ply], ply)
+                        tt_put(tt, st[HASH], tt_mask, generation, depth[ply], bound, value, best_move[ply], ply)
                     op = _RETURN
                     continue
                 m = take_best(moves, scores, j, n1)
@@ -409,7 +387,7 @@ class Search:
                     c = checkers[ply]
                     if c == -2 or not stops_check(st, m, c):
                         continue
-                quiet = ts < KILLER - 1 and not board[(m >> 7) & 127] and not m >> 14 & 7
+                quiet = ts < quiet_below and not board[(m >> 7) & 127] and not m >> 14 & 7
                 # make_move and unmake_move straight, not through the tree's methods (a call less
                 # a node); a Chess960 castling the tree finishes
                 if make_move(board, st, undo, keys, keep, m):
@@ -445,7 +423,7 @@ class Search:
                     beta[c] = -a
                     depth[c] = d - 1
                 flags[ply] = f
-                if self.nodes >= stop_at or (timer is not None and timer.over()):
+                if nodes >= stop_at or (timer is not None and timer.over()):
                     self.op = _ENTER
                     return False
                 op = _ENTER
@@ -461,13 +439,13 @@ class Search:
                     # a mate found within this depth cannot get shorter: stop there
                     mate = MATE - (value if value > 0 else -value)
                     if self.iteration >= self.max_depth or mate <= self.iteration \
-                            or (self.node_limit and self.nodes >= self.node_limit):
+                            or (node_limit and nodes >= node_limit):
                         self.done = True
                         return True
                     self._next_iteration()
                     self._order_root()
                     op = _ENTER
-                    if self.nodes >= stop_at:
+                    if nodes >= stop_at:
                         self.op = op
                         return False
                     continue
@@ -536,7 +514,7 @@ class Search:
                                     if v > _HISTORY_MAX:
                                         for k in range(len(history)):
                                             history[k] >>= 1
-                                self._tt_store(st[HASH], depth[ply], _LOWER, value, m, ply)
+                                tt_put(tt, st[HASH], tt_mask, generation, depth[ply], _LOWER, value, m, ply)
                             op = _RETURN
                             continue
                 op = _NEXT
