@@ -34,6 +34,7 @@ from scacchiera.engine.tree import Tree, UNDO, SPECIAL, STATE, PLY, HALF, HASH, 
 import scacchiera.engine.ordering as ordering
 import scacchiera.sensing.wiring as wiring
 import scacchiera.rules.uci_bytes as uci_bytes
+import scacchiera.rules.occupancy as occupancy
 
 try:
     import scacchiera.rules.legal_bytecode as legal_bc
@@ -42,9 +43,10 @@ try:
     import scacchiera.engine.ordering_bytecode as ordering_bc
     import scacchiera.sensing.wiring_bytecode as wiring_bc
     import scacchiera.rules.uci_bytes_bytecode as uci_bytes_bc
+    import scacchiera.rules.occupancy_bytecode as occupancy_bc
 except ImportError:       # CPython: the twins are the modules themselves
-    legal_bc, movegen_bc, ordering_bc, tree_bc, wiring_bc, uci_bytes_bc = (
-        legal, movegen, ordering, tree_module, wiring, uci_bytes)
+    legal_bc, movegen_bc, ordering_bc, tree_bc, wiring_bc, uci_bytes_bc, occupancy_bc = (
+        legal, movegen, ordering, tree_module, wiring, uci_bytes, occupancy)
 
 try:
     from time import ticks_ms, ticks_diff
@@ -245,6 +247,9 @@ def check_functions(fens):
     history = array("h", bytes(2 * ordering.HISTORY))
     for i in range(len(history)):
         history[i] = (i * 7919) % 16000          # every value a history entry may hold
+    t_occ = Tally("fill_occupancy")
+    occ1 = bytearray(64)
+    occ2 = bytearray(64)
     for fen in fens:
         p = None
         gc.collect()      # the last position's garbage first: the REPL shares its heap with the stopped firmware
@@ -254,6 +259,9 @@ def check_functions(fens):
             if m:
                 p.push(m)
             t_legal.same(legal_of(p, legal), legal_of(p, legal_bc))
+            occupancy.fill_occupancy(p.board, occ1)
+            occupancy_bc.fill_occupancy(p.board, occ2)
+            t_occ.same(list(occ1), list(occ2))
             if m:
                 p.pop()
         board = p.board
@@ -297,7 +305,7 @@ def check_functions(fens):
     t_put, t_find = Tally("tt_put"), Tally("tt_find")
     check_table(t_put, t_find)
     for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored, t_static, t_left, t_stops, t_rep,
-              t_pieces, t_wiring, t_uci, t_put, t_find):
+              t_pieces, t_wiring, t_uci, t_put, t_find, t_occ):
         t.show()
 
 

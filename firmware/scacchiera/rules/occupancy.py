@@ -6,18 +6,22 @@ occupied), en passant three squares, castling four, a drop one. Squares here
 are 0..63; the 0x88 board stays inside rules/.
 """
 
+from .. import micropython, ptr8
 from .squares import DROP, KING, PAWN
 
 
-def fill_occupancy(pos, out):
-    """``out`` (64 bytes) set to 1 where ``pos`` has a piece, 0 elsewhere (a1 = 0)."""
-    board = pos.board
+@micropython.viper
+def fill_occupancy(board, out):
+    """``out`` (64 bytes) set to 1 where the 0x88 ``board`` (a position's, 128 bytes) has a
+    piece, 0 elsewhere (a1 = 0): the tracker's two views, each move, in the step that commits it
+    (machine code on the Pico, scacchiera/__init__.py). Indexes: board at sq + (sq & 0x38) < 128
+    and out at sq < 64, for sq in 0..63."""
+    b = ptr8(board)
+    o = ptr8(out)
     sq = 0
-    for base in range(0, 128, 16):
-        for sq88 in range(base, base + 8):
-            out[sq] = 1 if board[sq88] else 0
-            sq += 1
-    return out
+    while sq < 64:
+        o[sq] = 1 if b[sq + (sq & 0x38)] else 0
+        sq += 1
 
 
 def changed_squares(pos, move):

@@ -25,21 +25,21 @@ class MoveTable:
     def __init__(self, pos, moves=None):
         """``moves``: the legal moves of ``pos``, if the caller has them."""
         self.moves = pos.legal_moves() if moves is None else moves
-        self.by_signature = {}
-        self.captured = {}     # move -> square of the captured piece (captures only)
-        for m in self.moves:
+        self.by_signature = by = {}
+        self.captured = captured = {}     # move -> square of the captured piece (captures only)
+        for m in self.moves:                # (locals: this runs in the step that commits a move)
             key = signature(pos, m)
-            same = self.by_signature.get(key)
+            same = by.get(key)
             if same is None:
-                self.by_signature[key] = m
+                by[key] = m
             elif isinstance(same, int):
-                self.by_signature[key] = [same, m]
+                by[key] = [same, m]
             else:
                 same.append(m)
             if key < 128 or key >> 18 == 3:    # one square changes (a capture, a drop) or three (en passant)
                 c = capture_square(pos, m)
                 if c >= 0:
-                    self.captured[m] = c
+                    captured[m] = c
 
     def matching(self, signature):
         same = self.by_signature.get(signature, ())

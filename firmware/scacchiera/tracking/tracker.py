@@ -205,12 +205,12 @@ class Tracker:
     def _load_logical(self, previous=True, moves=None):
         """The logical view from the game's position (and, if ``previous``, the one before its last move)."""
         pos = self.pos
-        fill_occupancy(pos, self.logical)
+        fill_occupancy(pos.board, self.logical)
         if not previous:
             pass
         elif pos.ply():
             move = pos.pop()
-            fill_occupancy(pos, self.previous)
+            fill_occupancy(pos.board, self.previous)
             pos.push(move)
         else:
             self.previous[:] = self.logical
