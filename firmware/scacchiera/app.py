@@ -51,14 +51,18 @@ class App:
         self.dirty = True
 
     def scan(self, rows, now):
-        """One scan of the matrix (8 rank bytes). Allocates nothing unless something changed."""
-        self.debouncer.scan(rows, now)
+        """One scan of the matrix (8 rank bytes); True if a reed's change reached the game (its
+        LEDs are due at once). Allocates nothing unless something changed."""
         game = self.game
-        state = game.tracker.state
+        tracker = game.tracker
+        seq = tracker.seq
+        self.debouncer.scan(rows, now)
+        state = tracker.state
         game.tick(now)
-        if game.tracker.state != state or game.redraw:
+        if tracker.state != state or game.redraw:
             game.redraw = False        # a clock's last seconds, an absent player: no event says so
             self.dirty = True
+        return tracker.seq != seq
 
     def compose(self):
         """The frame of meanings now."""

@@ -134,9 +134,10 @@ class Runner:
             hw.read_rows(rows)
         finally:
             heap_unlock()
-        if self.holder is None:
-            self.app.scan(rows, now)
+        touched = self.holder is None and self.app.scan(rows, now)
         self.scans = (self.scans + 1) & _MASK
+        if touched:
+            self.show(now)             # a piece lifted or put down: its LEDs now, not at the next slice
         if elapsed(now, self._slow_ms) >= SLOW_MS:
             self._slow_ms = now
             self._poll_buttons(now)
