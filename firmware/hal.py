@@ -72,8 +72,8 @@ class UsbSerial:
     Writing: MicroPython's USB CDC write waits, up to 500 ms, until its TX
     buffer (256 bytes) has room for each 64-byte packet of what it is given,
     while poll only says that one byte fits; a byte at a time never waits but
-    costs about 73 us a byte on the RP2040 (a 160-byte line 11.7 ms), a 64-byte
-    chunk about what one byte does. So ``write`` hands MicroPython ``CHUNK``
+    costs a call a byte, a 64-byte chunk one call (docs/firmware.md has the
+    emulated RP2040's figures). So ``write`` hands MicroPython ``CHUNK``
     bytes a call while poll says the link is writable, up to ``CHUNKED_MAX`` a
     loop step; a chunk that took longer than ``SLOW_US`` met a host that is not
     keeping up, and for ``CAREFUL_US`` after it ``write`` goes a byte at a time
@@ -86,7 +86,7 @@ class UsbSerial:
 
     WRITE_MAX = 160        # bytes a call a byte at a time
     CHUNK = 64             # bytes a call of MicroPython's write: USB full speed's packet
-    CHUNKED_MAX = 1024     # bytes a call in chunks (about 1.5 ms)
+    CHUNKED_MAX = 1024     # bytes a call in chunks
     SLOW_US = 2000         # a chunk that took longer waited for room...
     CAREFUL_US = 10000000  # ...then a byte at a time for this long
 

@@ -189,7 +189,7 @@ def _status(p, runner, game, a):
         status["seed"] = pos.seed              # a Sprint game's decks: new with this seed deals them again
     if runner.display is not None:
         status["display"] = list(runner.display.lines)
-    if a.get("mem"):                   # asked for only: gc.mem_free walks the heap, 8 ms on the Pico
+    if a.get("mem"):                   # asked for only: gc.mem_free walks the heap (docs/protocol.md)
         try:
             import gc
             status["mem_free"] = gc.mem_free()

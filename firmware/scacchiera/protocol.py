@@ -22,7 +22,8 @@ long lines, half lines and a host that died mid-line. Byte 0x03 (Ctrl-C)
 never gets here: MicroPython turns it into KeyboardInterrupt, which stops
 the firmware into the REPL.
 
-The way out never waits for the host: the runner writes what the link takes
+The way out does not wait for the host (hal.UsbSerial: but once for a host
+that stops reading mid-packet): the runner writes what the link takes
 (``write``) and keeps the rest of a line for later, so a line is never cut
 and never spliced. Replies are never dropped: the runner reads commands only
 while fewer than ``_BACKLOG`` lines wait (``busy``), and ``feed`` stops after

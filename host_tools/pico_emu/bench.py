@@ -267,9 +267,11 @@ def reply_time(hands, cmd):
 
 
 def print_reply_times(hands, when):
+    """Each command twice: the first command since boot also imports commands.py."""
     for cmd in ("status", "hello"):
-        print("  %s -> its reply, %s: %.0f ms; the longest gap between scans meanwhile %.0f ms"
-              % (cmd, when, *reply_time(hands, cmd)))
+        for which in ("", " again"):
+            print("  %s -> its reply, %s%s: %.0f ms; the longest gap between scans meanwhile %.0f ms"
+                  % (cmd, when, which, *reply_time(hands, cmd)))
 
 
 def long_game(plies, seed=1):

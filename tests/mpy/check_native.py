@@ -1,8 +1,8 @@
 """The viper functions against their bytecode twins, on a table of positions (tests/test_pico_native.py).
 
 On the emulated Pico the firmware's modules are machine code and the twins
-(``*_bytecode``: the same source with the decorator lines blank, compiled by
-the chip as bytecode) sit beside them; on CPython both names are the one
+(``*_bytecode``: the same source with the decorator lines blank, compiled as
+bytecode) sit beside them; on CPython both names are the one
 module, and the printed checksums are the reference the Pico's must equal.
 FENS is set by whoever runs this (the test prepends it). Prints, per function,
 ``NATIVE <name> <calls> <mismatches> <checksum>``, then the engine's

@@ -635,9 +635,9 @@ def has_pieces(board, us: int) -> int:
 # The table is one bytearray, an entry TT_ENTRY bytes: the key's 30 bits in bytes 0-3 (the bound's
 # 2 bits above them), the move's 18 in bytes 4, 5 and byte 6's low 2 (the search's generation in
 # its 6 above), the depth, the score + 32768 in two bytes. Asked at nearly every node, so viper
-# (level 6: 1,462 nodes/s on the emulated Pico with them as bytecode in the search's loop, 1,491
-# as machine code). Indexes: the table is (mask + 1) * TT_ENTRY bytes (Search makes it so), and an
-# entry starts at (key & mask) * TT_ENTRY.
+# (what it bought: docs/engine.md); here, not in a module of their own, for RAM. Indexes: the
+# table is (mask + 1) * TT_ENTRY bytes (Search makes it so), and an entry starts at
+# (key & mask) * TT_ENTRY.
 TT_ENTRY = const(10)
 _MATE_BOUND = const(30000)   # as search.py's MATE_BOUND: scores beyond this are mates
 

@@ -44,8 +44,8 @@ _CASTLING_LETTERS = b"KQkq"        # by the castling bit
 
 
 def fen(pos):
-    """The FEN, built in one bytearray and made a str once: on the Pico each new str costs 0.15-0.25
-    ms, and the move event carries the FEN every move."""
+    """The FEN, built in one bytearray and made a str once: on the Pico a new str is dear
+    (docs/firmware.md), and the move event carries the FEN every move."""
     board = pos.board
     out = bytearray(100)           # 64 letters, 7 slashes, 13 for the fields between, two counts (FEN: 6 digits)
     n = 0
@@ -137,8 +137,8 @@ def san(pos, move, lang="en", legal=None, mark=True):
     """Standard algebraic notation of a legal move, with + or # unless ``mark`` is false.
 
     ``legal``: the position's legal moves if the caller has them (saves generating them again).
-    The mark needs the move pushed and popped (0.6 ms on the Pico): the game, which pushes the
-    move anyway, adds its own."""
+    The mark needs the move pushed and popped: the game, which pushes the move anyway, adds
+    its own."""
     s = _san_body(pos, move, _letters(lang), legal)
     if mark:
         pos.push(move)

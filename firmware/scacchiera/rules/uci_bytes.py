@@ -1,11 +1,10 @@
 """A game's moves as UCI in bytes, for the protocol's ``status`` (commands.py).
 
-notation.uci makes a str a move, and on the Pico each new str costs
-0.15-0.25 ms, where a byte costs a few us: at ply 300, 300 of them took the
-loop 0.23 s (emulated RP2040). ``write_moves`` writes the same text as
-notation.uci, as machine code on the Pico (viper, scacchiera/__init__.py), in
-0.7 ms for those 300. Its own module: it is imported with the first command,
-so a board played without a computer spends no RAM on it.
+notation.uci makes a str a move, and on the Pico a new str is dear, a byte
+cheap: ``write_moves`` writes the same text as notation.uci, as machine code
+on the Pico (viper, scacchiera/__init__.py); docs/firmware.md has the
+figures. Its own module: it is imported with the first command, so a board
+played without a computer spends no RAM on it.
 """
 
 from .. import const, micropython, ptr8, ptr32
