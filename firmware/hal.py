@@ -141,8 +141,8 @@ class UsbSerial:
         i = start
         while i < end and self._ready(self._writable):
             began = ticks_us()
-            n = self._write(view[i:min(end, i + self.CHUNK)])
-            i += n or 0
+            n = self._write(view[i:min(end, i + self.CHUNK)]) or 0
+            i += n
             if ticks_diff(ticks_us(), began) > self.SLOW_US:
                 self.careful = True
                 self._careful_us = ticks_us()
@@ -210,14 +210,14 @@ def scan_matrix(sio, timer, row_pins, raw, pull: int, settle: int, shift: int, m
     """Each row pulled LOW in turn, the timer's count waited past ``pull`` us (0: its next tick,
     under 1 us), the columns read into ``raw[r]`` (bit c set: column c's reed closed: GPIO_IN
     shifted right by ``shift``, its zeros masked by ``mask``), the row released; then the
-    columns are given back their level before the next row. A column a closed reed pulled LOW charges back through its pull-up (tau ~5 us): the
-    next row must not read it still LOW. So GPIO_IN is polled until every column reads 1, for
-    at most ``settle`` us (a column held LOW with no row pulled is a wiring fault: the scan goes
-    on): the wait is what the wiring needs, not a fixed time a row. The waits read the
-    microsecond timer (``timer``: its registers; TIMERAWL, a 32-bit count, the difference of
-    two reads wrapping as machine words do). ``sio``: SIO's base address (or the fake board's
-    registers); ``row_pins``: 8 GPIO numbers (< 30: every bit a small int); ``raw``: 8 bytes,
-    written at r < 8."""
+    columns are given back their level before the next row. A column a closed reed pulled LOW
+    charges back through its pull-up (tau ~5 us): the next row must not read it still LOW. So
+    GPIO_IN is polled until every column reads 1, for at most ``settle`` us (a column held LOW
+    with no row pulled is a wiring fault: the scan goes on): the wait is what the wiring needs,
+    not a fixed time a row. The waits read the microsecond timer (``timer``: its registers;
+    TIMERAWL, a 32-bit count, the difference of two reads wrapping as machine words do).
+    ``sio``: SIO's base address (or the fake board's registers); ``row_pins``: 8 GPIO numbers
+    (< 30: every bit a small int); ``raw``: 8 bytes, written at r < 8."""
     regs = ptr32(sio)
     clock = ptr32(timer)
     pins = ptr8(row_pins)

@@ -83,11 +83,27 @@ def _python_chess_uci(move):
     return chess.Move(squares.from_square(move), to, promotion if promotion != squares.KING else None).uci()
 
 
+def _kind(pos, move):
+    from scacchiera.rules import squares
+    if squares.is_drop(move):
+        return "drop"
+    piece = pos.piece_at(squares.from_square(move)) & 7
+    to = squares.to_square(move)
+    if piece == squares.KING and (squares.promotion(move) == squares.KING or abs(to - squares.from_square(move)) == 2):
+        return "castling"
+    if squares.promotion(move):
+        return "promotion"
+    if piece == squares.PAWN and (to - squares.from_square(move)) % 8 and not pos.piece_at(to):
+        return "en passant"
+    return "move"
+
+
 @pytest.mark.parametrize("variant", ["chess", "sprint", "chess960"])
 def test_status_lists_a_long_games_every_move_as_python_chess_writes_it(variant):
-    """status writes its moves as bytes (uci_bytes.write_moves, machine code on the Pico): 300 random
-    plies (promotions, castling, en passant; a Sprint game's drops; Chess960's king-takes-rook
-    castling), each as python-chess writes it; the line is JSON, and mem_free only when asked."""
+    """status writes its moves as bytes (uci_bytes.write_moves, machine code on the Pico): up to 300
+    random plies, each kind of move played once it is legal (castling, promotions, en passant; a
+    Sprint game's drops; Chess960's king-takes-rook castling), each as python-chess writes it; the
+    line is JSON, and mem_free only when asked."""
     board = Board()
     extra = {"sprint": {"seed": 4}, "chess960": {"position": 518}}.get(variant, {})
     assert ask(board, dict(extra, cmd="new", variant=variant))["ok"]
@@ -100,14 +116,15 @@ def test_status_lists_a_long_games_every_move_as_python_chess_writes_it(variant)
         legal = pos.legal_moves()
         if not legal or pos.is_game_over(claim_draw=True):
             break
-        move = rng.choice(legal)
-        uci = _python_chess_uci(move)
-        kinds.add("drop" if "@" in uci else "promotion" if len(uci) == 5 else "move")
-        played.append(uci)
+        unseen = [m for m in legal if _kind(pos, m) not in kinds]     # each kind once it is legal
+        move = rng.choice(unseen or legal)
+        kinds.add(_kind(pos, move))
+        played.append(_python_chess_uci(move))
         pos.push(move)
     status = ask(board, "status")
     assert status["moves"] == played and len(played) >= 80, len(played)
-    assert kinds >= ({"move", "drop"} if variant == "sprint" else {"move"})
+    assert kinds >= {"sprint": {"move", "drop", "promotion"}, "chess": {"move", "castling", "promotion", "en passant"},
+                     "chess960": {"move", "castling", "promotion"}}[variant], kinds
     assert "mem_free" not in status
     mem = ask(board, {"cmd": "status", "mem": True})
     assert mem["moves"] == played and ("mem_free" in mem) == hasattr(gc, "mem_free")   # not on CPython
