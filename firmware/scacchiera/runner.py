@@ -125,25 +125,17 @@ class Runner:
                 next_us = hw.ticks_us()   # a long stall (a sector erase): start the schedule afresh
 
     def step(self):
-        """One scan and whatever is due. Allocates nothing when nothing happens."""
-        hw = self.hw
-        now = hw.ticks_ms()
-        rows = self.rows
-        heap_lock()                    # its frame on the stack (scacchiera/__init__.py)
-        try:
-            hw.read_rows(rows)
-        finally:
-            heap_unlock()
-        touched = self.holder is None and self.app.scan(rows, now)
-        self.scans = (self.scans + 1) & _MASK
-        if touched:
+        """One scan and whatever is due. Allocates nothing when nothing happens, its calls' frames
+        included: each call a steady scan makes fits in 11 words (scacchiera/__init__.py; tests/
+        test_frames.py), so some are split in two."""
+        now = self.hw.ticks_ms()
+        if self._sense(now):
             self.show(now)             # a piece lifted or put down: its LEDs now, not at the next slice
         if elapsed(now, self._slow_ms) >= SLOW_MS:
             self._slow_ms = now
             self._poll_buttons(now)
-            dt = elapsed(now, self._rate_ms)
-            if dt >= RATE_MS:
-                self.scan_rate = ((self.scans - self._rate_scans) & _MASK) * 1000 // dt
+            if elapsed(now, self._rate_ms) >= RATE_MS:
+                self.scan_rate = ((self.scans - self._rate_scans) & _MASK) * 1000 // elapsed(now, self._rate_ms)
                 self._rate_ms = now
                 self._rate_scans = self.scans
             for part in self.parts:
@@ -151,7 +143,17 @@ class Runner:
             self.show(now)
         for part in self.parts:
             part.scan(self, now)
-        hw.feed_watchdog()
+        self.hw.feed_watchdog()
+
+    def _sense(self, now):
+        """Read the switch rows and hand them to the game; True if a reed's change reached it."""
+        heap_lock()                    # read_rows' frame on the stack (scacchiera/__init__.py)
+        try:
+            self.hw.read_rows(self.rows)
+        finally:
+            heap_unlock()
+        self.scans = (self.scans + 1) & _MASK
+        return self.holder is None and self.app.scan(self.rows, now)
 
     def crash(self, e):
         """The loop failed: say why and save what can be saved (a reset follows)."""
@@ -168,16 +170,18 @@ class Runner:
 
     def show(self, now):
         """Redraw if something changed; write the strip only if the pixels did."""
+        if self.holder is None and not self.app.dirty and (now // BLINK_MS) & 1 == self._blink:
+            return                     # the usual case, in a frame of 11 words (step's docstring)
+        self._draw(now)
+
+    def _draw(self, now):
         holder = self.holder
         if holder is not None:
             if not holder.draw(self, self.back, now):
                 return
         else:
             app = self.app
-            blink = (now // BLINK_MS) & 1
-            if not app.dirty and blink == self._blink:
-                return
-            self._blink = blink
+            self._blink = (now // BLINK_MS) & 1
             frame = app.compose()
             for part in self.parts:
                 part.shown(self, frame, now)

@@ -122,8 +122,7 @@ class DisplayPart:
             if second != self._second:
                 self._second = second
                 self._clock = True
-        engine = runner.engine
-        thinking = engine is not None and engine.thinking
+        thinking = runner.engine is not None and runner.engine.thinking   # (one local less: 11 words, runner.step)
         if thinking != self._thinking:
             self._thinking = thinking
             self.stale = True

@@ -54,12 +54,15 @@ class Debouncer:
         """
         heap_lock()                    # _poll's frame on the stack (scacchiera/__init__.py)
         try:
-            waiting = self._poll(rows, now)
-        finally:
+            n = self._poll(rows, now)  # true: a square's raw state is not its stable one
+        except:                        # (not finally: 3 words more, and this frame would go on the heap)
             heap_unlock()
-        if not waiting:
+            raise
+        heap_unlock()
+        if not n:
             return 0
-        return self._settle(0, now) + self._settle(1, now)
+        n = self._settle(0, now)       # departures first; one local for both (runner.step: 11 words)
+        return self._settle(1, now) + n
 
     def _poll(self, rows, now):
         """Note each square's raw change; is any square's raw state not the stable one?"""

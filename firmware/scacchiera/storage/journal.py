@@ -419,13 +419,12 @@ class Journal:
         lost (a move placed, then the reply's piece lifted, would read as neither). So a move
         made while the reply already begins is written with the reply, once the board is as
         the game says, or once no reed has changed for QUIET_MS."""
-        game = self.game
-        if game is not None and game.clocks.running:
+        if self.game is not None and self.game.clocks.running:   # (no local for it: a frame of 11 words, runner.step)
             if self._marked < 0:
-                self._marked = game.clocks.since
+                self._marked = self.game.clocks.since
             elif elapsed(now, self._marked) >= MARK_MS:    # (elapsed < 0 would allocate)
                 self._marked = now
-                self._records.append("T %d" % game.clocks.left_ms(game.position.turn == 0, now))
+                self._records.append("T %d" % self.game.clocks.left_ms(self.game.position.turn == 0, now))
                 self.dirty = True
         if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
             if self._event_step:
