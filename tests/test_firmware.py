@@ -524,3 +524,38 @@ def test_the_loop_catches_up_after_a_short_stall_and_starts_afresh_after_a_long_
             assert late == 0, "400 scans in 400 periods"
         else:
             assert late >= stall_us - 2 * PERIOD_US, late
+
+
+def test_a_step_whose_scan_took_long_leaves_the_slice_to_the_next_step():
+    """A scan that took _LONG_SCAN_MS or more (a move's commit) does not also redraw and poll in the
+    same step: the slice waits for the next step, once (docs/firmware.md, the commit step)."""
+    from scacchiera.runner import SLOW_MS, _LONG_SCAN_MS
+    board = Board()
+    runner = board.runner
+    clock = board.hw.clock
+    board.run(40)
+    slices = []
+    poll = runner._poll_buttons
+    runner._poll_buttons = lambda now: (slices.append(board.hw.ticks_ms()), poll(now))
+    scan = runner.app.scan
+    slow = []
+
+    def slow_scan(rows, now):
+        if slow and slow.pop():
+            clock.sleep_us(_LONG_SCAN_MS * 1000)
+        return scan(rows, now)
+    runner.app.scan = slow_scan
+    for long_steps in (1, 8):
+        runner._slow_ms = board.hw.ticks_ms() - SLOW_MS      # a slice due at the next step
+        del slices[:]
+        slow[:] = [True] * long_steps
+        runner.step()
+        assert slices == [], "not in the long step"
+        runner.step()
+        if long_steps == 1:
+            assert len(slices) == 1, "one step late, in the step after the long one"
+        else:
+            assert slices == [], "not in two long steps"
+            for _ in range(long_steps - 2):
+                runner.step()
+            assert len(slices) == 1, "a slice 2 x SLOW_MS late runs even after a long scan"

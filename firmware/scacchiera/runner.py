@@ -46,6 +46,8 @@ PERIOD_US = 2500          # one scan every 2.5 ms: 400 scans/s (docs/firmware.md
 SLOW_MS = 10              # serial, buttons, LEDs
 RATE_MS = 1000            # the scan rate's window
 CATCH_UP_US = 10000       # a stall up to this long is caught up (scans back to back); a longer one is not
+_LONG_SCAN_MS = const(3)  # a scan that took this long (a move's commit) leaves a due slice to the next step,
+                          # once: the shorter steps and catching up keep scans (docs/firmware.md)
 _MASK = const(0x3FFFFFFF)
 
 
@@ -131,7 +133,8 @@ class Runner:
         now = self.hw.ticks_ms()
         if self._sense(now):
             self.show(now)             # a piece lifted or put down: its LEDs now, not at the next slice
-        if elapsed(now, self._slow_ms) >= SLOW_MS:
+        if elapsed(now, self._slow_ms) >= SLOW_MS and (elapsed(self.hw.ticks_ms(), now) < _LONG_SCAN_MS or
+                                                       elapsed(now, self._slow_ms) >= 2 * SLOW_MS):
             self._slow_ms = now
             self._poll_buttons(now)
             if elapsed(now, self._rate_ms) >= RATE_MS:
@@ -204,8 +207,10 @@ class Runner:
             return
         pressed = mask & ~self._buttons
         self._buttons = mask
-        if not pressed:
-            return
+        if pressed:
+            self._pressed(pressed, now)
+
+    def _pressed(self, pressed, now):
         names = self.hw.button_names
         for i in range(len(names)):
             if pressed >> i & 1:

@@ -113,7 +113,7 @@ class Game:
     def change(self, square, present, now):
         """A debounced presence change from the switch matrix."""
         self.now = now
-        if square != self._king_square(self.position.turn ^ 1):   # not the other side's taps
+        if square != self.position.king_square(self.position.turn ^ 1):   # not the other side's taps
             self.touch_ms = now
             if self.away:
                 self.away = False
@@ -152,7 +152,7 @@ class Game:
         elif kind == tr.TAKEBACK:
             self._take_back(tr.TAKEBACK)
         elif kind == tr.TAP:
-            if self.result is None and (value == self._king_square(0) or value == self._king_square(1) or
+            if self.result is None and (value == self.position.king_square(0) or value == self.position.king_square(1) or
                                         not pos.ply() and pos.piece_at(value) & 7 == ROOK):
                 if value != self.tap_square:
                     self.taps = 0
@@ -224,9 +224,6 @@ class Game:
             self.emit("opponent_asked", opponent="engine %d" % level if level else "person",
                       side="wb"[self.position.piece_at(self.tap_square) >> 3])
 
-    def _king_square(self, color):
-        return self.position.king_square(color)
-
     def _time_out(self, now):
         """The time for the move ran out: the board plays one for the player (seed 003,
         rules/variants.time_out_move). The hands then follow the LEDs (out of sync)."""
@@ -271,7 +268,7 @@ class Game:
             self._end(outcome, placed)
             return
         if pos.is_check():
-            self.emit("check", square=square_name(self._king_square(pos.turn)))
+            self.emit("check", square=square_name(self.position.king_square(pos.turn)))
         self.claimable = self._claims()
         if self.claimable:
             self.emit("claim", kinds=list(self.claimable))
@@ -493,4 +490,4 @@ class Game:
         """Square of the winner's king, or -1 (draw or game on)."""
         if not self.result or self.result[0] == "1/2-1/2":
             return -1
-        return self._king_square(WHITE if self.result[0] == "1-0" else 1)
+        return self.position.king_square(WHITE if self.result[0] == "1-0" else 1)

@@ -206,13 +206,11 @@ class Tracker:
         """The logical view from the game's position (and, if ``previous``, the one before its last move)."""
         pos = self.pos
         fill_occupancy(pos.board, self.logical)
-        if not previous:
-            pass
-        elif pos.ply():
+        if previous and pos.ply():
             move = pos.pop()
             fill_occupancy(pos.board, self.previous)
             pos.push(move)
-        else:
+        elif previous:
             self.previous[:] = self.logical
         self.table = MoveTable(pos, moves)
         self.drops = variant_of(pos) == SPRINT      # tiles can arrive from the hand (Scacchi Sprint)
