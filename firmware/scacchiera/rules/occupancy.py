@@ -69,11 +69,10 @@ def signature(pos, move):
     if not move & DROP and move >> 14 & 7 != KING:       # not a drop, not Chess960's castling
         fr88 = move & 127
         to88 = (move >> 7) & 127
-        board = pos.board
         fr = (fr88 + (fr88 & 7)) >> 1
-        if board[to88]:
+        if pos.board[to88]:                          # (pos.board twice, not a local: 11 words, runner.step)
             return 1 << 6 | fr                       # a capture: only the origin empties
-        t = board[fr88] & 7
+        t = pos.board[fr88] & 7
         if t != KING and not (t == PAWN and to88 == pos.ep):
             to = (to88 + (to88 & 7)) >> 1
             return (2 << 12 | fr << 6 | to) if fr < to else (2 << 12 | to << 6 | fr)
