@@ -152,7 +152,7 @@ class Game:
         elif kind == tr.TAKEBACK:
             self._take_back(tr.TAKEBACK)
         elif kind == tr.TAP:
-            if self.result is None and (value == self.position.king_square(0) or value == self.position.king_square(1) or
+            if self.result is None and (value == pos.king_square(0) or value == pos.king_square(1) or
                                         not pos.ply() and pos.piece_at(value) & 7 == ROOK):
                 if value != self.tap_square:
                     self.taps = 0
@@ -268,7 +268,7 @@ class Game:
             self._end(outcome, placed)
             return
         if pos.is_check():
-            self.emit("check", square=square_name(self.position.king_square(pos.turn)))
+            self.emit("check", square=square_name(pos.king_square(pos.turn)))
         self.claimable = self._claims()
         if self.claimable:
             self.emit("claim", kinds=list(self.claimable))
