@@ -30,11 +30,15 @@ def test_an_online_games_commands_under_micropython():
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_an_online_games_eight_tags_cost_under_600_bytes_of_heap():
     """The tags stay in RAM for the game (the journal's copy, for the archive): the eight the companion
-    gives a Lichess game, against the same firmware without them (tests/mpy/tags_heap.py)."""
+    gives a Lichess game, against the same firmware without them (tests/mpy/tags_heap.py). Each the least
+    over four layouts of the heap (``pad=N``), as tests/test_firmware.py's heap tests: the port's collector
+    is conservative, and one layout read 2,016 B where the others read under 600."""
     used = {}
     for mode in ("-", "tags"):
-        out = run_micropython("tests/mpy/tags_heap.py", mode, paths=("host_tools/fakehw", "firmware", "tests/mpy"),
-                              data=())
-        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-        used[mode] = int(re.search(r"heap_after (\d+) bytes", out.stdout).group(1))
+        for pad in (0, 512, 1024, 2048):
+            out = run_micropython("tests/mpy/tags_heap.py", mode, "pad=%d" % pad,
+                                  paths=("host_tools/fakehw", "firmware", "tests/mpy"), data=())
+            assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+            figure = int(re.search(r"heap_after (\d+) bytes", out.stdout).group(1))
+            used[mode] = min(used.get(mode, figure), figure)
     assert 0 < used["tags"] - used["-"] <= 600, used
