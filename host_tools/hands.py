@@ -31,7 +31,7 @@ step, ``AssertionError`` for a failed expectation.
 import sys
 
 from scacchiera.app import App
-from scacchiera.leds import frame as led_frame
+from scacchiera.leds.names import meanings as led_meanings
 from scacchiera.report import STATE_NAMES
 from scacchiera.rules.squares import parse_square
 
@@ -261,7 +261,7 @@ class Hands:
         return [pos.uci(m) for m in pos.move_stack]
 
     def leds(self):
-        return led_frame.meanings(self.app.compose())
+        return led_meanings(self.app.compose())
 
     def state(self):
         return STATE_NAMES[self.app.game.tracker.state]

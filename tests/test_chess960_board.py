@@ -304,7 +304,7 @@ def test_the_leds_guide_a_chess960_set_up_one_kind_of_piece_at_a_time():
     each kind of piece on the squares lit for it (tracking/setup_guide.py); a piece put elsewhere is
     lit to be taken off and holds the step; in sync, the game is played."""
     from firmware_support import Board
-    from scacchiera.leds.frame import meanings
+    from scacchiera.leds.names import meanings
     from scacchiera.rules import parse_square
     board = Board()
     board.send({"cmd": "new", "variant": "chess960", "position": 100}, 6)

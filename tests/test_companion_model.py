@@ -132,10 +132,10 @@ def test_lines_up_to_512_bytes_go_and_are_echoed(link):
 
 def test_the_positions_of_the_game_and_the_palette_for_the_page(link):
     """The page's move list shows earlier positions (``fens``: python-chess agrees) and its legend
-    the firmware's palette (every meaning but "none", in frame.NAMES's order)."""
+    the firmware's palette (every meaning but "none", in leds/names.py's order)."""
     chess = pytest.importorskip("chess")
-    from scacchiera.leds import frame as led_frame
-    from scacchiera.leds.palette import DEFAULT
+    from scacchiera.leds.names import NAMES
+    from scacchiera.leds.palette import default_colours
     model, sent = link
     model.connected()
     moves = ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3"]
@@ -148,9 +148,9 @@ def test_the_positions_of_the_game_and_the_palette_for_the_page(link):
         board.push_uci(uci)
         want.append(board.fen())
     assert s["fens"] == want
-    assert [p["meaning"] for p in s["palette"]] == list(led_frame.NAMES[1:])
+    assert [p["meaning"] for p in s["palette"]] == list(NAMES[1:])
     for p in s["palette"]:
-        r, g, b, blink = DEFAULT[led_frame.NAMES.index(p["meaning"])]
+        r, g, b, blink = default_colours()[NAMES.index(p["meaning"])]
         assert p["rgb"] == [r, g, b] and p["blink"] == blink
 
 

@@ -18,8 +18,8 @@ from companion_support import (ARTIFACTS, BROWSER_TESTS, ScriptedBoard, chromium
                                 status_reply)
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
-from scacchiera.leds import frame as led_frame
-from scacchiera.leds.palette import DEFAULT as PALETTE
+from scacchiera.leds.names import NAMES as LED_NAMES
+from scacchiera.leds.palette import default_colours
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 pytestmark = BROWSER_TESTS
@@ -110,9 +110,9 @@ def test_mirror_legend_and_no_sideways_scroll(browser, board, size):
     entries = page.evaluate("""Array.from(document.querySelectorAll('#legend li')).map(li => ({
         meaning: li.dataset.meaning, colour: getComputedStyle(li.querySelector('.swatch')).backgroundColor,
         blinks: li.querySelector('.swatch').classList.contains('blink'), words: li.textContent}))""")
-    assert [e["meaning"] for e in entries] == list(led_frame.NAMES[1:])
+    assert [e["meaning"] for e in entries] == list(LED_NAMES[1:])
     for e in entries:
-        r, g, b, blink = PALETTE[led_frame.NAMES.index(e["meaning"])]
+        r, g, b, blink = default_colours()[LED_NAMES.index(e["meaning"])]
         assert e["colour"] == "rgb(%d, %d, %d)" % (r, g, b), e
         assert e["blinks"] == bool(blink), e
         assert e["words"].strip() != e["meaning"], "no words for %s" % e["meaning"]

@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from firmware_support import Board, rows_of
-from scacchiera.leds.frame import meanings
+from scacchiera.leds.names import meanings
 from scacchiera.engine import LEVELS
 from scacchiera.rules import parse_square
 

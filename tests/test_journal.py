@@ -570,7 +570,7 @@ def test_a_sprint_game_resumed_before_its_first_move_still_offers_the_tile_just_
     """The journal keeps a Sprint game's start as its position string: read back after a power cut
     before White's first move, it still knows the rook White drew (seed 1), so the LEDs show where
     the rook may go and a tile placed on d3 is offered as the rook first, as before the cut."""
-    from scacchiera.leds import frame
+    from scacchiera.leds.names import meanings
     from scacchiera.rules import ROOK
     fs = MemFS()
     board = Board(fs=fs)
@@ -578,16 +578,16 @@ def test_a_sprint_game_resumed_before_its_first_move_still_offers_the_tile_just_
     board.hw.set_squares([4, 12, 52, 60])
     board.wait(300)
     assert board.game.position.drawn_tile() == ROOK
-    before = frame.meanings(board.runner.app.compose())
+    before = meanings(board.runner.app.compose())
     resumed = Board(fs=copy_fs(fs), rows=bytes(board.hw.occupied))
     resumed.wait(300)
     assert resumed.game.position.fen() == board.game.position.fen()
     assert resumed.game.position.drawn_tile() == ROOK
-    after = frame.meanings(resumed.runner.app.compose())
+    after = meanings(resumed.runner.app.compose())
     assert after == before and after["a1"] == "drop-target"
     resumed.hw.set_squares([4, 12, 19, 52, 60])       # a tile on d3: rook or pawn, the rook first
     resumed.wait(100)
-    assert frame.meanings(resumed.runner.app.compose())["d3"] == "drop-rook"
+    assert meanings(resumed.runner.app.compose())["d3"] == "drop-rook"
 
 
 def test_a_move_is_written_once_its_line_has_gone_to_the_host_or_after_line_wait_ms():

@@ -15,8 +15,8 @@ import time
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without the line end)
-from scacchiera.leds import frame as led_frame
-from scacchiera.leds.palette import DEFAULT as PALETTE
+from scacchiera.leds.names import NAMES as LED_NAMES
+from scacchiera.leds.palette import default_colours
 from scacchiera.rules.squares import PIECE_SYMBOLS, is_drop, parse_square, to_square
 from scacchiera.rules.variants import CHESS, CHESS960, SPRINT, VARIANTS, new_position, variant_of
 
@@ -70,16 +70,19 @@ def piece_letter(code):
     return letter.upper() if code >> 3 == 0 else letter
 
 
+COLOURS = default_colours()     # the firmware's palette, {meaning: (r, g, b, blink)}
+
+
 def led_square(meaning):
     """How the page draws a square's LED: its meaning, colour and blinking (the firmware's palette)."""
     if not meaning:
         return {"meaning": "", "rgb": [0, 0, 0], "blink": False}
-    r, g, b, blink = PALETTE.get(led_frame.NAMES.index(meaning), (0, 0, 0, False))
+    r, g, b, blink = COLOURS.get(LED_NAMES.index(meaning), (0, 0, 0, False))
     return {"meaning": meaning, "rgb": [r, g, b], "blink": blink}
 
 
 # Every LED meaning with its colour and blinking, in the firmware's order: the page's legend.
-PALETTE_LIST = [dict(led_square(name), meaning=name) for name in led_frame.NAMES[1:]]
+PALETTE_LIST = [dict(led_square(name), meaning=name) for name in LED_NAMES[1:]]
 
 
 class BoardModel:

@@ -22,7 +22,7 @@ promote-*/drop-* with the variant. Colours no meaning has are an error.
 from host_tools import _paths  # noqa: F401
 
 import board_config as cfg
-from scacchiera.leds import frame as led_frame
+from scacchiera.leds.names import NAMES as LED_NAMES
 from scacchiera.leds.palette import Palette, BLINK_MS
 from scacchiera.rules.squares import square_name
 
@@ -54,8 +54,8 @@ class LedDecoder:
         if cap not in self._tables:
             palette = Palette(self.led_of_square, self.order, cap)
             looks = {}
-            for meaning in range(1, len(led_frame.NAMES)):
-                looks.setdefault(_look(palette, meaning), []).append(led_frame.NAMES[meaning])
+            for meaning in range(1, len(LED_NAMES)):
+                looks.setdefault(_look(palette, meaning), []).append(LED_NAMES[meaning])
             self._tables[cap] = looks
         return self._tables[cap]
 

@@ -21,7 +21,7 @@ from memfs import MemFS
 from scacchiera.storage.fs import OsFS
 from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
-from scacchiera.leds import frame as led_frame
+from scacchiera.leds.names import NAMES as LED_NAMES, meanings as led_meanings
 from scacchiera.display.icons import NAMES as ICON_NAMES
 from scacchiera.rules.variants import new_position, variant_of, CHESS, CHESS960, SPRINT
 from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
@@ -404,7 +404,7 @@ class SimBoard(FirmwareHands):
             leds = []
             for sq in range(64):
                 r, g, b, blink = app.palette.rgb(frame[sq])
-                leds.append({"meaning": led_frame.NAMES[frame[sq]], "rgb": [r, g, b], "blink": blink})
+                leds.append({"meaning": LED_NAMES[frame[sq]], "rgb": [r, g, b], "blink": blink})
             sprint = None
             if variant_of(pos) == SPRINT:
                 drawn = pos.drawn_tile()
@@ -422,7 +422,7 @@ class SimBoard(FirmwareHands):
                 "termination": game.result[1] if game.result else None,
                 "in_sync": game.in_sync(),
                 "state": STATE_NAMES[game.tracker.state],
-                "leds": led_frame.meanings(frame),
+                "leds": led_meanings(frame),
                 "led_squares": leds,
                 "pixels": list(pixels),
                 "pieces": list(self.pieces),

@@ -2,8 +2,8 @@
 
 Colours and blinking are the palette's business; a frame is 64 small ints,
 one meaning per square (0: dark), so the firmware, the simulator and the
-tests all read the same thing. ``NAMES`` are the documented names (the
-simulator's JSON and the serial protocol use them).
+tests all read the same thing. Their documented names (the simulator's JSON
+and the serial protocol use them) are in leds/names.py.
 """
 
 from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, DROP, const, from_square, to_square, promotion
@@ -43,11 +43,7 @@ SUGGEST_FROM = const(29)   # a hint (the engine's or the host's): the piece to m
 SUGGEST_TO = const(30)     # ...and where (not enforced: any legal move is still taken)
 ASKED = const(31)          # a square a DGT or ChessLink program asked to light (dgt.py, chesslink.py)
 
-NAMES = ("", "last-move", "check", "claim", "lifted", "legal", "legal-capture", "show-from",
-         "show-to", "error", "fix", "to-empty", "to-fill", "promote-queen", "promote-knight",
-         "promote-rook", "promote-bishop", "winner", "loser", "draw", "drop-target",
-         "drop-pawn", "drop-knight", "drop-bishop", "drop-rook", "drop-queen", "time-low", "offer",
-         "away", "suggest-from", "suggest-to", "asked")
+COUNT = const(32)          # meanings, NONE included: leds/names.py names each one
 
 _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BISHOP: PROMOTE_BISHOP}
 _DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
@@ -187,8 +183,3 @@ def _game_over(game, frame):
     else:
         frame[w] = frame[b] = DRAW
 
-
-def meanings(frame):
-    """{square name: meaning name} of the lit squares (for JSON and tests)."""
-    from ..rules.squares import square_name
-    return dict((square_name(sq), NAMES[frame[sq]]) for sq in range(64) if frame[sq])

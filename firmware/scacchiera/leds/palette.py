@@ -14,42 +14,50 @@ STEADY = False
 BLINK = True
 SLOW = 2
 
-# (red, green, blue, blinks), full scale 0..255: scaled down to the cap.
-# A claimable draw pulses its king slowly; a drawn game shows both kings steady. What a
-# player may take up or must mind pulses too: a draw offered, an absent opponent, the last 10 s.
-DEFAULT = {
-    f.LAST_MOVE: (40, 40, 120, False),
-    f.CHECK: (255, 0, 0, False),
-    f.CLAIM: (255, 160, 0, SLOW),
-    f.LIFTED: (255, 255, 255, False),
-    f.LEGAL: (0, 200, 0, False),
-    f.LEGAL_CAPTURE: (255, 120, 0, False),
-    f.SHOW_FROM: (0, 160, 255, False),
-    f.SHOW_TO: (0, 160, 255, True),
-    f.ERROR: (255, 0, 0, True),
-    f.FIX: (255, 255, 0, False),
-    f.TO_EMPTY: (255, 0, 160, True),
-    f.TO_FILL: (255, 255, 0, True),
-    f.PROMOTE_QUEEN: (255, 255, 255, True),
-    f.PROMOTE_KNIGHT: (0, 200, 0, True),
-    f.PROMOTE_ROOK: (0, 0, 255, True),
-    f.PROMOTE_BISHOP: (200, 0, 200, True),
-    f.WINNER: (0, 255, 0, False),
-    f.LOSER: (255, 0, 0, False),
-    f.DRAW: (255, 160, 0, False),
-    f.DROP_TARGET: (0, 90, 90, False),
-    f.DROP_PAWN: (255, 255, 255, True),
-    f.DROP_KNIGHT: (0, 200, 0, True),
-    f.DROP_BISHOP: (200, 0, 200, True),
-    f.DROP_ROOK: (0, 0, 255, True),
-    f.DROP_QUEEN: (255, 160, 0, True),
-    f.TIME_LOW: (255, 0, 80, SLOW),
-    f.OFFER: (255, 255, 255, SLOW),
-    f.AWAY: (120, 0, 255, SLOW),
-    f.SUGGEST_FROM: (0, 255, 170, False),     # mint: a hint, never enforced
-    f.SUGGEST_TO: (0, 255, 170, SLOW),
-    f.ASKED: (170, 110, 255, False),          # lavender: what a DGT or ChessLink program lights
-}
+
+
+def default_colours():
+    """The board's own colours, {meaning: (red, green, blue, blinks)}, full scale 0..255 (scaled
+    down to the cap): a new dict each call, so that once a palette has built its table the board
+    keeps no dict of them.
+
+    A claimable draw pulses its king slowly; a drawn game shows both kings steady. What a
+    player may take up or must mind pulses too: a draw offered, an absent opponent, the last 10 s.
+    """
+    return {
+        f.LAST_MOVE: (40, 40, 120, False),
+        f.CHECK: (255, 0, 0, False),
+        f.CLAIM: (255, 160, 0, SLOW),
+        f.LIFTED: (255, 255, 255, False),
+        f.LEGAL: (0, 200, 0, False),
+        f.LEGAL_CAPTURE: (255, 120, 0, False),
+        f.SHOW_FROM: (0, 160, 255, False),
+        f.SHOW_TO: (0, 160, 255, True),
+        f.ERROR: (255, 0, 0, True),
+        f.FIX: (255, 255, 0, False),
+        f.TO_EMPTY: (255, 0, 160, True),
+        f.TO_FILL: (255, 255, 0, True),
+        f.PROMOTE_QUEEN: (255, 255, 255, True),
+        f.PROMOTE_KNIGHT: (0, 200, 0, True),
+        f.PROMOTE_ROOK: (0, 0, 255, True),
+        f.PROMOTE_BISHOP: (200, 0, 200, True),
+        f.WINNER: (0, 255, 0, False),
+        f.LOSER: (255, 0, 0, False),
+        f.DRAW: (255, 160, 0, False),
+        f.DROP_TARGET: (0, 90, 90, False),
+        f.DROP_PAWN: (255, 255, 255, True),
+        f.DROP_KNIGHT: (0, 200, 0, True),
+        f.DROP_BISHOP: (200, 0, 200, True),
+        f.DROP_ROOK: (0, 0, 255, True),
+        f.DROP_QUEEN: (255, 160, 0, True),
+        f.TIME_LOW: (255, 0, 80, SLOW),
+        f.OFFER: (255, 255, 255, SLOW),
+        f.AWAY: (120, 0, 255, SLOW),
+        f.SUGGEST_FROM: (0, 255, 170, False),     # mint: a hint, never enforced
+        f.SUGGEST_TO: (0, 255, 170, SLOW),
+        f.ASKED: (170, 110, 255, False),          # lavender: what a DGT or ChessLink program lights
+    }
+
 
 BLINK_MS = 250
 
@@ -65,13 +73,14 @@ class Palette:
     def __init__(self, led_of_square, order="GRB", cap=255, colours=None):
         self.led_of_square = bytes(led_of_square)
         self.offsets = tuple("RGB".index(c) for c in order)  # buffer slot i holds channel offsets[i]
-        self.colours = colours = colours or DEFAULT
+        self.colours = colours          # None: default_colours(), built when rgb() first needs them
+        colours = colours or default_colours()
         # One small int a meaning: its three strip bytes (capped, in the strip's order)
         # at bits 18, 10 and 2, how it blinks (0 steady, 1 BLINK, 2 SLOW) in bits 0-1.
         # A tuple and a bytes object a meaning would take 1.2 KB more RAM.
         entries = []
         o = self.offsets
-        for meaning in range(len(f.NAMES)):
+        for meaning in range(f.COUNT):
             r, g, b, blink = colours.get(meaning, (0, 0, 0, False))
             rgb = (r * cap // 255, g * cap // 255, b * cap // 255)
             entries.append(rgb[o[0]] << 18 | rgb[o[1]] << 10 | rgb[o[2]] << 2 | blink)
@@ -96,5 +105,7 @@ class Palette:
         return buf
 
     def rgb(self, meaning):
-        """(r, g, b) of a meaning at full scale (for the simulator's display)."""
+        """(r, g, b, blink) of a meaning at full scale (for the simulator's display)."""
+        if self.colours is None:
+            self.colours = default_colours()
         return self.colours.get(meaning, (0, 0, 0, False))
