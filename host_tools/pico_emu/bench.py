@@ -228,9 +228,8 @@ def whole_game(hands, game):
     step = hands.step
 
     def timed(line, number=0):
-        done = step(line, number)
-        edges.append((hands.emu.t_ms, line))
-        return done
+        edges.append((hands.emu.t_ms, line))   # the reed's edge: step() then waits a scan (hands.SCAN_MS)
+        return step(line, number)
     hands.step = timed
     scans, t0 = hands.emu.scan_stats(), hands.emu.t_ms
     try:
