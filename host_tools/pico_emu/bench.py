@@ -187,9 +187,12 @@ def print_loop_costs(hands):
 
 
 def lift_to_leds(hands, square, targets):
-    """ms from a piece leaving ``square`` to the strip showing its legal destinations ``targets``."""
-    hands.step("lift " + square)
-    t = _until(hands, lambda: all("legal" in hands.candidates()[parse_square(sq)] for sq in targets))
+    """ms from a piece leaving ``square`` (its reed's edge) to the strip showing its legal destinations
+    ``targets``; None if it never does."""
+    start = hands.emu.t_ms
+    hands.step("lift " + square)         # (then waits a scan: hands.SCAN_MS)
+    shown = _until(hands, lambda: all("legal" in hands.candidates()[parse_square(sq)] for sq in targets))
+    t = None if shown is None else hands.emu.t_ms - start
     hands.step("place " + square)
     hands.wait(1200)
     return t
