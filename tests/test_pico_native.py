@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WH
 
 NATIVE = ("scacchiera/rules/legal", "scacchiera/engine/movegen",
           "scacchiera/engine/ordering", "scacchiera/engine/tree", "scacchiera/sensing/wiring",
-          "scacchiera/rules/uci_bytes", "scacchiera/rules/occupancy")
+          "scacchiera/rules/uci_bytes", "scacchiera/rules/occupancy", "scacchiera/leds/palette")
 EDGES = [
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",                        # promotions, captures on the rim
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -102,7 +102,7 @@ def test_viper_functions_agree_with_bytecode_and_cpython(pico, on_cpython):
     assert [row[0] for row in native] == ["attacked", "legal_moves", "pseudo_moves", "checker", "score_moves",
                                        "take_best", "make_move", "unmake_move", "static_score", "left_in_check",
                                        "stops_check", "is_repetition", "has_pieces", "to_ranks", "write_moves", "tt_put", "tt_find",
-                                       "fill_occupancy"]
+                                       "fill_occupancy", "render"]
     for name, calls, bad, _checksum in native:
         assert int(calls) >= 2 * len(fens()) and bad == "0", (name, calls, bad)
     # the Pico's twins ran as bytecode and agreed; CPython's figures are the same

@@ -179,6 +179,31 @@ def check_wiring(tally):
             tally.same(list(a), list(b))
 
 
+def check_palette(tally):
+    """_render for three channel orders and caps, on a scrambled chain: frames holding every
+    meaning and bytes no meaning has (dark), at the four phases of the two blinks; then a buffer
+    too short for the chain (its LEDs past the end left alone) and fewer squares than 64.
+    Imported here, once the engine's checks have given their RAM back."""
+    import scacchiera.leds.palette as palette
+    try:
+        import scacchiera.leds.palette_bytecode as palette_bc
+    except ImportError:   # CPython: the twin is the module itself
+        palette_bc = palette
+    leds = bytes((sq * 37 + 11) & 63 for sq in range(64))
+    frames = (bytes(range(64)), bytes((sq * 7 + 3) & 31 for sq in range(64)), bytes(255 - sq for sq in range(64)))
+    for order, cap in (("GRB", 21), ("RGB", 255), ("BRG", 128)):
+        table = palette.Palette(leds, order, cap).table
+        for frame in frames:
+            for now in (0, 250, 500, 750):
+                dark, slow_dark = (now // 250) & 1, (now // 500) & 1
+                for size, count in ((192, 64), (150, 40)):
+                    a = bytearray(b"\x5a" * size)
+                    b = bytearray(b"\x5a" * size)
+                    palette._render(frame, a, table, leds, count, len(table), size, dark, slow_dark)
+                    palette_bc._render(frame, b, table, leds, count, len(table), size, dark, slow_dark)
+                    tally.same(list(a), list(b))
+
+
 def _history_words():
     """Every kind of move a history word may hold: from and to on the rim and in the centre, each
     promotion and Chess960's king-takes-rook (kind 6), drops of each piece; undo bits above."""
@@ -302,10 +327,12 @@ def check_functions(fens):
     check_wiring(t_wiring)
     t_uci = Tally("write_moves")
     check_uci_bytes(t_uci)
+    t_palette = Tally("render")
+    check_palette(t_palette)
     t_put, t_find = Tally("tt_put"), Tally("tt_find")
     check_table(t_put, t_find)
     for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored, t_static, t_left, t_stops, t_rep,
-              t_pieces, t_wiring, t_uci, t_put, t_find, t_occ):
+              t_pieces, t_wiring, t_uci, t_put, t_find, t_occ, t_palette):
         t.show()
 
 

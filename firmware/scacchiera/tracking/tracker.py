@@ -407,11 +407,12 @@ class Tracker:
         for m in table.moves:
             if self.required >= 0 and (m & _SQUARES_MASK) != (self.required & _SQUARES_MASK):
                 continue
-            squares = changed_squares(self.pos, m)
             captured = table.captured.get(m, -1)
-            # Started from the origin, or by taking off the piece to be captured.
-            if from_square(m) not in diff and diff != [captured]:
+            # Started from the origin, or by taking off the piece to be captured (tested first:
+            # a lift passes a few moves of the ~35 on to the changed squares' list).
+            if from_square(m) not in diff and (len(diff) != 1 or diff[0] != captured):
                 continue
+            squares = changed_squares(self.pos, m)
             for sq in diff:
                 if sq not in squares and not (sq == captured and not self.physical[sq]):
                     break
