@@ -524,7 +524,7 @@ class Position:
             return False
         # Keys are 30-bit hashes: confirm by walking back and comparing the real positions, those
         # with the same key only (the same position has the same key), and no further back than
-        # the occurrence that makes ``times`` (a pop and a push cost the RP2040 ~0.8 ms a ply).
+        # the occurrence that makes ``times`` (each ply back is a pop and a push: docs/engine.md).
         keys = self._keys
         key = keys[self._n]
         now = (bytes(self.board), self.turn, self.castling, self.ep)
