@@ -315,6 +315,25 @@ def test_no_frame_is_brighter_than_the_power_cap():
         assert max(lit) <= board_config.LED_MAX_LEVEL
 
 
+
+def test_every_meaning_has_a_name_and_a_colour_and_a_byte_beyond_them_is_dark():
+    """leds/names.py names each of frame.COUNT meanings (the host and the simulator read them) and
+    the palette colours each but NONE; a frame byte no meaning has shows dark, as NONE does."""
+    from scacchiera.leds import frame
+    from scacchiera.leds.names import NAMES
+    from scacchiera.leds.palette import Palette, default_colours
+    from scacchiera.rules import squares
+    meanings = [getattr(frame, name) for name in dir(frame) if name.isupper() and name != "COUNT"
+                and isinstance(getattr(frame, name), int) and not hasattr(squares, name)]
+    assert sorted(meanings) == list(range(frame.COUNT)) and len(NAMES) == frame.COUNT
+    assert len(set(NAMES)) == frame.COUNT
+    assert sorted(default_colours()) == list(range(1, frame.COUNT))
+    palette = Palette(range(64))
+    lit = bytearray(b"\x01" * 192)
+    palette.render(bytes([frame.COUNT, 255]) * 32, lit, 0)
+    assert lit == bytes(192)
+
+
 # -- the hardware layer's pieces ---------------------------------------------------------------
 
 @pytest.mark.parametrize("corner", ["near-left", "near-right", "far-right", "far-left"])

@@ -18,7 +18,6 @@ BLINK = True
 SLOW = const(2)
 
 
-
 def default_colours():
     """The board's own colours, {meaning: (red, green, blue, blinks)}, full scale 0..255 (scaled
     down to the cap): a new dict each call, so that once a palette has built its table the board
