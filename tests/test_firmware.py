@@ -323,8 +323,8 @@ def test_every_meaning_has_a_name_and_a_colour_and_a_byte_beyond_them_is_dark():
     from scacchiera.leds.names import NAMES
     from scacchiera.leds.palette import Palette, default_colours
     from scacchiera.rules import squares
-    meanings = [getattr(frame, name) for name in dir(frame) if name.isupper() and name != "COUNT"
-                and isinstance(getattr(frame, name), int) and not hasattr(squares, name)]
+    meanings = [getattr(frame, name) for name in dir(frame) if name.isupper() and name[0] != "_"
+                and name != "COUNT" and isinstance(getattr(frame, name), int) and not hasattr(squares, name)]
     assert sorted(meanings) == list(range(frame.COUNT)) and len(NAMES) == frame.COUNT
     assert len(set(NAMES)) == frame.COUNT
     assert sorted(default_colours()) == list(range(1, frame.COUNT))
