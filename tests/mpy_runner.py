@@ -5,6 +5,10 @@ import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "tools", "micropython", "run.mjs")
+# ``pad=N`` arguments of the heap scripts (tests/mpy/firmware_heap.py, tags_heap.py): N bytes held before
+# the firmware loads, so its blocks land elsewhere. This port's collector is conservative: a heap test
+# takes the least live heap over these layouts.
+HEAP_LAYOUTS = ("pad=0", "pad=512", "pad=1024", "pad=2048")
 
 
 def run_micropython(script, *args, paths=("firmware", "tests/mpy"), data=("tests/data",), heap=None, timeout=600):

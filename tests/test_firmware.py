@@ -21,7 +21,7 @@ import sys
 import pytest
 
 from firmware_support import Board, FAKEHW, ROOT, Reset, MemFS, PERIOD_US, run_on_the_pins
-from mpy_runner import run_micropython
+from mpy_runner import HEAP_LAYOUTS, run_micropython
 from host_tools import deploy
 from host_tools.fakehw.matrix import ReedMatrix
 from scacchiera.sensing.wiring import Wiring
@@ -82,8 +82,8 @@ def _heap_after_300_plies(build, *mode):
     layouts, and single runs made these tests pass or fail by the folder they ran in. The least is
     the closest to what is really live."""
     least, first = None, None
-    for pad in (0, 512, 1024, 2048):
-        out = _run_in(build, 300, 1000000, *(mode + ("pad=%d" % pad,)))
+    for pad in HEAP_LAYOUTS:
+        out = _run_in(build, 300, 1000000, *(mode + (pad,)))
         assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
         assert "plies 300" in out.stdout
         used = int(re.search(r"heap_after_game (\d+) bytes", out.stdout).group(1))
@@ -313,7 +313,6 @@ def test_no_frame_is_brighter_than_the_power_cap():
     for meaning in range(len(palette.table)):
         palette.render(bytes([meaning]) * 64, lit, 0)      # time 0: blinking meanings lit
         assert max(lit) <= board_config.LED_MAX_LEVEL
-
 
 
 def test_every_meaning_has_a_name_and_a_colour_and_a_byte_beyond_them_is_dark():

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from firmware_support import run_on_the_pins
-from mpy_runner import run_micropython
+from mpy_runner import HEAP_LAYOUTS, run_micropython
 
 CHECKS = 10          # under MicroPython one more: no allocation with the host's clock running
 
@@ -35,8 +35,8 @@ def test_an_online_games_eight_tags_cost_under_600_bytes_of_heap():
     is conservative, and one layout read 2,016 B where the others read under 600."""
     used = {}
     for mode in ("-", "tags"):
-        for pad in (0, 512, 1024, 2048):
-            out = run_micropython("tests/mpy/tags_heap.py", mode, "pad=%d" % pad,
+        for pad in HEAP_LAYOUTS:
+            out = run_micropython("tests/mpy/tags_heap.py", mode, pad,
                                   paths=("host_tools/fakehw", "firmware", "tests/mpy"), data=())
             assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
             figure = int(re.search(r"heap_after (\d+) bytes", out.stdout).group(1))

@@ -45,8 +45,6 @@ ASKED = const(31)          # a square a DGT or ChessLink program asked to light 
 
 COUNT = const(32)          # meanings, NONE included: leds/names.py names each one
 
-_FROM_BITS = const(0x2007F)   # a move's origin on the 0x88 board, and the drop bit (rules/squares.DROP)
-
 _PROMOTE = {QUEEN: PROMOTE_QUEEN, KNIGHT: PROMOTE_KNIGHT, ROOK: PROMOTE_ROOK, BISHOP: PROMOTE_BISHOP}
 _DROP = {PAWN: DROP_PAWN, KNIGHT: DROP_KNIGHT, BISHOP: DROP_BISHOP, ROOK: DROP_ROOK, QUEEN: DROP_QUEEN}
 
@@ -153,9 +151,10 @@ def _lifted(game, frame):
         piece = pos.piece_at(sq)
         if not piece or piece >> 3 != pos.turn:
             continue
-        sq88 = sq + (sq & 0x38)
+        sq88 = sq + (sq & 0x38)         # ``sq`` on the 0x88 board
+        origin = DROP | 127             # a move's origin there, and the drop bit: a drop has no origin
         for m in moves:
-            if m & _FROM_BITS == sq88:   # from ``sq`` (a drop, which has no origin, never: its bit is in)
+            if m & origin == sq88:
                 to = _landing(m)
                 if frame[to] in (NONE, LAST_MOVE):
                     frame[to] = LEGAL_CAPTURE if m in captures else LEGAL
