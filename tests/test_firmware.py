@@ -577,3 +577,51 @@ def test_a_step_whose_scan_took_long_leaves_the_slice_to_the_next_step():
             for _ in range(long_steps - 2):
                 runner.step()
             assert len(slices) == 1, "a slice 2 x SLOW_MS late runs even after a long scan"
+
+
+def test_a_reply_lift_that_commits_the_move_before_it_is_lit_before_that_move_is_told():
+    """The reply's lift commits the move still settling (tracker: the reply begins). The loop
+    lights the lift first and then tells the listeners about the move (game.lights_first), in
+    the same step: building the move's news (FEN, UCI, the events' lines) no longer delays the
+    LEDs (docs/firmware.md)."""
+    from scacchiera.tracking.tracker import LIFTED
+    board = Board()
+    hw = board.hw
+    seen = []
+    write = hw.write_pixels
+
+    def logged_write(buf):
+        write(buf)
+        seen.append(("pixels", board.game.tracker.state, hw.ticks_ms()))
+    hw.write_pixels = logged_write
+    board.runner.app.listeners.insert(0, lambda ev: seen.append((ev["kind"], board.game.position.ply(),
+                                                                 hw.ticks_ms())))
+    board.play("e2e4")
+    assert seen[-1][0] == "pixels" and ("move", 1) in [s[:2] for s in seen], "a settled move: told, then lit"
+    board.hands.play_uci(board.game, "e7e5", settle=False)
+    del seen[:]
+    board.hands.lift(6)                # g1: the reply begins while e7-e5 settles
+    kinds = [s[0] for s in seen]
+    assert "move" in kinds, "the lift committed e7-e5"
+    told = kinds.index("move")
+    assert seen[told][1] == 2
+    lit = [s for s in seen[:told] if s[0] == "pixels"]
+    assert lit and lit[-1][1] == LIFTED, "the lift's LEDs were written before the move was told"
+    assert lit[-1][2] == seen[told][2], "in the same step"
+
+
+def test_the_garbage_is_collected_with_the_board_still_every_dozen_plies(monkeypatch):
+    """MicroPython collects when an allocation finds no room, most often in a move's commit (~17 ms
+    on the emulated Pico, in the step that lights a reply's lift). The loop collects first, once the
+    journal has saved the game with the board still, every _GC_PLIES plies (runner.still)."""
+    from scacchiera import runner as runner_module
+    board = Board()
+    collected = []
+    monkeypatch.setattr(runner_module.gc, "collect",
+                        lambda: collected.append((board.game.position.ply(), list(board.game.tracker.diff))))
+    board.play("e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5",
+               "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6a5", "b3c2", "c7c5", "d2d4", "d8c7", "b1d2", "c5d4",
+               "c3d4", "a5c6", "d2b3", "a6a5")
+    assert board.game.position.ply() == 28
+    assert [ply for ply, _ in collected] == [12, 24]
+    assert all(diff == [] for _, diff in collected), "only with every piece on its square"

@@ -369,7 +369,8 @@ def _games(p, runner, game, a):
 def _pgn(p, runner, game, a):
     number = a.get("game", -1)
     if number < 0:
-        return {"game": runner.journal.game_id, "pgn": runner.journal.pgn(game.position)}
+        from .storage.archive import pgn
+        return {"game": runner.journal.game_id, "pgn": pgn(runner.journal, game.position)}
     try:
         return {"game": number, "pgn": runner.journal.archive().read(number)}
     except (OSError, ValueError):

@@ -34,6 +34,8 @@ host_tools/fakehw for tests and the simulator)::
     display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
 """
 
+import gc
+
 from . import VERSION, FIRMWARE, options, elapsed, heap_lock, heap_unlock
 from .app import App
 from . import const
@@ -49,6 +51,7 @@ CATCH_UP_US = 10000       # a stall up to this long is caught up (scans back to 
 _LONG_SCAN_MS = const(3)  # a scan that took this long (a move's commit) leaves a due slice to the next step,
                           # once: the shorter steps and catching up keep scans (docs/firmware.md)
 _MASK = const(0x3FFFFFFF)
+_GC_PLIES = const(12)     # plies played between two garbage collections made while the board is still
 
 
 class Runner:
@@ -61,6 +64,7 @@ class Runner:
         self.period_us = period_us
         self.app = App(led_of_square=self.led_of_square, led_order=led_order, brightness_cap=max_level)
         self.app.game.seed_source = hw.random_seed
+        self.app.game.lights_first = True
         self.journal = Journal(hw.fs)
         self.protocol = Protocol(self)
         self.app.listeners.append(self.journal.event)
@@ -82,6 +86,7 @@ class Runner:
         self.cause = ""
         self._rate_ms = self._rate_scans = self._slow_ms = 0
         self._blink = -1
+        self._collected = 0            # the ply of the last collection made by still()
         self._buttons = self._button_sample = 0
         # What sits beside the game (parts.Part's hooks). The protocol before the journal: a move's
         # line goes to the host before the flash write that makes it durable (journal.LINE_WAIT_MS).
@@ -133,6 +138,7 @@ class Runner:
         now = self.hw.ticks_ms()
         if self._sense(now):
             self.show(now)             # a piece lifted or put down: its LEDs now, not at the next slice
+            self.app.game.announce()   # then the news of a move the change committed (lights_first)
         if elapsed(now, self._slow_ms) >= SLOW_MS and (elapsed(self.hw.ticks_ms(), now) < _LONG_SCAN_MS or
                                                        elapsed(now, self._slow_ms) >= 2 * SLOW_MS):
             self._slow_ms = now
@@ -192,6 +198,16 @@ class Runner:
         if self.back != self.front:
             self.front, self.back = self.back, self.front
             self.hw.write_pixels(self.front)
+
+    def still(self):
+        """The board is still and the game saved (the journal, after a move's write). A dozen plies
+        after the last collection, collect the garbage now: MicroPython collects when an allocation
+        finds no room, and that allocation is most often a move's commit, the step that lights a
+        reply's lift (docs/firmware.md: a collection's time)."""
+        ply = self.app.game.position.ply()
+        if ply - self._collected >= _GC_PLIES or ply < self._collected:
+            self._collected = ply
+            gc.collect()
 
     def held(self, name):
         """Is button ``name`` held (as last polled; at boot, as found at power-up)?"""

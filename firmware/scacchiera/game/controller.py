@@ -98,12 +98,16 @@ class Game:
         self.timed = False           # a clock or abandon_min is set: tick watches the time
         self.suggestion = -1         # a move suggested to the side to move (lit as a hint), or -1
         self.seed_source = None      # f() -> a fresh Sprint seed (the HAL's random_seed), for a new game without one
+        self.lights_first = False    # the firmware's loop: a move's news waits for its LEDs (announce)
+        self.news = None             # a move played and not yet announced: (san, now, placed, moves)
         self._state = self.tracker.state
         self._apply_options()
 
     # -- events ---------------------------------------------------------------
 
     def emit(self, kind, **fields):
+        if self.news is not None:
+            self.announce()            # a move's news first: the events keep their order
         if self.listener is not None:
             fields["kind"] = kind
             self.listener(fields)
@@ -138,6 +142,7 @@ class Game:
             self._watch_state()        # the test here too: its frame is over 11 words (runner.step)
 
     def _tracker_says(self, kind, value, now):
+        self.announce()                # a move committed earlier in this scan: its news before the position changes
         pos = self.position
         if (kind == tr.MOVE or kind == tr.AMEND) and self.result is not None:
             return                 # a finished game takes no more moves (tracker.freeze drops them)
@@ -235,12 +240,13 @@ class Game:
         self._report_sync()
 
     def _play(self, move, now, kind, placed):
-        """Apply ``move`` (put down at ``placed``, committed at ``now``)."""
+        """Apply ``move`` (put down at ``placed``, committed at ``now``). Its news goes out at once,
+        or with ``lights_first`` when ``announce`` is called: the firmware's loop draws the LEDs first.
+        (A move before it has been announced: by _tracker_says, or by _time_out's event.)"""
         pos = self.position
         # The tracker's moves are this position's, unless an amendment just took its move back.
         legal = self.tracker.view.legal_moves() if kind == tr.MOVE else None
         san = pos.san(move, self.options.lang, legal if legal and move in legal else None, False)
-        uci = pos.uci(move)
         white = pos.turn == WHITE
         pos.push(move)
         moves = pos.legal_moves()      # once for the SAN's + or #, the game's end and the tracker's table
@@ -250,16 +256,30 @@ class Game:
         self.touch_ms = placed
         self.away = False
         self.offer = -1              # an offer lapses with the next move
-        clocks = self.clocks
-        if clocks.on:
-            clocks.moved(white, pos.ply(), placed)
+        if self.clocks.on:
+            self.clocks.moved(white, pos.ply(), placed)
         self.suggestion = -1
         self.tracker.forget_required()
-        self.emit("move", uci=uci, san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
-        if clocks.on:
-            clocks.report(self, now)
-        self._after_move(placed, moves)
+        self.news = (san, now, placed, moves)
         self.tracker.moved(kind, moves)
+        if not self.lights_first:
+            self.announce()
+
+    def announce(self):
+        """Tell the listeners about the move just played: its event, the clocks, and the check, claim
+        or end of game it brings. With ``lights_first`` the firmware's loop calls this once the LEDs
+        show the move (runner.Runner.step): a reply's lift, which commits the move before it, is lit
+        without waiting for the FEN, the UCI and the events' lines (docs/firmware.md)."""
+        news = self.news
+        if news is None:
+            return
+        self.news = None
+        san, now, placed, moves = news
+        pos = self.position
+        self.emit("move", uci=pos.uci(pos.peek()), san=san, fen=pos.fen(), ply=pos.ply(), ms=now)
+        if self.clocks.on:
+            self.clocks.report(self, now)
+        self._after_move(placed, moves)
 
     def _after_move(self, placed, moves=None):
         pos = self.position

@@ -86,3 +86,56 @@ class Archive:
             oldest, size = games.pop(0)
             self.fs.remove(self._path(file_name(oldest)))
             used -= max(size, 0)
+
+
+# -- the journal's games as PGN (storage/journal.py's: this code loads when first used, RAM) --
+
+def pgn(journal, pos, game_id=None, tags=-1):
+    """``pos``'s PGN, with the host's tags (``tags``: those of an archived game; else the journal's game's)."""
+    given = {"Event": "Scacchiera", "Round": str(journal.game_id if game_id is None else game_id)}
+    given.update((journal.tags if tags == -1 else tags) or ())
+    return pos.pgn(given)
+
+
+def tag(journal, name, value):
+    """The journal's ``tag``: a PGN tag for its game, kept with the game and written to the journal."""
+    from .journal import printable
+    if not printable(name + value):
+        raise ValueError("a tag cannot hold a control character")
+    tags = dict(journal.tags or ())            # a new dict: the archives queued keep theirs
+    tags.pop(name, None)
+    if value:
+        tags[name] = value
+    journal.tags = tags or None
+    journal._records.append("P %s %s" % (name, value))
+    journal.dirty = True
+    if journal.game.result is not None:
+        journal._changes += 1
+        journal._queue_archive(journal.game_id, journal.game.position, True)
+
+
+def write_queued(journal, live):
+    """Write the journal's queued archives of the game on the board (``live``: once it is over) or
+    of games gone from it; those that fail are tried again at the next flush, three times in all."""
+    ok = True
+    keep = []
+    for entry in journal._archives:
+        game_id, pos, is_live, tries, version, tags = entry
+        if is_live != live:
+            keep.append(entry)
+            continue
+        if live and (journal.game.position is not pos or journal.game.result is None):
+            continue       # taken back since, or replaced: archived when it ends or is replaced
+        if journal._archived == version:
+            continue       # this very game is archived already (a game over, then a new game)
+        try:
+            journal.archive().save(game_id, pgn(journal, pos, game_id, tags))
+            journal._archived = version
+        except OSError as e:
+            journal._failed(e)
+            ok = False
+            entry[3] = tries + 1
+            if entry[3] < 3:
+                keep.append(entry)
+    journal._archives = keep
+    return ok

@@ -215,12 +215,6 @@ class Journal:
                 return True
         return False
 
-    def pgn(self, pos, game_id=None, tags=-1):
-        """``pos``'s PGN, with the host's tags (``tags``: those of an archived game; else this game's)."""
-        given = {"Event": "Scacchiera", "Round": str(self.game_id if game_id is None else game_id)}
-        given.update((self.tags if tags == -1 else tags) or ())
-        return pos.pgn(given)
-
     # -- what happens in the game ------------------------------------------------------
 
     def event(self, ev):
@@ -268,19 +262,10 @@ class Journal:
         self.dirty = True
 
     def tag(self, name, value):
-        """A PGN tag for this game (``value`` "": none); a game archived already is archived again."""
-        if not printable(name + value):
-            raise ValueError("a tag cannot hold a control character")
-        tags = dict(self.tags or ())           # a new dict: the archives queued keep theirs
-        tags.pop(name, None)
-        if value:
-            tags[name] = value
-        self.tags = tags or None
-        self._records.append("P %s %s" % (name, value))
-        self.dirty = True
-        if self.game.result is not None:
-            self._changes += 1
-            self._queue_archive(self.game_id, self.game.position, True)
+        """A PGN tag for this game (``value`` "": none); a game archived already is archived again
+        (archive.py: its code loads when first used, RAM)."""
+        from .archive import tag
+        tag(self, name, value)
 
     def _queue_archive(self, game_id, pos, live):
         """Archive ``pos`` at the next flush (live: the game on the board, once it is over)."""
@@ -298,7 +283,7 @@ class Journal:
         the archive of a finished game. True if everything was written."""
         self._waited = -1
         self._event_step = False
-        ok = self._flush_archives(False)
+        ok = self._write_archives(False)
         try:
             if self._rewrite or self.size < 0:
                 self._write_all(self._keep_bad)
@@ -310,9 +295,17 @@ class Journal:
             self._failed(e)
             self._rewrite = True
             ok = False
-        ok = self._flush_archives(True) and ok
+        ok = self._write_archives(True) and ok
         self.dirty = bool(self._records or self._rewrite or self._archives)
         return ok
+
+    def _write_archives(self, live):
+        """The archives queued of the game on the board (``live``) or of games gone from it; True if
+        all were written (archive.py's ``write_queued``: its code loads once a game ends, RAM)."""
+        if not self._archives:
+            return True
+        from .archive import write_queued
+        return write_queued(self, live)
 
     def _failed(self, e):
         self.errors += 1
@@ -374,30 +367,6 @@ class Journal:
         self._records = []
         self._rewrite = False
 
-    def _flush_archives(self, live):
-        ok = True
-        keep = []
-        for entry in self._archives:
-            game_id, pos, is_live, tries, version, tags = entry
-            if is_live != live:
-                keep.append(entry)
-                continue
-            if live and (self.game.position is not pos or self.game.result is None):
-                continue       # taken back since, or replaced: archived when it ends or is replaced
-            if self._archived == version:
-                continue       # this very game is archived already (a game over, then a new game)
-            try:
-                self.archive().save(game_id, self.pgn(pos, game_id, tags))
-                self._archived = version
-            except OSError as e:
-                self._failed(e)
-                ok = False
-                entry[3] = tries + 1
-                if entry[3] < 3:
-                    keep.append(entry)
-        self._archives = keep
-        return ok
-
     # -- the main loop's part (runner.py, parts.Part): resume at boot, write once the LEDs show a move --
 
     def boot(self, runner, now):
@@ -439,6 +408,7 @@ class Journal:
                 return                 # hands at work: the board not as the game says, a reed just changed (seq: since boot)
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
+            runner.still()             # the board is still: a moment for the garbage collector
 
     def tick(self, runner, now):
         pass
