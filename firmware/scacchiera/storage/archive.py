@@ -97,23 +97,6 @@ def pgn(journal, pos, game_id=None, tags=-1):
     return pos.pgn(given)
 
 
-def tag(journal, name, value):
-    """The journal's ``tag``: a PGN tag for its game, kept with the game and written to the journal."""
-    from .journal import printable
-    if not printable(name + value):
-        raise ValueError("a tag cannot hold a control character")
-    tags = dict(journal.tags or ())            # a new dict: the archives queued keep theirs
-    tags.pop(name, None)
-    if value:
-        tags[name] = value
-    journal.tags = tags or None
-    journal._records.append("P %s %s" % (name, value))
-    journal.dirty = True
-    if journal.game.result is not None:
-        journal._changes += 1
-        journal._queue_archive(journal.game_id, journal.game.position, True)
-
-
 def write_queued(journal, live):
     """Write the journal's queued archives of the game on the board (``live``: once it is over) or
     of games gone from it; those that fail are tried again at the next flush, three times in all."""

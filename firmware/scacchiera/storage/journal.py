@@ -262,10 +262,19 @@ class Journal:
         self.dirty = True
 
     def tag(self, name, value):
-        """A PGN tag for this game (``value`` "": none); a game archived already is archived again
-        (archive.py: its code loads when first used, RAM)."""
-        from .archive import tag
-        tag(self, name, value)
+        """A PGN tag for this game (``value`` "": none); a game archived already is archived again."""
+        if not printable(name + value):
+            raise ValueError("a tag cannot hold a control character")
+        tags = dict(self.tags or ())           # a new dict: the archives queued keep theirs
+        tags.pop(name, None)
+        if value:
+            tags[name] = value
+        self.tags = tags or None
+        self._records.append("P %s %s" % (name, value))
+        self.dirty = True
+        if self.game.result is not None:
+            self._changes += 1
+            self._queue_archive(self.game_id, self.game.position, True)
 
     def _queue_archive(self, game_id, pos, live):
         """Archive ``pos`` at the next flush (live: the game on the board, once it is over)."""
