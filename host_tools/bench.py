@@ -5,7 +5,8 @@ ours against python-chess in the same run. MicroPython (the WebAssembly port,
 by node): the same perft, the time to list Kiwipete's legal moves, and the heap
 after boot and after 300- and 1000-ply games (bytes a ply). CPython also counts
 the journal's flash operations per move. The emulated Pico (host_tools/pico_emu/bench.py): boot,
-scan rates, LED and move latencies, heap and flash work over a 300-ply game.
+scan rates, LED and move latencies, heap and flash work over a 300-ply game; the engine's speed
+(host_tools/pico_emu/engine_bench.py); perft and the legal moves (host_tools/pico_emu/rules_bench.py).
 """
 
 import os
@@ -519,6 +520,8 @@ def main():
     pico_bench.main()
     from host_tools.pico_emu import engine_bench      # the engine's nodes/s on the emulated RP2040
     engine_bench.main()
+    from host_tools.pico_emu import rules_bench       # perft and the legal moves on the emulated RP2040
+    rules_bench.main()
 
 
 if __name__ == "__main__":
