@@ -185,9 +185,12 @@ class Position:
             rows[r] = bits
         return rows
 
-    @property
-    def move_stack(self):
-        """The moves played, first to last (a new list)."""
+    def __getattr__(self, name):
+        """``move_stack``: the moves played, first to last (a new list). Not a property: on
+        MicroPython a class with one looks in the class before every attribute stored (35 against
+        8 us a store on the emulated Pico), and push and pop store a dozen (docs/engine.md, the rules' perft)."""
+        if name != "move_stack":
+            raise AttributeError(name)
         plies = self._plies
         return [plies[i] & _MOVE for i in range(self._n)]
 

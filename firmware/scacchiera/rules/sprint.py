@@ -121,9 +121,9 @@ class SprintPosition(Position):
             c = self.turn
             self._start_drew = 1 if self._seeded[c] and self.drawn[c] == self.fullmove else 0
 
-    @property
-    def STARTING_FEN(self):
-        """The standard start of this game's seed (PGN writes a FEN tag if the game began elsewhere)."""
+    def standard_start(self):
+        """The standard start of this game's seed (PGN writes a FEN tag if the game began elsewhere).
+        (A method, not a property: position.py's ``__getattr__`` says why.)"""
         if self._from_seed:
             return self.start_fen
         return SprintPosition(seed=self.seed).fen()
