@@ -379,10 +379,10 @@ class TestLevelsAndBook:
     def test_the_board_offers_every_level(self):
         # options.py and the rook taps know the engine's levels without importing the engine (RAM)
         from scacchiera import options
-        from scacchiera.game import controller
+        from scacchiera.game import taps
         assert [o for o in options.OPPONENTS if o.startswith("engine")] == \
             ["engine %d" % n for n in range(MIN_LEVEL, MAX_LEVEL + 1)]
-        assert controller._TOP_LEVEL == MAX_LEVEL
+        assert taps._TOP_LEVEL == MAX_LEVEL
 
     def test_the_weakest_level_does_not_hang_its_queen(self):
         # the queen is attacked by a pawn: every level moves it (or trades it) to safety

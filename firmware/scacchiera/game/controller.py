@@ -38,17 +38,10 @@ from ..rules import square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, SPRINT
 from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
-from .. import const, elapsed, options
+from .. import elapsed, forget, options
 
-# Board gestures with taps on your own king (docs/gestures.md).
+# Board gestures with taps (docs/gestures.md; what each asks: taps.py).
 TAP_GAP_MS = 700        # taps closer than this belong to one gesture
-SUGGEST_TAPS = 1        # single tap on one's king on one's turn: ask for a suggestion (option suggest)
-CLAIM_TAPS = 2          # double tap: claim a draw (on the opponent's turn: offer one)
-RESIGN_TAPS = 3         # triple tap: resign (on the opponent's turn: end the game they abandoned)
-# Before the first move, taps on a rook choose who plays its side: 2 a person, 3..9 the
-# board's engine at level 1..7 (a single tap is a piece adjusted: nothing).
-PERSON_TAPS = 2
-_TOP_LEVEL = const(7)   # the engine's strongest level (engine/__init__.py's MAX_LEVEL: tests/test_engine.py)
 
 START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
 
@@ -175,26 +168,11 @@ class Game:
                 self.clocks.report(self, now)
 
     def _tapped(self, now):
-        """A gesture of taps is complete (docs/gestures.md): on a king, on the tapper's turn a
-        hint, a claim or a resignation, on the opponent's an offer or the end of an abandoned
-        game; on a rook before the first move, who plays that side."""
+        """A gesture of taps is complete: what it asks (taps.py, loaded now and dropped after: RAM)."""
         taps, self.taps = self.taps, 0
-        piece = self.position.piece_at(self.tap_square)
-        if piece & 7 == ROOK:
-            self._rook_taps(taps)
-            return
-        color = piece >> 3
-        if color == self.position.turn:
-            if taps == SUGGEST_TAPS:
-                if self.options.suggest:
-                    self.emit("suggest_asked")
-            elif taps == CLAIM_TAPS:
-                self.claim(now)
-            elif taps == RESIGN_TAPS:
-                self.resign(color, now)
-        elif taps == CLAIM_TAPS or taps == RESIGN_TAPS:
-            from . import offers         # loaded when first used (RAM)
-            offers.tapped(self, color, taps == CLAIM_TAPS)
+        from . import taps as gesture
+        gesture.tapped(self, taps, now)
+        forget(gesture)
 
     def _watch_time(self, now):
         """A clock's flag and last seconds (game/clocks.py), a side to move away from the board."""
@@ -221,13 +199,6 @@ class Game:
                       squares=[square_name(s) for s in to_empty], fix=[square_name(s) for s in to_fill])
         elif state == tr.OUT_OF_SYNC:
             self._report_sync()
-
-    def _rook_taps(self, taps):
-        """Taps on a rook before the first move: who plays its side (docs/gestures.md)."""
-        if taps >= PERSON_TAPS and not self.position.ply():
-            level = min(taps - PERSON_TAPS, _TOP_LEVEL)
-            self.emit("opponent_asked", opponent="engine %d" % level if level else "person",
-                      side="wb"[self.position.piece_at(self.tap_square) >> 3])
 
     def _time_out(self, now):
         """The time for the move ran out: the board plays one for the player (seed 003,
