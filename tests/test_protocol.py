@@ -600,6 +600,7 @@ def test_a_move_still_settling_when_the_host_ends_the_game_is_never_played(line,
     import io
     board = Board()
     board.play("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6")
+    ask(board, "hello")           # the host has spoken (a first line waits while hands are at work: below)
     if line == "draw":
         board.send("offer")
     board.hands.lift(parse_square("d2"))
@@ -616,6 +617,26 @@ def test_a_move_still_settling_when_the_host_ends_the_game_is_never_played(line,
     assert game.headers["Result"] == result and len(list(game.mainline_moves())) == 6
     status = ask(board, "status")
     assert status["ply"] == 6 and status["result"] == result
+
+
+def test_a_hosts_first_line_waits_while_hands_are_at_work():
+    """A host's first bytes load hosts.py, framing.py and commands.py (~120 ms on the emulated Pico):
+    they wait while the board is not as the game says and a reed changed within journal.QUIET_MS,
+    so the loading never brings two of the hands' changes at once. A host that has spoken is
+    answered at once, hands or not."""
+    from scacchiera.storage.journal import QUIET_MS
+    board = Board()
+    board.hands.lift(parse_square("e2"))
+    board.lines()
+    board.send("status")
+    assert board.replies() == [], "not while a piece is off its square, just lifted"
+    board.wait(QUIET_MS)
+    [reply] = board.replies("status")
+    assert reply["ok"] and reply["state"] == "lifted"
+    board.hands.place(parse_square("e4"))
+    assert ask(board, "status")["state"] == "pending", "answered at once: the host has spoken"
+    board.wait(1000)
+    assert board.game.position.ply() == 1
 
 
 @pytest.mark.parametrize("line", ["show e7e5", "claim", "offer", "draw", "resign", "promote q"])

@@ -412,9 +412,8 @@ class Journal:
                 self._waited = now
             if runner.protocol.out and elapsed(now, self._waited) < LINE_WAIT_MS:
                 return
-            tracker = runner.app.game.tracker
-            if tracker.diff and tracker.seq and elapsed(now, tracker.last_event_ms) < QUIET_MS:
-                return                 # hands at work: the board not as the game says, a reed just changed (seq: since boot)
+            if runner.app.game.tracker.hands_at_work(now, QUIET_MS):
+                return
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
             runner.still()             # the board is still: a moment for the garbage collector

@@ -478,6 +478,11 @@ class Tracker:
     def in_sync(self):
         return self.state != OUT_OF_SYNC
 
+    def hands_at_work(self, now, quiet_ms):
+        """Is the board not as the game says, with a reed changed (since boot) within ``quiet_ms``?
+        A long stall of the loop then could bring two of the hands' changes at once, their order lost."""
+        return bool(self.diff) and self.seq > 0 and elapsed(now, self.last_event_ms) < quiet_ms
+
     def physical_is(self, occupancy):
         """Do the switches show exactly ``occupancy`` (64 bytes of 0/1)?"""
         return self.physical == occupancy
