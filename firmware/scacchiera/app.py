@@ -52,7 +52,7 @@ class App:
 
     def scan(self, rows, now):
         """One scan of the matrix (8 rank bytes); True if a reed's change reached the game (its
-        LEDs are due at once; a move it committed waits for them to be announced: game.lights_first).
+        LEDs are due at once; a move it committed waits for them to be told: game.lights_first).
         Allocates nothing unless something changed."""
         game = self.game
         tracker = game.tracker
@@ -63,11 +63,7 @@ class App:
         if tracker.state != state or game.redraw:
             game.redraw = False        # a clock's last seconds, an absent player: no event says so
             self.dirty = True
-        if tracker.seq != seq:
-            return True
-        if game.news is not None:
-            game.announce()            # a move committed as it settled: no LEDs are due at once
-        return False
+        return tracker.seq != seq
 
     def compose(self):
         """The frame of meanings now."""

@@ -91,8 +91,9 @@ class Game:
         self.timed = False           # a clock or abandon_min is set: tick watches the time
         self.suggestion = -1         # a move suggested to the side to move (lit as a hint), or -1
         self.seed_source = None      # f() -> a fresh Sprint seed (the HAL's random_seed), for a new game without one
-        self.lights_first = False    # the firmware's loop: a move's news waits for its LEDs (announce)
+        self.lights_first = False    # the firmware's loop: a move a reed's change commits is told after its LEDs
         self.news = None             # a move played and not yet announced: (san, now, placed, moves)
+        self._news_waits = False     # in change() with lights_first: a move played now is told by announce()
         self._state = self.tracker.state
         self._apply_options()
 
@@ -108,14 +109,17 @@ class Game:
     # -- the hands on the board -----------------------------------------------
 
     def change(self, square, present, now):
-        """A debounced presence change from the switch matrix."""
+        """A debounced presence change from the switch matrix. With ``lights_first``, a move it
+        commits (the reply's first touch commits the move before it) is told by ``announce``."""
         self.now = now
         if square != self.position.king_square(self.position.turn ^ 1):   # not the other side's taps
             self.touch_ms = now
             if self.away:
                 self.away = False
                 self.redraw = True
+        self._news_waits = self.lights_first
         self.tracker.change(square, present, now)
+        self._news_waits = False
         if self.result is not None and self.tracker.physical_is(START_OCCUPANCY):
             self.new_game(now=now)
         self._watch_state()
@@ -211,9 +215,10 @@ class Game:
         self._report_sync()
 
     def _play(self, move, now, kind, placed):
-        """Apply ``move`` (put down at ``placed``, committed at ``now``). Its news goes out at once,
-        or with ``lights_first`` when ``announce`` is called: the firmware's loop draws the LEDs first.
-        (A move before it has been announced: by _tracker_says, or by _time_out's event.)"""
+        """Apply ``move`` (put down at ``placed``, committed at ``now``). Its news goes out at once, or,
+        committed by a reed's change with ``lights_first``, when ``announce`` is called: the firmware's
+        loop draws the LEDs first. (A move before it has been told: by _tracker_says, or by _time_out's
+        event.)"""
         pos = self.position
         # The tracker's moves are this position's, unless an amendment just took its move back.
         legal = self.tracker.view.legal_moves() if kind == tr.MOVE else None
@@ -233,7 +238,7 @@ class Game:
         self.tracker.forget_required()
         self.news = (san, now, placed, moves)
         self.tracker.moved(kind, moves)
-        if not self.lights_first:
+        if not self._news_waits:
             self.announce()
 
     def announce(self):

@@ -105,8 +105,7 @@ def pgn(pos, tags=None):
     lines = []
     for key, default in roster:
         lines.append('[%s "%s"]' % (key, _tag_value(given.pop(key, default))))
-    # Scacchi Sprint's standard start is its seed's (sprint.py); a chess variant's is STARTING_FEN.
-    if pos.start_fen != (pos.standard_start() if hasattr(pos, "standard_start") else pos.STARTING_FEN):
+    if pos.start_fen != pos.standard_start():
         given.setdefault("SetUp", "1")
         given.setdefault("FEN", pos.start_fen)
     for key in sorted(given):

@@ -185,6 +185,10 @@ class Position:
             rows[r] = bits
         return rows
 
+    def standard_start(self):
+        """The FEN of the variant's standard start (PGN writes a FEN tag for a game begun elsewhere)."""
+        return self.STARTING_FEN
+
     def __getattr__(self, name):
         """``move_stack``: the moves played, first to last (a new list). Not a property: on
         MicroPython a class with one looks in the class before every attribute stored (35 against

@@ -123,7 +123,7 @@ class SprintPosition(Position):
 
     def standard_start(self):
         """The standard start of this game's seed (PGN writes a FEN tag if the game began elsewhere).
-        (A method, not a property: position.py's ``__getattr__`` says why.)"""
+        (Not a STARTING_FEN property: position.py's ``__getattr__`` says why.)"""
         if self._from_seed:
             return self.start_fen
         return SprintPosition(seed=self.seed).fen()
