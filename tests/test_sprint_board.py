@@ -8,7 +8,7 @@ import pytest
 from host_tools.hands import Hands
 from host_tools.sim.device import FirmwareHands
 from scacchiera.rules.sprint import SprintPosition
-from scacchiera.rules.squares import DROP, square_name
+from scacchiera.rules.squares import DROP, from_square, square_name, to_square
 
 SETTLED = 400
 CHOSEN = 2000     # a placement with a choice of tile waits for taps
@@ -85,14 +85,12 @@ def test_interposing_a_tile_answers_check():
     assert hands.moves() == ["N@c1"]
 
 
-
 def test_a_piece_lifted_from_a1_lights_its_own_moves_not_the_tiles():
     """A drop has no origin, and its origin bits read a1: lifting the piece on a1 once lit every
     square a tile could be placed on as where the rook could go."""
     hands = Hands(fen="4k3/8/8/8/8/8/8/R3K3[N] w - - 0 1 0/0 - 1")
     pos = hands.app.game.position
-    rook = {square_name(((m >> 7 & 127) + (m >> 7 & 7)) >> 1) for m in pos.legal_moves()
-            if not m & DROP and m & 127 == 0}
+    rook = {square_name(to_square(m)) for m in pos.legal_moves() if not m & DROP and from_square(m) == 0}
     assert rook == {"a2", "a3", "a4", "a5", "a6", "a7", "a8", "b1", "c1", "d1"}
     assert any(m & DROP for m in pos.legal_moves())
     hands.step("lift a1")
@@ -100,6 +98,7 @@ def test_a_piece_lifted_from_a1_lights_its_own_moves_not_the_tiles():
     leds = hands.leds()
     assert leds.pop("a1") == "lifted"
     assert {sq for sq, meaning in leds.items() if meaning == "legal"} == rook
+
 
 def test_the_hourglass_plays_a_move_and_the_hands_follow():
     hands = Hands(variant="sprint", seed=2)
