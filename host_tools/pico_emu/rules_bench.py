@@ -19,8 +19,11 @@ from host_tools.pico_emu.emulator import missing
 ROOT = _paths._ROOT
 
 MORE = """
+import gc
+
 def bulk(fen, depth):
     p = Position.from_fen(fen)
+    gc.collect()        # each figure from the same heap: a collection inside it is its own garbage's
     t = time.ticks_us()
     n = p.perft(depth)
     us = time.ticks_diff(time.ticks_us(), t)
@@ -31,6 +34,7 @@ for name, fen, depth in (("start", START, 3), ("kiwipete", KIWIPETE, 2)):
     print("bulk_%s_d%d %d nodes %d nodes/s" % (name, depth, n, nps))
 p = Position.from_fen(KIWIPETE)
 moves = p.legal_moves()
+gc.collect()
 t = time.ticks_us()
 for m in moves:
     p.push(m)

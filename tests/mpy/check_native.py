@@ -86,10 +86,10 @@ def legal_of(p, module):
     """Position.generate's call, made to ``module``'s legal_moves."""
     out = []
     us = p.turn
-    marks = bytearray(128)
+    marks = bytearray(b"\xff" * 128)       # checks_and_pins clears it first
     checks = module.checks_and_pins(p.board, marks, p.kings[us], us)
-    module.legal_moves(p.board, marks, out.append, p._castles if p.castling else None, p._ep_is_legal,
-                       p.kings[us] | us << 7 | (p.ep + 1) << 8 | checks << 15)
+    module.legal_moves(p.board, marks, out.append, p,
+                       p.kings[us] | us << 7 | (p.ep + 1) << 8 | (1 if p.castling else 0) << 15 | checks << 16)
     return out + list(marks)
 
 

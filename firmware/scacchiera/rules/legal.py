@@ -5,7 +5,7 @@ port, the same lines. The algorithm is the one position.py's docstring
 describes: checks and pins found once by walking out from the king, a
 pinned piece moving only along its pin, the king only to squares no enemy
 attacks once it has left its own, and in check only the moves that take the
-checker or step between. ``marks`` (128 zero bytes, 0x88, new at each call)
+checker or step between. ``marks`` (128 bytes, 0x88, cleared at each walk)
 holds what the walk found: 1 on a square a move must reach to answer the
 check, a pin's step + 64 (47..81) on a pinned piece's square, else 0.
 
@@ -75,11 +75,19 @@ def attacked(board, sq: int, by: int) -> bool:
 
 @micropython.viper
 def checks_and_pins(board, marks, k: int, us: int) -> int:
-    """Mark on ``marks`` (128 zero bytes) what a walk out from side ``us``'s king on ``k`` finds:
-    the squares that answer a check (_BLOCK) and each pinned piece's pin; returns the checks."""
+    """Mark on ``marks`` (128 bytes, cleared first) what a walk out from side ``us``'s king on
+    ``k`` finds: the squares that answer a check (_BLOCK) and each pinned piece's pin; returns the
+    checks."""
     b = ptr8(board)
     mk = ptr8(marks)
     steps = ptr8(STEPS)
+    i = 0
+    while i < 128:          # four a turn: 26 us a call on the emulated Pico, one a turn 32
+        mk[i] = 0
+        mk[i + 1] = 0
+        mk[i + 2] = 0
+        mk[i + 3] = 0
+        i += 4
     them = us ^ 1
     # along each ray from the king, their slider first is a check,
     # one of ours then their slider a pin; then knights and pawns
@@ -135,13 +143,16 @@ def checks_and_pins(board, marks, k: int, us: int) -> int:
 
 
 @micropython.viper
-def legal_moves(board, marks, append, castles, ep_legal, flags: int):
-    """Append the legal moves of the side to move: the king's, then ``castles(append, k, us,
-    them)`` (None: no right left) when not in check, then every other piece from a1 to h8.
+def legal_moves(board, marks, append, pos, flags: int) -> int:
+    """Append the legal moves of the side to move: the king's, then ``pos._castles(append, k, us,
+    them)`` when not in check and a right is left, then every other piece from a1 to h8; returns
+    how many it found besides the castlings.
 
     ``marks``: what checks_and_pins marked. ``flags``: the king's square (bits 0-6), the side to
-    move (bit 7), en passant square + 1 (bits 8-14; 0: none), the checks (from bit 15);
-    ``ep_legal(fr, to)`` tells whether that capture leaves the king safe.
+    move (bit 7), en passant square + 1 (bits 8-14; 0: none), a castling right left (bit 15),
+    the checks (bits 16-17), count only (bit 18: no move appended but the castlings, perft's last
+    ply); ``pos._ep_is_legal(fr, to)`` tells whether that capture leaves the king safe. ``pos``,
+    not its bound methods: making those cost ~30 us a call on the Pico.
     The order is position.py's before this module: the moves, and so the engine, are the same.
     """
     b = ptr8(board)
@@ -150,8 +161,10 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
     k = flags & 127
     us = (flags >> 7) & 1
     ep = ((flags >> 8) & 127) - 1
-    checks = flags >> 15
+    checks = (flags >> 16) & 3
+    keep = ((flags >> 18) & 1) ^ 1
     them = us ^ 1
+    n = 0
 
     # -- the king: its destination must not be attacked once it has left its square
     b[k] = 0
@@ -165,12 +178,14 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
         if x and x >> 3 == us:
             continue
         if not attacked(board, s, them):
-            append(k | s << 7)
+            if keep:
+                append(k | s << 7)
+            n += 1
     b[k] = _KING | us << 3
     if checks > 1:
-        return
-    if not checks and castles:
-        castles(append, k, us, them)
+        return n
+    if not checks and flags & 0x8000:
+        pos._castles(append, k, us, them)
 
     # -- every other piece
     fwd = 16
@@ -205,8 +220,10 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
                     if x:
                         continue
                 elif not x:
-                    if to == ep and ep_legal(fr, to):
-                        append(fr | to << 7)
+                    if to == ep and pos._ep_is_legal(fr, to):
+                        if keep:
+                            append(fr | to << 7)
+                        n += 1
                     continue
                 elif x >> 3 == us:
                     continue
@@ -215,12 +232,16 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
                     promo = _QUEEN if to & 0x70 == last_rank else 0
                     low = _KNIGHT if promo else 0
                     while promo >= low:
-                        append(fr | to << 7 | promo << 14)
+                        if keep:
+                            append(fr | to << 7 | promo << 14)
+                        n += 1
                         promo -= 1
                 if j == 1 and fr & 0x70 == start_rank:
                     to += fwd
                     if not b[to] and (not checks or mk[to] == _BLOCK):
-                        append(fr | to << 7)
+                        if keep:
+                            append(fr | to << 7)
+                        n += 1
         elif t == _KNIGHT:
             i = 0
             while i < 8 and not pin:
@@ -232,7 +253,9 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
                 if x and x >> 3 == us:
                     continue
                 if not checks or mk[to] == _BLOCK:
-                    append(fr | to << 7)
+                    if keep:
+                        append(fr | to << 7)
+                    n += 1
         else:
             i = 12 if t == _BISHOP else 8
             last = 12 if t == _ROOK else 16
@@ -247,8 +270,11 @@ def legal_moves(board, marks, append, castles, ep_legal, flags: int):
                     if x and x >> 3 == us:
                         break
                     if not checks or mk[to] == _BLOCK:
-                        append(fr | to << 7)
+                        if keep:
+                            append(fr | to << 7)
+                        n += 1
                     if x:
                         break
                     to += d
         fr += 1
+    return n

@@ -31,6 +31,9 @@ _SQUARES = bytes(r * 16 + f for r in range(8) for f in range(8))   # bytes: 190 
 
 _GROW = const(32)      # plies the history arrays grow by
 _ZEROS_I = array("I", [0] * _GROW)
+_MARKS = bytearray(128)   # what the walk from the king finds (rules/legal.py), one buffer for every call
+_MOVES = []               # legal_moves' list as it is made, kept with its room between calls
+_COUNT_ONLY = const(0x40000)   # rules/legal.py's legal_moves: count the moves, append none
 _MOVE = const(0x3FFFF)   # a move's bits in a history word; what it took away is above them
 _UNDO = const(18)
 
@@ -271,27 +274,29 @@ class Position:
 
     def legal_moves(self):
         """Every legal move of the side to move, as a new list of ints."""
-        moves = []
-        self.generate(moves)
-        return moves
-
-    def checks_and_pins(self):
-        """``(checks, marks)`` of the side to move, found by walking out from its king
-        (rules/legal.py): ``marks`` (0x88) holds 1 on each square a move must reach to answer a
-        check (those between the king and a checking slider, and the checker's own), a pin's
-        step + 64 on each pinned piece."""
-        marks = bytearray(128)
-        us = self.turn
-        return checks_and_pins(self.board, marks, self.kings[us], us), marks
+        del _MOVES[:]
+        return self.generate(_MOVES)[:]     # one list of the right size: a growing one took several
 
     def generate(self, out):
         """Append the legal moves to ``out`` (the caller may reuse one list): rules/legal.py."""
+        self._generate(out.append, 0)
+        return out
+
+    def count_moves(self):
+        """How many legal moves the side to move has (perft's last ply), counted by the machine
+        code with no list made of them, but of the castlings (a kept list's)."""
+        del _MOVES[:]
+        return self._generate(_MOVES.append, _COUNT_ONLY) + len(_MOVES)
+
+    def _generate(self, append, count_only):
+        """rules/legal.py's walk from the king, then its moves; returns their count (castlings
+        aside). The walk marks one buffer for every call, ``_MARKS``: a new one took 200 us on the
+        emulated Pico, most of a move list's time."""
         us = self.turn
         k = self.kings[us]
-        checks, marks = self.checks_and_pins()
-        legal_moves(self.board, marks, out.append, self._castles if self.castling else None, self._ep_is_legal,
-                    k | us << 7 | (self.ep + 1) << 8 | checks << 15)
-        return out
+        checks = checks_and_pins(self.board, _MARKS, k, us)
+        return legal_moves(self.board, _MARKS, append, self, k | us << 7 | (self.ep + 1) << 8
+                           | (1 if self.castling else 0) << 15 | checks << 16 | count_only)
 
     def _castles(self, append, ksq, us, them):
         """Append the side to move's castlings (not in check, some right left): the king two
@@ -464,11 +469,10 @@ class Position:
         """Number of leaf nodes of the legal move tree ``depth`` plies deep."""
         if depth < 1:
             return 1
-        moves = self.legal_moves()
         if depth == 1:
-            return len(moves)
+            return self.count_moves()
         n = 0
-        for m in moves:
+        for m in self.legal_moves():
             self.push(m)
             n += self.perft(depth - 1)
             self.pop()

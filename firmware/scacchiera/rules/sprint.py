@@ -24,6 +24,7 @@ small int per ply.
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, PIECE_SYMBOLS, const)
 from .position import Position, FIDE, castling_key, dead_material
+from .legal import checks_and_pins
 from . import notation
 from .deck import (Rng, shuffled_deck, check_seed, DECK_SIZE, SALT_HOURGLASS)
 
@@ -335,6 +336,10 @@ class SprintPosition(Position):
 
     # -- move generation ----------------------------------------------
 
+    def count_moves(self):
+        """The chess moves and the drops, counted in a list (the machine code counts no drop)."""
+        return len(self.legal_moves())
+
     def generate(self, out):
         """Append the legal moves: the chess moves, then the drops."""
         Position.generate(self, out)
@@ -345,7 +350,8 @@ class SprintPosition(Position):
                 or hands[base | ROOK] or hands[base | QUEEN]):
             return out
         board = self.board
-        checks, marks = self.checks_and_pins()
+        marks = bytearray(128)      # what the walk from the king finds (rules/legal.py)
+        checks = checks_and_pins(board, marks, self.kings[us], us)
         block = None
         if checks:
             # In check: a tile can only block, on an empty square between the king and its one
