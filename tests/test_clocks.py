@@ -32,8 +32,9 @@ def test_set_clock_reports_status_and_events():
     board.play("e2e4")
     events = [l for l in board.lines() if l.get("ev") == "clock"]
     # White's first move is not timed but gets its bonus; black's clock started when e4 was put
-    # down, and the event comes once the move has settled (250 ms later).
-    assert events == [{"ev": "clock", "white": 303000, "black": 299750, "running": "b"}]
+    # down (the debounced change), and the event comes once the move has settled: 250 ms after e4's
+    # reed closed, 220 after the debounce's 30 ms.
+    assert events == [{"ev": "clock", "white": 303000, "black": 299780, "running": "b"}]
     board.wait(1000)
     clock = ask(board, "status")["clock"]
     assert clock["running"] == "b" and clock["white"] == 303000 and 298000 < clock["black"] < 299500

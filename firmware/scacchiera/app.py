@@ -27,6 +27,7 @@ class App:
         self.listeners = []          # more listeners beside ``listener``: the serial protocol, the journal
         self.game = Game(fen, profile, listener=self._event, variant=variant, seed=seed)
         self.debouncer = Debouncer(self._change, debounce_ms)
+        self.game.tracker.held_ms = debounce_ms
         self.frame = bytearray(64)
         self.pixels = None           # render()'s buffer, made on first use (the firmware renders into its own)
         self.palette = Palette(led_of_square or bytes(range(64)), led_order, brightness_cap)

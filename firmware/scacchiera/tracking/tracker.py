@@ -77,6 +77,8 @@ _GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in
 
 
 class Tracker:
+    held_ms = 0     # how long a change had held when it was reported (the debounce's delay, app.py)
+
     def __init__(self, pos, notify, settle_ms=DEFAULT_SETTLE_MS,
                  prefix_settle_ms=DEFAULT_PREFIX_SETTLE_MS, promotion_ms=DEFAULT_PROMOTION_MS):
         self.pos = pos
@@ -262,7 +264,7 @@ class Tracker:
             wait = self.prefix_settle_ms if self.pending_prefix else self.settle_ms
             if self.pending_kind == MOVE and self.choices:
                 wait = max(wait, self.promotion_ms)
-            if elapsed(now, self.last_event_ms) >= wait:
+            if elapsed(now, self.last_event_ms) + self.held_ms >= wait:   # the settle counts from the reed's edge
                 self._commit(self.pending_kind, self.pending, self.seq, now)
                 return
         if self.kings_off_ms >= 0 and elapsed(now, self.kings_off_ms) >= KINGS_OFF_MS:
