@@ -6,7 +6,7 @@ the simulator and the tests do the same with simulated switches. One path
 for data, one object to drive.
 """
 
-from .sensing.debounce import Debouncer, DEFAULT_DELAY_MS
+from .sensing.debounce import Debouncer
 from .game.controller import Game
 from .leds import frame as led_frame
 from .leds.palette import Palette
@@ -20,14 +20,13 @@ def rows_to_occupancy(rows, out):
 
 
 class App:
-    def __init__(self, fen=None, profile="fide", debounce_ms=DEFAULT_DELAY_MS,
+    def __init__(self, fen=None, profile="fide",
                  led_of_square=None, led_order="GRB", brightness_cap=255, listener=None,
                  variant=None, seed=None):
         self.listener = listener
         self.listeners = []          # more listeners beside ``listener``: the serial protocol, the journal
         self.game = Game(fen, profile, listener=self._event, variant=variant, seed=seed)
-        self.debouncer = Debouncer(self._change, debounce_ms)
-        self.game.tracker.held_ms = debounce_ms
+        self.debouncer = Debouncer(self._change)     # its delay is the tracker's held_ms too
         self.frame = bytearray(64)
         self.pixels = None           # render()'s buffer, made on first use (the firmware renders into its own)
         self.palette = Palette(led_of_square or bytes(range(64)), led_order, brightness_cap)

@@ -1,8 +1,8 @@
 """Live heap with the engine loaded and searched, against the rules alone (MicroPython).
 
 Self-contained (whatever it imports is counted). Usage:
-engine_heap.py MODE [BUILD]: MODE ``rules`` imports the rules, sets up a
-game position and lists its moves (the baseline); ``modules`` also imports the engine's modules
+engine_heap.py MODE [BUILD]: MODE ``rules`` imports the rules and sets up a
+game position (the baseline); ``modules`` also imports the engine's modules
 and its book; ``engine`` also makes an Engine and searches twice (a book
 move and a search). BUILD: the deployed .mpy
 files, loaded as on the Pico. The figure is taken after a real collection
@@ -20,7 +20,6 @@ from scacchiera.rules import Position
 
 mode = sys.argv[1]
 position = Position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-position.legal_moves()    # as the board does: the rules' kept move list is theirs, not the engine's
 engine = None
 if mode in ("modules", "engine"):
     from scacchiera.engine import Engine

@@ -32,7 +32,6 @@ _SQUARES = bytes(r * 16 + f for r in range(8) for f in range(8))   # bytes: 190 
 _GROW = const(32)      # plies the history arrays grow by
 _ZEROS_I = array("I", [0] * _GROW)
 _MARKS = bytearray(128)   # what the walk from the king finds (rules/legal.py), one buffer for every call
-_MOVES = []               # legal_moves' list as it is made, kept with its room between calls
 _COUNT_ONLY = const(0x40000)   # rules/legal.py's legal_moves: count the moves, append none
 _MOVE = const(0x3FFFF)   # a move's bits in a history word; what it took away is above them
 _UNDO = const(18)
@@ -274,8 +273,7 @@ class Position:
 
     def legal_moves(self):
         """Every legal move of the side to move, as a new list of ints."""
-        del _MOVES[:]
-        return self.generate(_MOVES)[:]     # one list of the right size: a growing one took several
+        return self.generate([])
 
     def generate(self, out):
         """Append the legal moves to ``out`` (the caller may reuse one list): rules/legal.py."""
@@ -284,9 +282,9 @@ class Position:
 
     def count_moves(self):
         """How many legal moves the side to move has (perft's last ply), counted by the machine
-        code with no list made of them, but of the castlings (a kept list's)."""
-        del _MOVES[:]
-        return self._generate(_MOVES.append, _COUNT_ONLY) + len(_MOVES)
+        code with no list made of them, but of the castlings."""
+        castlings = []
+        return self._generate(castlings.append, _COUNT_ONLY) + len(castlings)
 
     def _generate(self, append, count_only):
         """rules/legal.py's walk from the king, then its moves; returns their count (castlings

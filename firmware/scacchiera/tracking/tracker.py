@@ -39,6 +39,7 @@ from .. import elapsed
 from ..rules.squares import PAWN, QUEEN, KNIGHT, ROOK, BISHOP, KING, DROP, const, from_square, to_square, promotion
 from ..rules.variants import variant_of, SPRINT
 from ..rules.occupancy import changed_squares, fill_occupancy
+from ..sensing.debounce import DEFAULT_DELAY_MS
 from .signatures import MoveTable, pack
 
 # What the tracker asks of the game (the ``notify(kind, value, now)`` callback).
@@ -77,7 +78,7 @@ _GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in
 
 
 class Tracker:
-    held_ms = 0     # how long a change had held when it was reported (the debounce's delay, app.py)
+    held_ms = DEFAULT_DELAY_MS    # how long a change had held when the debounce reported it
 
     def __init__(self, pos, notify, settle_ms=DEFAULT_SETTLE_MS,
                  prefix_settle_ms=DEFAULT_PREFIX_SETTLE_MS, promotion_ms=DEFAULT_PROMOTION_MS):
