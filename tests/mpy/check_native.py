@@ -83,14 +83,18 @@ class Tally:
 
 
 def legal_of(p, module):
-    """Position.generate's call, made to ``module``'s legal_moves."""
+    """Position.generate's call, made to ``module``'s legal_moves; then count_moves' (flags' bit 18):
+    the moves, the marks, the two counts and the castlings the count appended."""
     out = []
+    castlings = []
     us = p.turn
     marks = bytearray(b"\xff" * 128)       # checks_and_pins clears it first
     checks = module.checks_and_pins(p.board, marks, p.kings[us], us)
-    module.legal_moves(p.board, marks, out.append, p,
-                       p.kings[us] | us << 7 | (p.ep + 1) << 8 | (1 if p.castling else 0) << 15 | checks << 16)
-    return out + list(marks)
+    flags = p.kings[us] | us << 7 | (p.ep + 1) << 8 | (1 if p.castling else 0) << 15 | checks << 16
+    listed = module.legal_moves(p.board, marks, out.append, p, flags)
+    counted = module.legal_moves(p.board, marks, castlings.append, p, flags | 1 << 18)
+    assert counted == listed and counted + len(castlings) == len(out), (counted, listed, castlings, out)
+    return out + list(marks) + [listed, counted] + castlings
 
 
 def make_unmake(tree, module, move):
@@ -219,6 +223,7 @@ def _history_words():
 def check_uci_bytes(tally):
     """write_moves over _history_words, 64 to a call (a 23 KB array of them all is too much for the
     REPL beside the stopped firmware)."""
+    gc.collect()
     words = array("I", bytes(4 * 64))
     a = bytearray(640)
     b = bytearray(640)
@@ -227,7 +232,7 @@ def check_uci_bytes(tally):
         n1 = uci_bytes.write_moves(words, n, a, 0)
         n2 = uci_bytes_bc.write_moves(words, n, b, 0)
         tally.same(n1, n2)
-        tally.same(list(a[:n1]), list(b[:n2]))
+        tally.same(bytes(a[:n1]), bytes(b[:n2]))    # bytes, not lists of ints: 4 B an int, in a heap the firmware shares
     n = 0
     for word in _history_words():
         words[n] = word
