@@ -35,7 +35,7 @@ from scacchiera.leds.names import meanings as led_meanings
 from scacchiera.report import STATE_NAMES
 from scacchiera.rules.squares import parse_square
 
-SCAN_MS = 5          # the hands' scan step; the firmware itself scans every 2.5 ms (runner.PERIOD_US)
+SCAN_MS = 5          # the hands' scan step; the firmware itself scans every 2 ms (runner.PERIOD_US)
 
 
 class ScriptError(ValueError):
@@ -121,7 +121,7 @@ def play_lines(board, text, events, describe=None, errors=(ScriptError,)):
 def hands_timed(text):
     """Does the script pin times to the ms of these hands' 5 ms scans (a ``# timing: hands``
     comment line at its head)? The firmware's own loop (the simulator's scripted mode, the
-    emulated Pico) steps every 2.5 ms and sees a change up to 5 ms sooner: such a script's
+    emulated Pico) steps every 2 ms and sees a change up to 5 ms sooner: such a script's
     exact times hold only here."""
     for line in text.split("\n"):
         line = line.strip()

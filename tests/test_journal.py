@@ -653,6 +653,44 @@ def test_a_move_whose_reply_begins_at_once_is_written_with_the_reply():
     assert b"M g1f3|" in bytes(board.hw.fs.read("current.log"))
 
 
+def test_a_reed_changed_but_not_yet_reported_holds_the_write():
+    """The debounce reports a reed's change 30 ms after it: a move that settles in those 30 ms finds
+    the board as the game says, while the reply's piece is already up. A write then (a sector
+    erase stalls the Pico ~45 ms) made the emulated Pico miss a placement in make bench's game
+    once the loop scanned every 2 ms; the journal waits for the debounce too."""
+    board = Board(fs=MemFS())
+    writes = _watch_writes(board)
+    hands = board.hands
+    settle = board.game.tracker.settle_ms
+    hands.lift(12)
+    board.hw.place(28)                   # e2e4: its reed closes now
+    board.wait(settle - 10)
+    board.hw.lift(52)                    # e7 goes up 10 ms before e2e4 settles
+    board.wait(20)                       # e2e4 committed; the lift not reported yet
+    assert [board.game.position.uci(m) for m in board.game.position.move_stack] == ["e2e4"]
+    assert board.runner.app.debouncer.pending()
+    assert not writes, "nothing written while a reed's change waits for the debounce"
+    board.wait(jr.QUIET_MS - 2 * hands.step_ms)
+    assert not writes, "nor while the reply's piece is in the hand"
+    board.wait(2 * hands.step_ms + 20)
+    assert [w[1] for w in writes] == [["M e2e4"]]
+
+
+def test_a_chattering_reed_does_not_hold_the_write_for_ever():
+    """A reed that chatters (a magnet brushing an empty square) is never reported, but its raw state
+    is its reported one every other change: the write waits a step, not for ever."""
+    board = Board(fs=MemFS())
+    writes = _watch_writes(board)
+    hands = board.hands
+    hands.lift(12)
+    board.hw.place(28)                   # e2e4, and h5's reed starts to chatter
+    for i in range(100):                 # 500 ms: a change every step, none held for 30 ms
+        (board.hw.place if i % 2 == 0 else board.hw.lift)(39)
+        board.run(1)
+    assert not board.runner.app.debouncer.is_present(39), "the chatter never reported"
+    assert [w[1] for w in writes] == [["M e2e4"]]
+
+
 def test_a_piece_held_up_lets_the_journal_write_once_no_reed_has_changed_for_quiet_ms():
     board = Board(fs=MemFS())
     writes = _watch_writes(board)

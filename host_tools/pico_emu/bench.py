@@ -22,6 +22,7 @@ from host_tools import _paths  # noqa: F401
 from host_tools.pico_emu.board import PicoHands
 from host_tools.pico_emu.emulator import missing
 from scacchiera.rules.squares import parse_square
+from scacchiera.runner import PERIOD_US
 
 ROOT = _paths._ROOT
 STEP_MS = 1
@@ -53,7 +54,7 @@ def scan_rate(hands, ms=QUIET_MS):
 # step (the commit), app.scan and the journal flush in it, the debounced arrival's time.
 LOOP_COSTS = """
 import time, array, main, hal
-from scacchiera.runner import CATCH_UP_US
+from scacchiera.runner import CATCH_UP_US, PERIOD_US
 T = time.ticks_us
 D = time.ticks_diff
 hw = hal.Hardware()
@@ -94,7 +95,7 @@ def move():
         if d > most: most = d; at = time.ticks_ms() - d // 1000
         left -= 1
         if left > 100 and r.app.game.position.ply() != ply: left = 100   # the event's line goes out
-        nxt += 2500
+        nxt += PERIOD_US
         w = D(nxt, T())
         if w > 0: hw.sleep_us(w)
         elif w < -CATCH_UP_US: nxt = T()   # as Runner.run paces
@@ -110,7 +111,7 @@ print('DONE')
 # BLINK_MS, and the step that redraws it may overrun its period (the loop then catches up).
 PACED_STEPS = """
 import time, array, main, hal
-from scacchiera.runner import CATCH_UP_US
+from scacchiera.runner import CATCH_UP_US, PERIOD_US
 T = time.ticks_us
 D = time.ticks_diff
 hw = hal.Hardware()
@@ -120,17 +121,17 @@ q = array.array('i', [0] * 800)
 nxt = T()
 for i in range(800):
     a = T(); r.step(); q[i] = D(T(), a)
-    nxt += 2500
+    nxt += PERIOD_US
     w = D(nxt, T())
     if w > 0: hw.sleep_us(w)
     elif w < -CATCH_UP_US: nxt = T()   # as Runner.run paces
 s = sorted(q)
-print('PACED', s[400], s[799], sum(1 for x in q if x > 2500))
+print('PACED', s[400], s[799], sum(1 for x in q if x > PERIOD_US))
 """
 
 
 def paced_steps(hands):
-    """(median us, max us, steps longer than the 2.5 ms period) over 800 steps (2 s) timed on the chip."""
+    """(median us, max us, steps longer than the period (runner.PERIOD_US)) over 800 steps (2 s) timed on the chip."""
     out = hands.repl(PACED_STEPS, "PACED", limit_ms=15000)
     return tuple(int(w) for w in re.search(r"PACED((?: -?\d+){3})", out).group(1).split())
 
@@ -359,7 +360,7 @@ def main(plies=300):
               "%d to-fill): %d" % (sum(1 for m in frame.values() if m == "to-empty"),
                                   sum(1 for m in frame.values() if m == "to-fill"), rate))
         print("  steps while the set-up blinks (REPL, 800 paced steps, 2 s): median %d us, max %d us, "
-              "%d longer than the 2.5 ms period" % paced_steps(hands))
+              "%d longer than the %.1f ms period" % (paced_steps(hands) + (PERIOD_US / 1000,)))
     finally:
         hands.emu.close()
     for section in (print_loop_costs, print_puzzle_costs, print_puzzle_heap):

@@ -105,5 +105,10 @@ class Debouncer:
                 f += 1
         return reported
 
+    def pending(self):
+        """Has a reed changed that is not reported yet (its ``delay_ms`` not over)? A piece
+        lifted reaches the game ``delay_ms`` after its reed opens."""
+        return self.raw != self.stable
+
     def is_present(self, square):
         return (self.stable[square >> 3] >> (square & 7)) & 1

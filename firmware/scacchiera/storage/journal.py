@@ -396,7 +396,8 @@ class Journal:
         loop ~45 ms, and two changes within one stall reach the tracker together, their order
         lost (a move placed, then the reply's piece lifted, would read as neither). So a move
         made while the reply already begins is written with the reply, once the board is as
-        the game says, or once no reed has changed for QUIET_MS."""
+        the game says, or once no reed has changed for QUIET_MS. A reed's change the debounce
+        has not reported yet (its first 30 ms: a reply's piece lifted) holds the write too."""
         if self.game is not None and self.game.clocks.running:   # (no local for it: a frame of 11 words, runner.step)
             if self._marked < 0:
                 self._marked = self.game.clocks.since
@@ -414,6 +415,9 @@ class Journal:
                 return
             if runner.app.game.tracker.hands_at_work(now, QUIET_MS):
                 return
+            if runner.app.debouncer.pending():
+                return                 # a reed just changed, not yet reported: the hands begin (a reed's
+                                       # change is reported within 30 ms or seen going back: no deadlock)
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
             runner.still()             # the board is still: a moment for the garbage collector
