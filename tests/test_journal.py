@@ -669,6 +669,9 @@ def test_a_reed_changed_but_not_yet_reported_holds_the_write():
     board.wait(20)                       # e2e4 committed; the lift not reported yet
     assert [board.game.position.uci(m) for m in board.game.position.move_stack] == ["e2e4"]
     assert board.runner.app.debouncer.pending()
+    now = board.hw.ticks_ms()
+    assert not board.game.tracker.hands_at_work(now, jr.QUIET_MS), "the tracker has not seen the lift"
+    assert jr.hands_at_work(board.runner.app, now), "the debounce has"
     assert not writes, "nothing written while a reed's change waits for the debounce"
     board.wait(jr.QUIET_MS - 2 * hands.step_ms)
     assert not writes, "nor while the reply's piece is in the hand"

@@ -35,7 +35,7 @@ lines or ``_MAX_QUEUED_BYTES`` bytes wait (a host that stopped reading).
 import json
 
 from . import const, elapsed
-from .storage.journal import QUIET_MS
+from .storage.journal import hands_at_work
 
 _MAX_QUEUED = const(64)        # lines waiting to be written; past this the oldest event goes
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
@@ -164,7 +164,7 @@ class Protocol:
         # Back-pressure: commands wait while replies do. And a host's first bytes load hosts.py,
         # framing.py and commands.py, ~120 ms on the emulated Pico: they wait while hands are at work.
         if not self.busy() and (self.line is not None or self.held is not None or self.host is not None
-                                or not runner.app.game.tracker.hands_at_work(now, QUIET_MS)):
+                                or not hands_at_work(runner.app, now)):
             if self._rx_at >= self._rx_n:
                 self._rx_at = 0
                 self._rx_n = self.port.serial_read(self.rx)

@@ -84,6 +84,13 @@ MARK_MS = 5000                 # a running clock's time left is saved this often
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
 
+def hands_at_work(app, now):
+    """Are hands at work on the board: a reed's change the debounce has not reported yet (its first
+    30 ms: a piece just lifted), or the tracker's (``Tracker.hands_at_work``)? A long stall of the
+    loop now (a flash write, a module's import) could lose their order."""
+    return app.debouncer.pending() or app.game.tracker.hands_at_work(now, QUIET_MS)
+
+
 def crc16(data, crc=0xFFFF):
     """CRC-16/CCITT-FALSE of bytes (small ints only)."""
     for b in data:
@@ -396,8 +403,9 @@ class Journal:
         loop ~45 ms, and two changes within one stall reach the tracker together, their order
         lost (a move placed, then the reply's piece lifted, would read as neither). So a move
         made while the reply already begins is written with the reply, once the board is as
-        the game says, or once no reed has changed for QUIET_MS. A reed's change the debounce
-        has not reported yet (its first 30 ms: a reply's piece lifted) holds the write too."""
+        the game says, or once no reed has changed for QUIET_MS; not while the debounce holds a
+        reed's change either (its first 30 ms: a reply's piece lifted). A reed's change is
+        reported within 30 ms or seen going back, so a chattering one holds no write for ever."""
         if self.game is not None and self.game.clocks.running:   # (no local for it: a frame of 11 words, runner.step)
             if self._marked < 0:
                 self._marked = self.game.clocks.since
@@ -413,11 +421,8 @@ class Journal:
                 self._waited = now
             if runner.protocol.out and elapsed(now, self._waited) < LINE_WAIT_MS:
                 return
-            if runner.app.game.tracker.hands_at_work(now, QUIET_MS):
+            if hands_at_work(runner.app, now):
                 return
-            if runner.app.debouncer.pending():
-                return                 # a reed just changed, not yet reported: the hands begin (a reed's
-                                       # change is reported within 30 ms or seen going back: no deadlock)
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
             runner.still()             # the board is still: a moment for the garbage collector
