@@ -157,6 +157,11 @@ class FakeLichess:
         with self.lock:
             self.faults.append([re.compile(pattern), status, times])
 
+    def faults_served(self):
+        """Whether every fault asked for with ``fail`` has been served."""
+        with self.lock:
+            return all(fault[2] == 0 for fault in self.faults)
+
     def cut_streams(self):
         """Break every open stream mid-way (no final chunk: a dropped connection)."""
         with self.lock:

@@ -16,7 +16,7 @@ from companion_support import make, step_until
 from fake_lichess import FakeLichess, Served
 from host_tools.companion import lichess_token
 from host_tools.companion.boards import ActionError, SimulatedBoard
-from host_tools.companion.lichess import check_clock
+from host_tools.companion.lichess import Stop, check_clock
 from host_tools.ladder.ladder import Ladder
 
 TOKEN = "lip_goodtoken123"
@@ -413,11 +413,31 @@ def test_a_401_mid_game_then_a_good_token_pasted_goes_on_with_the_game(board, fa
     against_the_ai(board, fake, "white", SCHOLAR, plies=2)
     fake.fail(r"^GET /api/(stream/event|board/game/stream/)", 401, times=2)
     fake.cut_streams()
+    # Both streams refused (not one, the other still to reopen: its 401 would then be the pasted token's).
     s = step_until(board, lambda s: s["lichess"]["problem"] and "401" in s["lichess"]["problem"]
-                   and s["lichess"]["account"] is None, "the 401 said, and the token asked for again")
+                   and s["lichess"]["account"] is None and fake.faults_served(),
+                   "the 401 said on both streams, and the token asked for again")
     board.act("lichess", {"op": "token", "token": TOKEN})
     play(board, fake, SCHOLAR, "white")
     assert finished(board)["result"] == "1-0"
+
+
+def test_the_old_tokens_401_after_a_new_token_was_pasted_does_not_log_out(board, fake):
+    """A reader's request sent with the old token, its 401 come after the new token was pasted: the
+    reader gives way (Stop), and the new token's log-in stands."""
+    logged_in(board)
+    client = board.lichess._client()[0]
+
+    def token_pasted_while_the_request_was_on_its_way():
+        board.act("lichess", {"op": "token", "token": TOKEN})
+        fake.fail(r"^GET /api/account", 401)
+        return client.account.get()
+    with pytest.raises(Stop):
+        board.lichess._call("reading the account", token_pasted_while_the_request_was_on_its_way,
+                            alive=board.lichess._alive_while_token())
+    assert fake.faults_served()
+    s = board.state()
+    assert s["lichess"]["account"] == {"id": "player", "username": "Player"} and s["lichess"]["problem"] is None
 
 
 def test_a_new_game_started_on_the_board_mid_game_goes_back_to_the_online_position(board, fake):

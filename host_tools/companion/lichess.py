@@ -120,7 +120,7 @@ class Lichess:
         self._event_session = self._game_session = self._seek_session = None
         self._awaiting = None             # when a board command whose reply is not in yet was sent
         self._version = 0                 # moves on every change of the online side (the bridge wakes)
-        self._listening = 0               # the event stream's generation (a new token starts a new one)
+        self._token_generation = 0        # a new token's streams replace the old token's
         self._following = threading.Thread()   # the game's stream thread (not started: none yet)
         if token is None:
             try:
@@ -200,6 +200,8 @@ class Lichess:
             except berserk.exceptions.ResponseError as e:
                 code = e.status_code
                 if code == 401:
+                    if alive is not None and not alive():
+                        raise Stop()           # the old token's 401, after a new token replaced it
                     self._token_refused()
                     raise TokenError(self.problem)
                 if code == 429:
@@ -248,12 +250,13 @@ class Lichess:
             raise ValueError(str(e))
         if save:
             lichess_token.save(token, self.token_path)
-        self._listening += 1              # a running event stream gives way to the new one
-        if self._event_session is not None:
-            self._event_session.cut()
+        self._token_generation += 1       # the running streams give way to the new token's
+        for session in (self._event_session, self._game_session):
+            if session is not None:
+                session.cut()
         self._spawn(self._listen, "lichess-events")
         g = self.game
-        if g is not None and g.phase != "done" and g.status in LIVE and not self._following.is_alive():
+        if g is not None and g.phase != "done" and g.status in LIVE:
             self._following = self._spawn(self._follow, "lichess-game", g)   # a game a 401 stopped: on with it
 
     def _login(self):
@@ -288,13 +291,15 @@ class Lichess:
             return
         self._listen()
 
+    def _alive_while_token(self):
+        """A test for a stream's reader: false once a new token replaced the one it started with."""
+        mine = self._token_generation
+        return lambda: mine == self._token_generation
+
     def _listen(self):
         """The event stream, opened again whenever it ends (gameStart, challenges)."""
         delay = self.retry[0]
-        mine = self._listening
-
-        def alive():
-            return mine == self._listening      # a new token's stream replaced this one
+        alive = self._alive_while_token()
         while not self._stopped.is_set() and alive():
             client, session = self._client()
             self._event_session = session
@@ -365,11 +370,12 @@ class Lichess:
     def _follow(self, g):
         """The game's stream until the game ends; every reopening starts with gameFull (the whole game)."""
         delay = self.retry[0]
-        while not self._stopped.is_set() and g.status in LIVE:
+        alive = self._alive_while_token()
+        while not self._stopped.is_set() and g.status in LIVE and alive():
             client, session = self._client()
             self._game_session = session
             try:
-                for line in self._open("opening the game", client.board.stream_game_state, g.id):
+                for line in self._open("opening the game", client.board.stream_game_state, g.id, alive=alive):
                     delay = self.retry[0]
                     self._on_game_line(g, line)
                     if g.status not in LIVE:
@@ -381,6 +387,8 @@ class Lichess:
                 self._changed()
                 return
             except (berserk.exceptions.ApiError, requests.RequestException, ValueError) as e:
+                if not alive():
+                    return                     # cut for a new token: its own reader goes on
                 self.notice = "the game's stream broke (%s): reading the game again" % type(e).__name__
                 self._changed()
             if g.status not in LIVE or self._stopped.wait(delay):
