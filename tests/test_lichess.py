@@ -422,6 +422,18 @@ def test_a_401_mid_game_then_a_good_token_pasted_goes_on_with_the_game(board, fa
     assert finished(board)["result"] == "1-0"
 
 
+def test_the_game_read_again_and_again_from_the_page_goes_on(board, fake):
+    """The page's "re-read the game" cuts the game's stream wherever its reading is: it opens again
+    (gameFull) each time, and the game goes on to its end."""
+    against_the_ai(board, fake, "white", SCHOLAR, plies=2)
+    for _ in range(20):
+        board.act("lichess", {"op": "reread"})
+        time.sleep(0.01)
+    play(board, fake, SCHOLAR, "white")
+    assert finished(board)["result"] == "1-0"
+    assert fake.requests.count("GET /api/board/game/stream/%s" % board.state()["lichess"]["last_game"]["id"]) > 2
+
+
 def test_the_old_tokens_401_after_a_new_token_was_pasted_does_not_log_out(board, fake):
     """A reader's request sent with the old token, its 401 come after the new token was pasted: the
     reader gives way (Stop), and the new token's log-in stands."""

@@ -174,15 +174,17 @@ class Lichess:
 
     # -- requests: errors in words, 429 and 5xx waited out ------------------------------------
 
-    def _open(self, what, fn, *args, alive=None):
+    def _open(self, what, fn, *args, alive=None, network_retry=True):
         """A stream (berserk's generator) opened through ``_call``: its request is made, and its
-        first line read, inside the retries; then its lines as they come."""
+        first line read, inside the retries; then its lines as they come. A reader that opens its
+        stream again itself passes ``network_retry=False``: its session may have been cut (the
+        page's re-read), and a cut session would refuse every retry."""
         def first():
             lines = fn(*args)
             for line in lines:
                 return line, lines
             return None, iter(())
-        head, lines = self._call(what, first, alive=alive)
+        head, lines = self._call(what, first, alive=alive, network_retry=network_retry)
         if head is not None:
             yield head
         yield from lines
@@ -305,7 +307,7 @@ class Lichess:
             self._event_session = session
             try:
                 for event in self._open("opening the event stream", client.board.stream_incoming_events,
-                                        alive=alive):
+                                        alive=alive, network_retry=False):
                     delay = self.retry[0]
                     self._on_event(event)
             except (TokenError, Stop):
@@ -375,7 +377,8 @@ class Lichess:
             client, session = self._client()
             self._game_session = session
             try:
-                for line in self._open("opening the game", client.board.stream_game_state, g.id, alive=alive):
+                for line in self._open("opening the game", client.board.stream_game_state, g.id, alive=alive,
+                                       network_retry=False):
                     delay = self.retry[0]
                     self._on_game_line(g, line)
                     if g.status not in LIVE:
@@ -386,7 +389,8 @@ class Lichess:
                 g.message = "Lichess does not stream game %s: %s" % (g.id, e)
                 self._changed()
                 return
-            except (berserk.exceptions.ApiError, requests.RequestException, ValueError) as e:
+            except (berserk.exceptions.ApiError, requests.RequestException, ValueError, AttributeError) as e:
+                # (AttributeError: urllib3 reading a socket that cut() closed under it: reread, stop)
                 if not alive():
                     return                     # cut for a new token: its own reader goes on
                 self.notice = "the game's stream broke (%s): reading the game again" % type(e).__name__
