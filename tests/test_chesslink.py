@@ -101,6 +101,34 @@ def test_a_chesslink_host_plays_a_whole_game():
     assert board.replies("status")[0]["moves"] == [m.uci() for m in game.move_stack]
 
 
+@pytest.mark.parametrize("first", [True, False], ids=["as-first-message", "mid-link"])
+def test_a_malformed_message_with_a_good_check_is_ignored_not_a_reset(first):
+    """Hex fields that are not hex (``WXX01``: address 0x21 read as 33 * 16 + 33, past the 256-byte
+    E2ROM; ``RLL``) with a good XOR check: ignored as a message with a bad check is. They reset
+    the board before (an IndexError out of the protocol's handler: the watchdog's reset on the Pico)."""
+    board = Board()
+    board.wait(300)
+    board.lines()
+    board.hw.serial.raw = bytearray()
+    host = LinkHost(board)
+    if not first:
+        host.send("V")
+        assert host.replies()[0] == "v0100"
+    for text in ("WXX01", "RLL", "W0GZZ", "R1G"):
+        host.send(text)
+        # No answer (as first message, the board's first report: it took the link as ChessLink's)
+        assert [r for r in host.replies() if r[0] != "s"] == [], text
+    assert board.hw.resets == 0
+    assert board.runner.protocol.host is not None          # still ChessLink: it answers the next message
+    host.send("R02")
+    assert host.replies() == ["r0203"]
+    host.send("V")
+    assert host.replies()[0] == "v0100"
+    board.play("e2e4")
+    assert host.replies()[-1] == "s" + status_of(chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"))
+    assert board.hw.resets == 0 and board.game.position.ply() == 1
+
+
 def test_a_text_line_that_looks_like_chesslink_is_text():
     """"S" or "V56" typed as a line (a line end after it, or a bad check) stays a text line."""
     board = Board()
@@ -118,13 +146,13 @@ def test_a_chesslink_host_under_micropython():
     out = run_micropython("tests/mpy/check_chesslink.py", "/tmp/flash", paths=("host_tools/fakehw", "firmware"),
                           data=())
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+    assert out.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
 
 def test_the_micropython_check_on_cpython(tmp_path):
     out = run_on_the_pins("check_chesslink.py", tmp_path / "flash")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert out.stdout.strip().splitlines()[-1] == "4 passed, 0 failed"
+    assert out.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
 
 
 def corner_leds(squares, code="FF"):

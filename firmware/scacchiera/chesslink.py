@@ -61,10 +61,30 @@ def _hex(b):
     return bytes((_HEX[b >> 4], _HEX[b & 15]))
 
 
+def _digit(c):
+    """The value of the upper-case hex digit ``c`` (an int), or -1 if it is none."""
+    if 48 <= c <= 57:
+        return c - 48
+    if 65 <= c <= 70:
+        return c - 55
+    return -1
+
+
 def _byte(msg, i):
-    """The byte written as 2 hex digits at ``msg[i]``."""
-    hi, lo = msg[i], msg[i + 1]
-    return ((hi - 48 if hi < 65 else hi - 55) << 4) | (lo - 48 if lo < 65 else lo - 55)
+    """The byte written as 2 hex digits at ``msg[i]``, or -1 if they are not 2 hex digits (a
+    malformed message: ``WXX01`` with a good check is one)."""
+    hi, lo = _digit(msg[i]), _digit(msg[i + 1])
+    if hi < 0 or lo < 0:
+        return -1
+    return hi << 4 | lo
+
+
+def _hex_fields(msg, n):
+    """Whether every field of ``msg[:n]`` (after its letter, before its check) is hex digits."""
+    for i in range(1, n - 2):
+        if _digit(msg[i]) < 0:
+            return False
+    return True
 
 
 def _leds(app, msg):
@@ -111,8 +131,8 @@ class ChessLink:
         self.protocol.send_bytes(bytes(text), True)
 
     def byte(self, runner, b):
-        """One byte from the host: a message is answered once whole (a bad check: ignored, as the
-        Magic Chessboard does). False if it cannot be a ChessLink host's (a line end, a lowercase
+        """One byte from the host: a message is answered once whole (a bad check, or a field that is
+        not hex digits: ignored, as the Magic Chessboard ignores a bad check). False if it cannot be a ChessLink host's (a line end, a lowercase
         letter, "{": a text host), so protocol.py gives the link back."""
         if b == 10 or b == 13 or b == 123 or 0x61 <= b < 0x80:
             self.n = 0
@@ -125,9 +145,13 @@ class ChessLink:
         if self.n < _LENGTHS[self.msg[0]]:
             return True
         n, self.n = self.n, 0
-        if self.e2[0] & 1 or valid(self.msg, n):
+        if (self.e2[0] & 1 or valid(self.msg, n)) and _hex_fields(self.msg, n):
             self._command(runner, self.msg, n)
         return True
+
+    def drop(self):
+        """Forget the message under way (hosts.py: one its code could not handle)."""
+        self.n = 0
 
     def _status(self, runner):
         sensed(runner.app, self.now)

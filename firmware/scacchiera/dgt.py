@@ -211,6 +211,10 @@ class Dgt:
         self.last = b""                   # bus mode: the last changes sent (BUS_REPEAT_CHANGES)
         self.ignore_ping = False
 
+    def drop(self):
+        """Forget the command under way (hosts.py: one its code could not handle)."""
+        self.cmd_n = 0
+
     def _send(self, kind, data, reply=True):
         self.protocol.send_bytes(message(kind, data), reply)
 

@@ -55,7 +55,7 @@ def feed(protocol, data, n, now, start):
         open_host(protocol, usb)       # set usb dgt|chesslink: its host, whatever its first bytes
     if protocol.host is not None:
         while start < n:
-            if not protocol.host.byte(protocol.runner, data[start]):
+            if not host_byte(protocol, data[start]):
                 leave(protocol)    # never a DGT or ChessLink byte: a text or JSON host, from here
                 break
             start += 1
@@ -91,6 +91,19 @@ def _holds(protocol, b):
     return _is_dgt(b) or _is_link(b) or _is_bus(b)
 
 
+def host_byte(protocol, b):
+    """One byte to the DGT or ChessLink host that has the link (its ``byte``). A message its code
+    cannot handle is dropped, as that protocol drops a message it does not know: an exception from
+    a host's message never reaches the main loop (which would reset the board)."""
+    host = protocol.host
+    try:
+        return host.byte(protocol.runner, b)
+    except Exception:
+        protocol.errors += 1
+        host.drop()
+        return True
+
+
 def leave(protocol):
     """The DGT or ChessLink host is gone: the link is text and JSON again, the squares it lit dark."""
     protocol.host = None
@@ -122,7 +135,7 @@ def expire(protocol, now):
         _text(protocol, held, k, now, 0)
         return
     for i in range(k):
-        protocol.host.byte(protocol.runner, held[i])
+        host_byte(protocol, held[i])
 
 
 def open_host(protocol, kind):

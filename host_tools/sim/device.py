@@ -18,6 +18,7 @@ from host_tools.sim import pty_link
 import main as firmware_main
 from fakehal import FakeHardware, FakeDisplay
 from memfs import MemFS
+from simclock import Clock, Reset
 from scacchiera.storage.fs import OsFS
 from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
@@ -56,8 +57,10 @@ class FirmwareHands(Hands):
     """
 
     def __init__(self, fen=None, profile="fide", fs=None, chatter=None, variant=None, seed=None, display=True,
-                 occupied=None):
-        self.hw = FakeHardware(fs=fs if fs is not None else MemFS(), display=FakeDisplay() if display else None)
+                 occupied=None, clock=None, cause="power_on"):
+        self.hw = FakeHardware(fs=fs if fs is not None else MemFS(), display=FakeDisplay() if display else None,
+                               clock=clock)
+        self.hw.cause = cause
         pos = new_position(fen, profile, variant, seed)
         self.hw.set_squares(occupied if occupied is not None else [sq for sq in range(64) if pos.piece_at(sq)])
         self.runner = firmware_main.build(self.hw)
@@ -89,11 +92,25 @@ class FirmwareHands(Hands):
         raise SimError("the board did not answer new")
 
     def scan(self, end):
-        """One pass of the firmware's main loop, its clock paced by the loop itself."""
+        """One pass of the firmware's main loop, its clock paced by the loop itself. A crash the
+        firmware met resets the board (main.serve), which boots again as a Pico does."""
         self.hw.occupied[:] = self.rows
-        firmware_main.serve(self.runner, 1)
+        try:
+            firmware_main.serve(self.runner, 1)
+        except Reset:
+            self._collect()
+            lines = self.protocol
+            self.reboot("watchdog")
+            self.protocol[:0] = lines      # the link goes on: the host sees the board's boot line
         self.now = self.hw.ticks_ms()
         self._collect()
+
+    def reboot(self, cause="power_on"):
+        """Power off and on (``cause``: or the firmware's own reset): the firmware boots again from
+        the same flash and resumes its game; the pieces stay where they stand, time runs on."""
+        occupied = [sq for sq in range(64) if self.present(sq)]
+        FirmwareHands.__init__(self, fs=self.hw.fs, display=self.hw.display is not None, occupied=occupied,
+                               clock=Clock(self.now), cause=cause)
 
     def _collect(self):
         sent = self.hw.serial.sent
@@ -157,13 +174,11 @@ class SimBoard(FirmwareHands):
                 pty_link.attach(self.runner, self.pty)
             self._changed()
 
-    def reboot(self):
+    def reboot(self, cause="power_on"):
         """Power off and on (a cut, a watchdog reset): the firmware boots again from the same flash
         and resumes its game; the pieces stay where they stand, the hand and the tray too."""
         with self.lock:
-            display = self.hw.display is not None
-            occupied = [sq for sq in range(64) if self.pieces[sq]]
-            FirmwareHands.__init__(self, fs=OsFS(self.flash.name), display=display, occupied=occupied)
+            FirmwareHands.reboot(self, cause)
             self.app.listeners.append(self._event)
             if self.pty is not None:
                 pty_link.attach(self.runner, self.pty)
