@@ -176,3 +176,24 @@ def test_a_restarted_companion_takes_the_players_from_the_boards_game():
     assert players.given == {"white": "Anna", "black": "", "site": "Casa", "rated": True}
     players.adopt({"White": "Bea"})                  # a panel it has is never replaced
     assert players.given["white"] == "Anna"
+
+
+def test_a_lone_surrogate_in_a_name_is_refused_and_an_emoji_kept(board):
+    """A name with a UTF-16 half alone (typed in the panel: "a\\ud800b") crashed the simulator's
+    firmware (UnicodeEncodeError writing the journal) and the page answered 500 until restart. The
+    board refuses that tag (bad_field); the game and the other names go on; an emoji is a name."""
+    try:
+        board.act("players", dict(ANNA, white="a\ud800b"))
+    except ActionError:
+        pass                               # the panel may refuse it itself: either way, not a crash
+    step(board)
+    board.act("players", dict(ANNA, white="King \U0001f451"))
+    step(board)
+    assert headers(board)["White"] == "King \U0001f451"
+    assert board.sim.hw.resets == 0
+    assert not [line for line in board.sim.protocol if '"ev": "crash"' in line]
+    board.sim.lift("e2")
+    step(board, 100)
+    board.sim.place("e4")
+    step(board, 600)
+    assert board.state()["moves"] == ["e2e4"]

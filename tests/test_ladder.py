@@ -396,13 +396,27 @@ class TestImport:
         ('[Event "x"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n', "the Result tag"),
         ("", "no PGN game"),
     ])
-    def test_a_pgn_that_does_not_parse_stops_the_whole_import(self, ladder, archive, text, why):
-        (archive / "archive" / "00004.pgn").write_text(text)
+    def test_a_pgn_that_does_not_parse_is_refused_alone_and_skipped_in_a_folder(self, ladder, archive, text, why):
+        bad = archive / "archive" / "00004.pgn"
+        bad.write_text(text)
         before = snapshot(ladder.path)
         with pytest.raises(LadderError, match="00004.pgn") as err:
-            ladder.import_pgn(str(archive), white="Anna", black="Bruno")
+            ladder.import_pgn(str(bad), white="Anna", black="Bruno")
         assert why in str(err.value)
         assert snapshot(ladder.path) == before
+        report = ladder.import_pgn(str(archive), white="Anna", black="Bruno")
+        assert len(report.added) == 3                 # the folder's other games, the unfinished one skipped
+        reasons = [reason for source, reason in report.skipped if source.endswith("00004.pgn")]
+        assert len(reasons) == 1 and why in reasons[0], report.skipped
+
+    def test_a_file_that_is_not_utf8_is_skipped_in_a_folder(self, ladder, archive):
+        """A tag written as CESU-8 (an emoji's two surrogate halves, as MicroPython's json left them)
+        made the folder import refuse every game (0 of 2)."""
+        (archive / "archive" / "00004.pgn").write_bytes(
+            board_pgn(SCHOLAR, 4).replace('[White "?"]', '[White "King \udc51"]').encode("utf-8", "surrogatepass"))
+        report = ladder.import_pgn(str(archive), white="Anna", black="Bruno")
+        assert len(report.added) == 3
+        assert [s for s, r in report.skipped if s.endswith("00004.pgn") and "cannot read" in r], report.skipped
 
     def test_an_unknown_player_stops_the_whole_import(self, ladder, archive):
         before = snapshot(ladder.path)

@@ -244,15 +244,18 @@ def test_power_cut_then_resume(board):
 
 
 def test_a_drawn_sprint_seed_and_an_accented_tag_survive_a_power_cut(board):
-    """MicroPython for the Pico: os.urandom draws each Sprint game's seed; a tag's UTF-8 is journalled."""
+    """MicroPython for the Pico: os.urandom draws each Sprint game's seed; a tag's UTF-8 is journalled,
+    an emoji's JSON surrogate pair as its one character (it came back as CESU-8), a lone half refused."""
     seeds = []
     for _ in range(2):
         replies = replies_to(board, (b'{"cmd": "new", "variant": "sprint"}\n', 300), (b"status\n", 300))
         assert [r["ok"] for r in replies] == [True, True], replies
         seeds.append(replies[1]["seed"])
     assert seeds[0] != seeds[1] and all(0 <= s < 2 ** 30 for s in seeds), seeds
-    replies = replies_to(board, (b'{"cmd": "tag", "name": "White", "value": "Nicol\\u00f2"}\n', 300))
-    assert replies[0]["ok"], replies
+    replies = replies_to(board, (b'{"cmd": "tag", "name": "White", "value": "Nicol\\u00f2"}\n', 300),
+                         (b'{"cmd": "tag", "name": "Black", "value": "King \\ud83d\\udc51"}\n', 300),
+                         (b'{"cmd": "tag", "name": "Event", "value": "a\\ud800b"}\n', 300))
+    assert [r["ok"] for r in replies] == [True, True, False] and replies[2]["error"] == "bad_field", replies
     run(board, """
         power-cut
         wait 300
@@ -262,6 +265,7 @@ def test_a_drawn_sprint_seed_and_an_accented_tag_survive_a_power_cut(board):
     assert st["seed"] == seeds[1], st
     replies = replies_to(board, (b"pgn\n", 500))
     assert '[White "Nicol\u00f2"]' in replies[0]["pgn"], replies
+    assert '[Black "King \U0001f451"]' in replies[0]["pgn"], replies      # UTF-8, not two CESU-8 halves
 
 
 def test_diagnostics_mode_shows_the_switches(board):

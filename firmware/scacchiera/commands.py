@@ -71,6 +71,31 @@ def _word(word):
     return int(word) if digits.isdigit() and len(digits) < 10 else word
 
 
+def _joined(text, key, rid, cmd):
+    """``text`` with each UTF-16 surrogate pair (JSON's ``\\ud83d\\udc51``) as the one character
+    it stands for: MicroPython's json keeps the two halves, which would be stored and sent back
+    as CESU-8, not UTF-8. A half alone is no character: bad_field."""
+    out = None
+    i = 0
+    n = len(text)
+    while i < n:
+        o = ord(text[i])
+        if 0xD800 <= o < 0xE000:
+            low = ord(text[i + 1]) if i + 1 < n else 0
+            if o >= 0xDC00 or not 0xDC00 <= low < 0xE000:
+                raise ProtocolError("bad_field", "%s: a lone UTF-16 surrogate (\\u%04x) is no character" % (key, o),
+                                    rid, cmd)
+            if out is None:
+                out = [text[:i]]
+            out.append(chr(0x10000 + ((o - 0xD800) << 10) + low - 0xDC00))
+            i += 2
+            continue
+        if out is not None:
+            out.append(text[i])
+        i += 1
+    return text if out is None else "".join(out)
+
+
 def parse(line):
     """(cmd, args, id) of one line (bytes); None for a blank one; ProtocolError if it is no command."""
     for b in line:
@@ -107,11 +132,14 @@ def parse(line):
     if not isinstance(cmd, str) or cmd not in COMMANDS:
         raise ProtocolError("unknown_command", "unknown command (send hello for the list)", rid)
     fields = _fields(cmd)
+    escaped = b"\\u" in line            # a JSON escape: a surrogate may be in a string
     for key in obj:
         for name, kind in fields:
             if name == key:
                 if not _typed(kind, obj[key]):
                     raise ProtocolError("bad_field", "%s has the wrong type" % name, rid, cmd)
+                if escaped and isinstance(obj[key], str):
+                    obj[key] = _joined(obj[key], key, rid, cmd)
                 break
         else:
             raise ProtocolError("bad_field", "no field %s" % json.dumps(key[:32]), rid, cmd)

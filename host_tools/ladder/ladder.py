@@ -6,6 +6,7 @@ recorded late still counts on its own day and every table is reproducible.
 """
 
 import datetime
+import os
 import random
 import re
 import secrets
@@ -142,18 +143,29 @@ class Ladder:
         ``white``/``black`` name the players of games whose tag is '?';
         ``date`` is the day of games without a full Date tag (default today).
         A game already imported (same moves and tags) is not counted again.
-        Any game that does not parse, or names an unknown player, stops the
-        whole import before anything is written.
+        A file that cannot be read or holds a game that does not parse stops the
+        import of that one file; in a folder it is skipped (the report says why)
+        and the rest imported. A game naming an unknown player stops the whole
+        import before anything is written.
         """
         found = []
+        report = ImportReport()
+        one_file = os.path.isfile(path)
         for name in pgnfiles.files(path):
-            for g in pgnfiles.read(name):
+            try:
+                games = pgnfiles.read(name)
+            except LadderError as e:
+                if one_file:
+                    raise
+                report.skipped.append((name, str(e)))
+                continue
+            for g in games:
                 g.white = g.white or white
                 g.black = g.black or black
                 if g.skip is None and not (g.white and g.black):
                     g.skip = "no player names (the board writes '?'): give --white and --black"
                 found.append(g)
-        return self._import(found, _date(date))
+        return self._import(found, _date(date), report)
 
     def import_text(self, text, source, new_players=False):
         """A game's PGN text (a rated game just finished on the board, the companion's): an ImportReport.
@@ -171,8 +183,8 @@ class Ladder:
                 self.add_player(name)
                 known.add(name)
 
-    def _import(self, found, day):
-        report = ImportReport()
+    def _import(self, found, day, report=None):
+        report = report or ImportReport()
         with db.write(self.conn, self.path):
             for g in found:
                 if g.skip is not None:

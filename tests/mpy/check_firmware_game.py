@@ -149,8 +149,17 @@ def main_check():
     board.serial.send('{"cmd": "tag", "name": "White", "value": "Nicol\\u00f2 da Cant\\u00f9"}')
     board.run(4)
     assert board.lines("tag")[0]["ok"]
+    # An emoji comes as JSON's surrogate pair: one character (MicroPython's json keeps two halves);
+    # a half alone is refused.
+    board.serial.send('{"cmd": "tag", "name": "Black", "value": "King \\ud83d\\udc51"}')
+    board.run(4)
+    assert board.lines("tag")[0]["ok"]
+    board.serial.send('{"cmd": "tag", "name": "Event", "value": "a\\ud800b"}')
+    board.run(4)
+    refused = board.lines("tag")[0]
+    assert not refused["ok"] and refused["error"] == "bad_field", refused
     board.lines()
-    ok("setting up the pieces starts game 2; three moves played, White tagged Nicolò")
+    ok("setting up the pieces starts game 2; three moves played, White tagged Nicolò, Black a king's emoji")
 
     # The watchdog resets the board (a hang): the same flash, the same pieces.
     machine.reboot(machine.WDT_RESET)
@@ -160,7 +169,8 @@ def main_check():
     resume = [l for l in lines if l.get("ev") == "resume"]
     assert resume and resume[0]["ply"] == 3 and resume[0]["fen"].startswith("rnbqkbnr/ppp1pppp/8/3p4/2PP4"), lines
     assert not [l for l in lines if l.get("ev") == "out_of_sync"], lines
-    assert board.runner.journal.tags == {"White": "Nicol\u00f2 da Cant\u00f9"}, board.runner.journal.tags
+    assert board.runner.journal.tags == {"White": "Nicol\u00f2 da Cant\u00f9", "Black": "King " + chr(0x1F451)}, \
+        board.runner.journal.tags
     board.hands.play_uci(board.runner.app.game, "e7e6")
     assert [m["san"] for m in board.lines("move")] == ["e6"]
     ok("after a watchdog reset the board resumes game 2 at ply 3, White still Nicolò, and plays on")

@@ -104,10 +104,11 @@ def crc16(data, crc=0xFFFF):
 
 
 def printable(text):
-    """True if ``text`` has no control character (C0, DEL, C1): what a record and a PGN tag can hold."""
+    """True if ``text`` has no control character (C0, DEL, C1) and no UTF-16 surrogate (no character:
+    it cannot be written as UTF-8): what a record and a PGN tag can hold."""
     for c in text:
         o = ord(c)
-        if o < 32 or 127 <= o < 160:
+        if o < 32 or 127 <= o < 160 or 0xD800 <= o < 0xE000:
             return False
     return True
 
