@@ -113,7 +113,11 @@ def _puzzle(runner, args):
     try:
         index = args.get("puzzle", -1)
         if index < 0:
-            rating, _tried, _won, tried = load(runner.hw.fs, puzzles.count)
+            rating, _tried, _won, tried, damaged = load(runner.hw.fs, puzzles.count)
+            if damaged:
+                runner.protocol.send({"ev": "storage_error", "file": "puzzles.rec",
+                                      "message": "the puzzle record failed its check:"
+                                      " kept as puzzles.bad, the rating starts again at 1000"})
             theme = args.get("theme")
             if theme is not None and theme not in THEMES:
                 raise ValueError("theme is one of %s" % " ".join(THEMES))

@@ -190,7 +190,12 @@ class Drill:
             if state == "done":
                 fields["solved"] = not self.failed
                 from .progress import record
-                fields["rating"] = record(runner.hw.fs, index, rating, not self.failed, count)
+                try:
+                    fields["rating"] = record(runner.hw.fs, index, rating, not self.failed, count)
+                except OSError as e:      # the flash full: the drill and the game go on, unsaved
+                    fields["saved"] = False
+                    runner.protocol.send({"ev": "storage_error", "file": "puzzles.rec",
+                                          "message": "the puzzle record was not saved (%s: %s)" % (type(e).__name__, e)})
         if game.tracker.required >= 0 and state == "stopped":
             game.tracker.forget_required()
         self.hint = -1

@@ -245,6 +245,7 @@ function fullmove(fen) { return Number((fen || "").split(" ")[5]) || 1; }
 // The board's own troubles (docs/protocol.md's events), until the game moves on: state.trouble.
 function boardNote(ev) {
   if (!ev) return "";
+  if (ev.ev === "storage_error" && ev.file === "puzzles.rec") return "The board's puzzle record: " + ev.message + ". The game goes on.";
   if (ev.ev === "storage_error") return "The board could not write its memory (" + ev.message + "): the game goes on, and it tries again every 5 s.";
   if (ev.ev === "storage_repaired") return "The board found its saved game damaged (a power cut while it wrote?) and goes on from ply " + ev.ply + "; the damaged copy is kept as " + ev.kept + ".";
   if (ev.ev === "crash") return "The board's program failed (" + ev.error + ") and restarted; the saved game is restored.";
