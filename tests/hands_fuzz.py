@@ -17,10 +17,15 @@ NAMES = chess.SQUARE_NAMES
 
 
 class GameHands:
-    def __init__(self, rng, chatter=True):
+    """``quick``: a quick player's hands, the reply always 50-200 ms after the last piece landed
+    (before the move settles: hardening issue 48, the journal saved nothing then)."""
+
+    def __init__(self, rng, chatter=True, quick=False):
         self.rng = rng
         self.hands = Hands(chatter=self._chatter if chatter else None)
         self.board = chess.Board()
+        self.quick = quick
+        self._owed = 0               # the pause after the last touch, waited before the next one
 
     def _chatter(self, square, level):
         """A reed closing or opening bounces for up to 10 ms."""
@@ -37,14 +42,27 @@ class GameHands:
         return bounces
 
     def pause(self, lo=60, hi=250):
-        self.hands.wait(self.rng.randint(lo, hi))
+        self._owed = self.rng.randint(lo, hi)
+
+    def _wait(self, ms):
+        """The pause owed, then ``ms``: the same waits, in the same order, as before pauses were owed."""
+        if self._owed:
+            self.hands.wait(self._owed)
+            self._owed = 0
+        self.hands.wait(ms)
+
+    def _step(self, line):
+        if self._owed:
+            self.hands.wait(self._owed)
+            self._owed = 0
+        self.hands.step(line)
 
     def lift(self, sq):
-        self.hands.step("lift " + NAMES[sq])
+        self._step("lift " + NAMES[sq])
         self.pause()
 
     def place(self, sq):
-        self.hands.step("place " + NAMES[sq])
+        self._step("place " + NAMES[sq])
         self.pause()
 
     def slide_over(self, move):
@@ -54,10 +72,10 @@ class GameHands:
         empties = [sq for sq in path if not self.hands.present(sq)]
         if empties and rng.random() < 0.4:
             for sq in empties[: rng.randint(1, len(empties))]:
-                self.hands.step("place " + NAMES[sq])
-                self.hands.wait(rng.randint(40, 120))
-                self.hands.step("lift " + NAMES[sq])
-                self.hands.wait(rng.randint(40, 80))
+                self._step("place " + NAMES[sq])
+                self._wait(rng.randint(40, 120))
+                self._step("lift " + NAMES[sq])
+                self._wait(rng.randint(40, 80))
 
     def play(self, move):
         b = self.board
@@ -74,7 +92,7 @@ class GameHands:
             elif order == "rook":
                 self.lift(rook_from); self.place(rook_to)
                 if rng.random() < 0.2:
-                    self.hands.wait(1500)  # the rook settles alone: the board must amend
+                    self._wait(1500)  # the rook settles alone: the board must amend
                 self.lift(fr); self.place(to)
             elif order == "both":
                 self.lift(fr); self.lift(rook_from); self.place(to); self.place(rook_to)
@@ -99,13 +117,17 @@ class GameHands:
         if move.promotion and move.promotion != chess.QUEEN:
             taps = {chess.KNIGHT: 1, chess.ROOK: 2, chess.BISHOP: 3}[move.promotion]
             for _ in range(taps):
-                self.hands.step("lift " + NAMES[to])
-                self.hands.wait(rng.randint(60, 200))
-                self.hands.step("place " + NAMES[to])
-                self.hands.wait(rng.randint(60, 200))
+                self._step("lift " + NAMES[to])
+                self._wait(rng.randint(60, 200))
+                self._step("place " + NAMES[to])
+                self._wait(rng.randint(60, 200))
         b.push(move)
         # Sometimes the reply starts at once, before the move has settled.
-        self.hands.wait(rng.choice([0, 0, rng.randint(0, 150), rng.randint(300, 900)]))
+        if self.quick:
+            self._owed = 0           # the last piece landed: the reply starts 50-200 ms after it
+            self._wait(rng.randint(50, 200))
+        else:
+            self._wait(rng.choice([0, 0, rng.randint(0, 150), rng.randint(300, 900)]))
 
 
 def choose(rng, board):

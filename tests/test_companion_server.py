@@ -517,3 +517,36 @@ def test_a_piece_put_on_an_enemy_piece_takes_it_first(url):
     assert s["moves"] == ["e2e4", "d7d5", "e4d5"] and s["pieces"][35] == "P" and s["hand"] == ""
     assert act(url, "lift", square="d5")[0] == 200
     assert act(url, "place", square="d1")[1]["error"].endswith("take its piece off first"), "one's own piece stays"
+
+
+def test_no_takeback_once_a_result_stands(url):
+    """Take back after Resign revived the game on the page (0-1 back to *, two plies taken back);
+    after a mate too. Once a result stands the board refuses every takeback: the page's, the
+    board's button, the hands putting the last move back (the board asks for it again)."""
+    wait_for(url, lambda s: s["ready"])
+    for frm, to in (("f2", "f3"), ("e7", "e5")):
+        act(url, "lift", square=frm)
+        act(url, "place", square=to)
+        wait_for(url, lambda s, n=frm + to: s["moves"][-1:] == [n])
+    assert act(url, "game", op="resign", side="b")[0] == 200
+    wait_for(url, lambda s: s["pgn"].rstrip().endswith("1-0"))
+    act(url, "game", op="undo")
+    assert act(url, "press", button="undo")[0] == 200
+    time.sleep(0.5)
+    s = wait_for(url, lambda s: s["pgn"].rstrip().endswith("1-0"))
+    assert s["moves"] == ["f2f3", "e7e5"], s["moves"]
+    # A mate, then the mating queen put back on d8 by hand: the game stays over.
+    assert act(url, "new")[0] == 200
+    wait_for(url, lambda s: s["moves"] == [] and s["pgn"].rstrip().endswith("*"))
+    for frm, to in (("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")):
+        act(url, "lift", square=frm)
+        act(url, "place", square=to)
+        wait_for(url, lambda s, n=frm + to: s["moves"][-1:] == [n])
+    wait_for(url, lambda s: s["pgn"].rstrip().endswith("0-1"))
+    act(url, "lift", square="h4")
+    act(url, "place", square="d8")
+    time.sleep(1.0)
+    act(url, "game", op="undo")
+    time.sleep(0.5)
+    s = wait_for(url, lambda s: s["pgn"].rstrip().endswith("Qh4# 0-1"))
+    assert s["moves"][-1] == "d8h4" and s["state"] != "idle", (s["moves"], s["state"])   # the queen asked back

@@ -296,7 +296,7 @@ def test_an_unfinished_game_is_archived_when_a_new_one_starts():
     assert board.runner.journal.archive().read(1).rstrip().endswith("1. e4 c5 *")
 
 
-def test_a_finished_game_is_archived_once_and_again_if_taken_back_and_replayed():
+def test_a_finished_game_is_archived_once_and_a_takeback_after_its_end_is_refused():
     fs = MemFS()
     board = Board(fs=fs)
     board.play("f2f3", "e7e5", "g2g4", "d8h4")
@@ -311,15 +311,19 @@ def test_a_finished_game_is_archived_once_and_again_if_taken_back_and_replayed()
     assert not [n for n in fs.files if n.startswith("archive/") and n != name]
     written = fs.ticks - ticks - board.runner.journal.size     # beside the new game's journal
     assert written < len(first), "the finished game is not written again"
-    # Game 2 ends, is taken back, and ends differently: the archive follows.
+    # Game 2 ends; the host's undo is refused (a result stands: hardening issue 48), and the
+    # archive keeps the game as it ended when the next one starts.
     board.play("f2f3", "e7e5", "g2g4", "d8h4")
     board.wait(200)
+    board.lines()
     board.send("undo", 10)
+    refused = board.replies("undo")
+    assert refused and refused[0]["error"] == "invalid_state" and board.game.result == ("0-1", "checkmate")
     board.hw.set_squares(list(range(16)) + list(range(48, 64)))
     board.wait(100)
     board.send({"cmd": "new", "fen": "7k/8/8/8/8/8/8/K5R1 w - - 0 1"})
     board.wait(jr.QUIET_MS)       # the hands set the pieces up 100 ms ago: the write waits for them to pause
-    assert board.runner.journal.archive().read(2).rstrip().endswith("2. g4 *")
+    assert board.runner.journal.archive().read(2).rstrip().endswith("2. g4 Qh4# 0-1")
 
 
 def test_booting_a_finished_game_does_not_rewrite_its_archive():
@@ -760,3 +764,59 @@ def test_a_tag_survives_a_power_cut_or_is_refused_and_every_ply_comes_back(name,
             "python-chess keeps PGN escapes as written"
     else:
         assert game.headers.get(name) in (None, "?"), "the roster's default, not the refused value"
+
+
+# -- quick hands: the reply 50-200 ms after each landing, before the move settles --------------------
+
+def plies_on_flash(fs):
+    """The plies current.log holds now, as a boot would read them (M +1, U -1, A and the rest 0)."""
+    if fs.size(jr.JOURNAL) < 0:
+        return 0
+    plies = 0
+    for line in bytes(fs.files[jr.JOURNAL]).split(b"\n"):
+        payload, _, crc = line.partition(b"|")
+        if not crc or jr.encode(payload.decode()) != line + b"\n":
+            break
+        plies += {b"M": 1, b"U": -1}.get(payload[:1], 0)
+    return plies
+
+
+def test_quick_hands_get_every_move_saved_within_the_bound():
+    """Before: a quick player's moves were never written (the hands never paused QUIET_MS), and on
+    the Pico the first write, of every waiting record at once, failed for lack of heap: the watchdog
+    reset the board back to ply 0. Now every move is on the flash within 2 x DUE_MS of its commit
+    (the simulated flash here, the simulated clock in 10 ms steps), and few records wait."""
+    import random
+    from hands_fuzz import GameHands
+    from host_tools.pico_emu.bench import long_game
+    from host_tools.sim.device import FirmwareHands
+    fs = MemFS()
+    hands = FirmwareHands(fs=fs, display=False)
+    journal = hands.runner.journal
+    committed = {}                        # ply -> when the game had it
+    worst = [0, 0]                        # the longest wait for the flash, the most records waiting
+    wait = hands.wait
+
+    def watched_wait(ms):
+        for _ in range(ms // 10):
+            wait(10)
+            ply = hands.runner.app.game.position.ply()
+            committed.setdefault(ply, hands.now)
+            on_flash = plies_on_flash(fs)
+            for p in range(on_flash + 1, ply + 1):
+                worst[0] = max(worst[0], hands.now - committed[p])
+            worst[1] = max(worst[1], len(journal._records))
+        wait(ms % 10)
+    hands.wait = watched_wait
+    player = GameHands(random.Random(7), chatter=False, quick=True)
+    player.hands = hands
+    moves = long_game(300)
+    for move in moves:
+        player.play(move)
+    hands.wait(2 * jr.DUE_MS + 200)
+    assert hands.runner.app.game.position.ply() == 300
+    assert plies_on_flash(fs) == 300
+    assert worst[0] <= 2 * jr.DUE_MS + 50, worst
+    assert worst[1] <= 8, worst
+    print("quick hands, 300 plies: a move waited at most %d ms for the flash; at most %d records waited"
+          % tuple(worst))

@@ -32,7 +32,7 @@ COMMANDS = {
 # new, unshow and undo) once the game is over.
 _GAME = ("new", "show", "unshow", "undo", "claim", "offer", "draw", "resign", "promote", "suggest", "clock", "end",
          "decline", "train")
-_ANY_TIME = ("new", "unshow", "undo", "train")
+_ANY_TIME = ("new", "unshow", "train")    # not undo: once a result stands, no takeback
 # Commands that leave the LED frame and the display's screen as they are (a host polling `status`
 # would otherwise make the display compose its whole screen again each time): those that only read,
 # and ``tag`` (the screen shows no tag). Not ``watch``: it relies on the frame drawn again at once.

@@ -372,9 +372,11 @@ class Game:
             self.claimable = self._claims()
         self.emit("resume", fen=pos.fen(), ply=pos.ply(), result=outcome[0] if outcome else "*")
 
-    def undo(self):
-        """Take the last move back from the host: the LEDs then guide the pieces back."""
-        if not self._take_back(0):
+    def undo(self, after_end=False):
+        """Take the last move back from the host: the LEDs then guide the pieces back. Not once a
+        result stands (mate, stalemate, resignation, agreement, a flag, the host's ``end``), but
+        for ``after_end`` (a drill taking back a wrong move of its own line)."""
+        if self.result is not None and not after_end or not self._take_back(0):
             return False
         self.tracker.new_position(sync=True)
         self._state = self.tracker.state

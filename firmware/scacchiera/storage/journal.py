@@ -80,6 +80,9 @@ START_COPIES = 3
 RETRY_MS = 5000                # after a flash write failed
 LINE_WAIT_MS = 30              # a write waits this long at most for the lines to the host to go out
 QUIET_MS = 300                 # ...and for the hands at work on the board to pause: no reed changed this long
+DUE_MS = 1000                  # ...but once a record has waited this long, only for the debounce (30 ms quiet),
+                               # and after twice this long for nothing: a move is saved within 2 s, whatever the hands
+MAX_RECORDS = 32               # records waiting past this: the journal is rewritten whole instead (RAM)
 MARK_MS = 5000                 # a running clock's time left is saved this often (``T`` records)
 _DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
@@ -151,6 +154,7 @@ class Journal:
         self._archive = archive
         self.max_bytes = max_bytes
         self._retry_at = -1            # after a failed write: when to try again (RETRY_MS)
+        self._due = -1                 # since when the oldest record not yet written waits (DUE_MS)
         self._waited = -1              # since when a write waits for the lines to the host
         self._event_step = False       # a game event made records in this step: write them in a later one
         self._marked = -1              # when the running clock's time was last saved (-1: at its start)
@@ -260,13 +264,22 @@ class Journal:
             self.position = self.game.position
         else:
             return
+        self._bound()
         self.dirty = True
         self._event_step = True
+
+    def _bound(self):
+        """Past MAX_RECORDS waiting, drop them and rewrite the journal whole from the game (which
+        holds everything they say): the records waiting never outgrow the heap."""
+        if len(self._records) > MAX_RECORDS:
+            self._records = []
+            self._rewrite = True
 
     def option(self, name, value):
         """An option changed (it applies to this game and the next ones)."""
         self.options[name] = value
         self._records.append("O %s %s" % (name, json.dumps(value)))
+        self._bound()
         self.dirty = True
 
     def tag(self, name, value):
@@ -279,6 +292,7 @@ class Journal:
             tags[name] = value
         self.tags = tags or None
         self._records.append("P %s %s" % (name, value))
+        self._bound()
         self.dirty = True
         if self.game.result is not None:
             self._changes += 1
@@ -329,11 +343,16 @@ class Journal:
         self.last_error = "%s: %s" % (type(e).__name__, e)
 
     def _append(self):
+        """The records waiting, appended one by one (no list of them all: RAM)."""
         records = self._records
+        size = 0
         with self.fs.open(JOURNAL, "ab") as f:
-            f.write(b"".join([encode(r) for r in records]))
+            for r in records:
+                data = encode(r)
+                f.write(data)
+                size += len(data)
             # The size counts only once the file is closed (littlefs commits then).
-        self.size += sum([len(r) + 6 for r in records])
+        self.size += size
         self._records = []
 
     def start_record(self):
@@ -406,7 +425,11 @@ class Journal:
         made while the reply already begins is written with the reply, once the board is as
         the game says, or once no reed has changed for QUIET_MS; not while the debounce holds a
         reed's change either (its first 30 ms: a reply's piece lifted). A reed's change is
-        reported within 30 ms or seen going back, so a chattering one holds no write for ever."""
+        reported within 30 ms or seen going back, so a chattering one holds no write for ever.
+        Quick hands may never pause that long (a reply 50-200 ms after each landing): once the
+        oldest record has waited DUE_MS the write waits only for the debounce, after 2 x DUE_MS
+        for nothing (``_overdue``), so a move is on the flash within 2 s of its commit whatever
+        the hands do (and a power cut loses at most those 2 s)."""
         if self.game is not None and self.game.clocks.running:   # (no local for it: a frame of 11 words, runner.step)
             if self._marked < 0:
                 self._marked = self.game.clocks.since
@@ -414,6 +437,8 @@ class Journal:
                 self._marked = now
                 self._records.append("T %d" % self.game.clocks.left_ms(self.game.position.turn == 0, now))
                 self.dirty = True
+        if self.dirty and self._due < 0:
+            self._due = now
         if self.dirty and (self._retry_at < 0 or elapsed(now, self._retry_at) >= 0):
             if self._event_step:
                 self._event_step = False
@@ -422,7 +447,7 @@ class Journal:
                 self._waited = now
             if runner.protocol.out and elapsed(now, self._waited) < LINE_WAIT_MS:
                 return
-            if hands_at_work(runner.app, now):
+            if hands_at_work(runner.app, now) and not self._overdue(runner.app, now):
                 return
             runner.show(now)           # the move's LEDs first
             self._save(runner, now)
@@ -437,7 +462,15 @@ class Journal:
     def crash(self, runner):
         self.flush()
 
+    def _overdue(self, app, now):
+        """Has the oldest record waited DUE_MS, and the debounce no change to report (a reed quiet
+        30 ms: the write's stall meets at most a change that starts in it), or 2 x DUE_MS? Quick
+        hands never pause QUIET_MS: a player who replies before each move settles saved nothing."""
+        waited = elapsed(now, self._due)
+        return waited >= DUE_MS and (not app.debouncer.pending() or waited >= 2 * DUE_MS)
+
     def _save(self, runner, now):
+        self._due = -1
         if self.flush():
             self._retry_at = -1
         else:

@@ -155,7 +155,8 @@ class Tracker:
         self.required = -1
 
     def freeze(self, now):
-        """The game is over: no more moves are recognised (a takeback still is).
+        """The game is over: no more moves are recognised, nor a takeback (a result stands: the
+        board asks for the last move's pieces back where they were).
 
         A move still settling (the host ended the game while the piece was landing) is dropped, not
         committed afterwards: the board then asks for the piece back, as for any move after the end.
@@ -424,7 +425,7 @@ class Tracker:
         return -1
 
     def _check_takeback(self):
-        if self.takeback_enabled and self.pos.ply() and self.physical == self.previous:
+        if self.enabled and self.takeback_enabled and self.pos.ply() and self.physical == self.previous:
             self._pend(TAKEBACK, 0)
             return True
         return False

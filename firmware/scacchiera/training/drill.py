@@ -160,7 +160,7 @@ class Drill:
         self.misses += 1
         self.mistakes += 1
         game.emit("drill", state="wrong", mode=self.mode, uci=pos.uci(move))
-        game.undo()                          # the LEDs ask for the piece back
+        game.undo(True)                      # the LEDs ask for the piece back
         if self.mode == PUZZLE:
             self.failed = True
             game.tracker.require(self.want)   # the solution, shown once the piece is back
