@@ -673,6 +673,8 @@ def test_the_feed_is_public_and_the_rest_is_guarded(tmp_path):
         assert get("/broadcast/round-7.pgn", "club.example.org")[0] == 404
         assert get("/broadcast/round-x.pgn", "club.example.org")[0] == 404
         assert get("/broadcast/round-0.pgn", "club.example.org")[0] == 404
+        assert get("/broadcast/round-%s.pgn" % ("9" * 4301), "club.example.org")[0] == 404   # was a 500
+        assert get("/broadcast/round-01.pgn", "club.example.org")[0] == 200
         for path in ("/broadcast/../club/api/state", "/broadcast/x/../../club/api/state"):
             assert get(path, "club.example.org")[0] == 404
         assert get("/club/api/state", "club.example.org")[0] == 403

@@ -112,6 +112,9 @@ def test_without_the_key_every_route_and_the_websocket_are_refused(lan):
 def test_the_key_pairs_one_browser_once_and_then_the_page_plays(lan):
     board, port, pairing = lan
     key = pairing.link().split("key=")[1]
+    # A chat app's link preview (HEAD) leaves the key for the phone (it used it up).
+    status, headers, _ = get(LAN, port, "/pair?key=" + key, method="HEAD")
+    assert status == 405 and "set-cookie" not in headers
     cookie = pair(port, pairing)
     assert get(LAN, port, "/pair?key=" + key)[0] == 403, "the key works once"
     for path in ROUTES:

@@ -28,7 +28,10 @@ async def club_page(request):
 
 async def round_feed(request):
     """``/broadcast/round-N.pgn`` (or ``current.pgn``): the round's games, the newest the club has."""
-    text = request.app.state.club.round_pgn(request.path_params.get("number"))
+    number = request.path_params.get("number")
+    if number is not None and not (number.isdigit() and len(number) <= 6):
+        return PlainTextResponse("no such round", status_code=404)   # (4,301 digits: int() refused, a 500)
+    text = request.app.state.club.round_pgn(None if number is None else int(number))
     if text is None:
         return PlainTextResponse("no such round (yet)", status_code=404)
     return PlainTextResponse(text, media_type="application/x-chess-pgn",
@@ -76,7 +79,7 @@ def create_club_app(club, port, ladder=None, pairing=None):
     static = [r for r in companion.ROUTES if r.path != "/" and r.path in companion.FILES or r.path in companion.VENDOR]
     routes = [Route("/", club_page), Route("/icons.json", companion.display_icons),
               Route("/api/ladder", companion.get_ladder),
-              Route(FEED + "current.pgn", round_feed), Route(FEED + "round-{number:int}.pgn", round_feed),
+              Route(FEED + "current.pgn", round_feed), Route(FEED + "round-{number}.pgn", round_feed),
               Mount("/club", app=club_api)] + static + \
         [Mount("/board/%d" % (i + 1), app=sub) for i, sub in enumerate(boards)]
     app = Starlette(routes=routes, lifespan=lifespan)

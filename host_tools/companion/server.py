@@ -418,8 +418,13 @@ def board_app(board, ladder=None, pairing=None, lifespan=None):
 
 
 async def _pair(pairing, scope, receive, send):
-    """``/pair?key=...`` on the LAN: the current key gets this browser its cookie, then the page."""
+    """``/pair?key=...`` on the LAN: the current key gets this browser its cookie, then the page.
+    Only a GET redeems it: a HEAD (a chat app's link preview) leaves the key for the phone."""
     from urllib.parse import parse_qs
+    if scope.get("method") != "GET":
+        await PlainTextResponse("open the pairing link in the phone's browser", status_code=405,
+                                headers={"Allow": "GET"})(scope, receive, send)
+        return
     key = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("key") or [None])[0]
     token = pairing.redeem(key)
     if token is None:
