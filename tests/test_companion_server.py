@@ -519,7 +519,19 @@ def test_a_piece_put_on_an_enemy_piece_takes_it_first(url):
     assert act(url, "place", square="d1")[1]["error"].endswith("take its piece off first"), "one's own piece stays"
 
 
-def test_no_takeback_once_a_result_stands(url):
+def _answered(board, cmd, before):
+    """The board's replies to ``cmd`` among its lines after the first ``before``."""
+    return [line for line in board.sim.protocol[before:] if '"re": "%s"' % cmd in line]
+
+
+def _wait_until(done, timeout=10):
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_no_takeback_once_a_result_stands(board, url):
     """Take back after Resign revived the game on the page (0-1 back to *, two plies taken back);
     after a mate too. Once a result stands the board refuses every takeback: the page's, the
     board's button, the hands putting the last move back (the board asks for it again)."""
@@ -530,9 +542,11 @@ def test_no_takeback_once_a_result_stands(url):
         wait_for(url, lambda s, n=frm + to: s["moves"][-1:] == [n])
     assert act(url, "game", op="resign", side="b")[0] == 200
     wait_for(url, lambda s: s["pgn"].rstrip().endswith("1-0"))
+    before = len(board.sim.protocol)
     act(url, "game", op="undo")
-    assert act(url, "press", button="undo")[0] == 200
-    time.sleep(0.5)
+    _wait_until(lambda: _answered(board, "undo", before))
+    assert '"invalid_state"' in _answered(board, "undo", before)[0]
+    assert act(url, "press", button="undo")[0] == 200      # the button acts in the scan that reads it
     s = wait_for(url, lambda s: s["pgn"].rstrip().endswith("1-0"))
     assert s["moves"] == ["f2f3", "e7e5"], s["moves"]
     # A mate, then the mating queen put back on d8 by hand: the game stays over.
@@ -545,8 +559,13 @@ def test_no_takeback_once_a_result_stands(url):
     wait_for(url, lambda s: s["pgn"].rstrip().endswith("0-1"))
     act(url, "lift", square="h4")
     act(url, "place", square="d8")
-    time.sleep(1.0)
+    # Past the settle time of the board's own clock (a takeback would have been committed by then),
+    # the board still shows the queen as lifted from h4: the game stays as it ended.
+    placed = board.sim.now
+    _wait_until(lambda: board.sim.now >= placed + 600)
+    assert state(url)["leds"].get("h4") == "lifted"
+    before = len(board.sim.protocol)
     act(url, "game", op="undo")
-    time.sleep(0.5)
+    _wait_until(lambda: _answered(board, "undo", before))
     s = wait_for(url, lambda s: s["pgn"].rstrip().endswith("Qh4# 0-1"))
     assert s["moves"][-1] == "d8h4" and s["state"] != "idle", (s["moves"], s["state"])   # the queen asked back
