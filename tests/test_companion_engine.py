@@ -201,3 +201,48 @@ def test_a_takeback_against_the_computer_and_it_plays_on(board):
     make(board, s, "d2d4")
     s = step_until(board, lambda s: s["show"] is not None, "the computer's reply after the takeback")
     assert s["moves"] == ["d2d4"]
+
+
+# -- draw offers against the computer (issue 48) ------------------------------------------------
+
+def _refused(board, op):
+    """The page's ``op`` (Accept: draw, Decline: decline) for the person; the state once the board
+    has refused it."""
+    board.act("game", {"op": op})
+    return step_until(board, lambda s: any('"re": "%s"' % op in line and '"refused"' in line for line in s["protocol"]),
+                      "the board's refusal of %s" % op)
+
+
+def test_the_person_cannot_take_their_own_offer_and_the_computer_a_queen_down_takes_it(board):
+    """The fixture's position: White (the person) a queen up. The person offers from the page; their
+    own Accept and Decline are refused by the board; the computer (Black) answers: it accepts."""
+    step_until(board, lambda s: s["ready"] and s["in_sync"], "the board")
+    board.act("computer", {"sides": ["black"]})       # the board told: set opponent host, engine_side b
+    s = step_until(board, lambda s: s["options"]["opponent"] == "host", "the board told who plays")
+    make(board, s, "d2d3")
+    step_until(board, lambda s: s["moves"] == ["d2d3"], "the person's move")
+    board.act("game", {"op": "offer", "side": "w"})
+    step_until(board, lambda s: s["offer"] == "w", "the offer")
+    for op in ("draw", "decline"):
+        s = _refused(board, op)
+        assert s["result"] == "*" and s["offer"] == "w"
+    board.computer.start()
+    s = step_until(board, lambda s: s["result"] != "*", "the computer's answer")
+    assert (s["result"], s["termination"]) == ("1/2-1/2", "agreement")
+    assert any('"cmd":"draw","side":"b"' in line for line in s["protocol"])
+
+
+def test_the_computer_a_queen_up_declines_the_offer_and_plays_on(board):
+    board.act("computer", {"sides": ["white"]})
+    board.computer.start()
+    s = step_until(board, lambda s: s["show"] is not None, "the computer's move")
+    make(board, s, s["show"])
+    s = step_until(board, lambda s: len(s["moves"]) == 1 and s["show"] is None and s["in_sync"], "its move made")
+    reply = next(m.uci() for m in python_chess_board(s["fen"], []).legal_moves if m.uci().startswith("e8"))
+    make(board, s, reply)                               # the person (Black) moves and offers a draw
+    step_until(board, lambda s: len(s["moves"]) == 2, "the person's move")
+    board.act("game", {"op": "offer", "side": "b"})
+    s = step_until(board, lambda s: any('"ev": "offer_declined"' in line for line in s["protocol"]), "the answer")
+    assert s["result"] == "*" and any('"cmd":"decline","side":"w"' in line for line in s["protocol"])
+    s = step_until(board, lambda s: s["show"] is not None, "the computer's next move")
+    assert s["offer"] is None and s["result"] == "*"

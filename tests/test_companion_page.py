@@ -18,6 +18,7 @@ from companion_support import (ARTIFACTS, BROWSER_TESTS, ScriptedBoard, chromium
                                 status_reply)
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
+from host_tools.companion.engine import OWN, OWN_COMMAND
 from scacchiera.leds.names import NAMES as LED_NAMES
 from scacchiera.leds.palette import default_colours
 
@@ -681,12 +682,50 @@ def test_takeback_draw_and_resign_from_the_pages_buttons(browser, board, size):
     page.wait_for_selector("#act-accept:visible")
     page.click("#act-accept")
     page.wait_for_function("window.scacchiera.state.result === '1/2-1/2'")
-    assert page.locator("#act-resign").is_disabled()
+    page.wait_for_selector("#score-white:visible")
+    assert page.locator("#act-resign").is_disabled() and page.locator("#act-undo").is_disabled()
+    assert page.inner_text("#score-white") == page.inner_text("#score-black") == "½"   # in the players' bars
     board.act("new", {})
     page.wait_for_function("window.scacchiera.state.result === '*' && window.scacchiera.state.moves.length === 0")
-    page.click("#act-resign")                             # White to move resigns
-    page.wait_for_function("window.scacchiera.state.result === '0-1'")
+    assert page.locator("#score-white").is_hidden()
+    mouse_drag(page, "e2", "e4")
+    moves_are(page, ["e4"])
+    page.click("#act-resign")                             # Black to move resigns
+    page.wait_for_function("window.scacchiera.state.result === '1-0'")
+    page.wait_for_selector("#score-white:visible")
+    assert (page.inner_text("#score-white"), page.inner_text("#score-black")) == ("1", "0")
+    assert page.locator("#act-undo").is_disabled(), "no takeback once a result stands"
     assert not page.errors
+
+
+def test_an_offer_to_the_computer_is_answered_by_it_not_by_the_offering_person(browser):
+    """Against the computer the person who offers gets no Accept or Decline: the line says the computer
+    answers, and it does (here it declines, a level position), said in words; Hint is off once the
+    game is over."""
+    b = SimulatedBoard()
+    b.play_computer([(OWN, OWN_COMMAND)])
+    b.computer.think = 0.05
+    for served_board in serving(b):            # (the computer's thread runs from here)
+        page = open_page(browser, served_board)
+        page.on("dialog", lambda d: d.accept())
+        page.wait_for_function("window.scacchiera.state.ready")
+        b.act("computer", {"sides": ["black"]})
+        page.wait_for_function("window.scacchiera.state.options.opponent === 'host'")
+        mouse_drag(page, "e2", "e4")
+        moves_are(page, ["e4"])
+        with b.computer.lock:                                 # the computer busy: its answer waits
+            page.click("#act-offer")                          # the person (White) offers
+            page.wait_for_selector("#offer:visible")
+            assert page.inner_text("#offer") == "White offers a draw: Scacchiera answers."
+            assert page.locator("#act-accept").is_hidden() and page.locator("#act-decline").is_hidden()
+        said(page, "Black declines the draw: the game goes on.")
+        page.wait_for_selector("#offer", state="hidden")
+        assert not page.locator("#hint").is_disabled()
+        page.click("#act-resign")
+        page.wait_for_function("window.scacchiera.state.result === '0-1'")
+        page.wait_for_selector("#hint:disabled")
+        assert not page.errors
+    b.computer.stop()
 
 
 def test_arrow_keys_walk_the_moves_f_flips_and_the_page_follows_a_dark_system(browser, board):

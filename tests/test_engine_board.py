@@ -379,3 +379,79 @@ def test_the_boards_engine_is_refused_in_a_sprint_game_with_words():
     reply = ask(board, "set opponent engine 3")
     assert reply["error"] == "refused" and "chess only" in reply["message"]
     assert board.runner.opponent == "person" and board.runner.engine is None
+
+
+# -- draw offers: the engine answers the person's (issue 48) ----------------------------------
+
+LOST_FOR_BLACK = "k7/8/8/8/8/8/3QQ3/4K3 w - - 0 1"     # two queens up for White, the person
+
+
+def _offer_after(board, uci, how):
+    """The person plays ``uci`` and offers a draw: the host's ``offer`` or two taps on their king.
+    The lines the board sent meanwhile."""
+    follow(board, uci)
+    board.lines()
+    if how == "host":
+        board.send("offer w")
+        return board.lines()
+    king = board.game.position.king_square(0)
+    for _ in range(2):
+        board.hands.lift(king)
+        board.wait(60)
+        board.hands.place(king)
+        board.wait(60)
+    board.wait(800)                               # the taps' gesture is complete after 700 ms
+    return board.lines()
+
+
+@pytest.mark.parametrize("how", ["host", "taps"])
+def test_the_engine_takes_a_draw_when_it_stands_worse(how):
+    board = board_at(LOST_FOR_BLACK)
+    ask(board, "set opponent engine 4")
+    lines = _offer_after(board, "d2d3", how)
+    lines += wait_for_engine(board)
+    assert {"ev": "offer", "by": "w"} in lines
+    assert board.game.result == ("1/2-1/2", "agreement"), lines
+    assert not any(l.get("ev") == "engine_move" for l in lines), "it took the draw instead of moving"
+
+
+@pytest.mark.parametrize("how", ["host", "taps"])
+def test_the_engine_declines_a_draw_in_a_level_position_and_plays_on(how):
+    board = board_at(MIDGAME)
+    ask(board, "set opponent engine 4")
+    lines = _offer_after(board, "e1g1", how)
+    lines += wait_for_engine(board)
+    assert {"ev": "offer_declined", "by": "b"} in lines, lines
+    assert board.game.result is None and board.game.offer == -1
+    assert [l["ev"] for l in lines if l.get("ev") in ("offer_declined", "engine_move")] == \
+        ["offer_declined", "engine_move"], "its answer comes with its move"
+    assert "offer" not in leds(board).values()
+
+
+def test_against_the_engine_the_person_cannot_accept_their_own_offer_nor_agree_alone():
+    board = board_at(MIDGAME)
+    ask(board, "set opponent engine 4")
+    reply = ask(board, "draw")
+    assert reply["error"] == "refused" and "offer one, it answers" in reply["message"]
+    follow(board, "e1g1")
+    assert ask(board, "offer w")["ok"]
+    for line in ("draw", "draw w", "decline", "decline w"):
+        reply = ask(board, line)
+        assert reply["error"] == "refused" and "White offered this draw" in reply["message"], (line, reply)
+    assert board.game.result is None
+
+
+def test_both_kings_off_against_the_engine_offer_the_draw_it_answers():
+    board = board_at(LOST_FOR_BLACK)
+    ask(board, "set opponent engine 4")
+    follow(board, "d2d3")
+    for square in ("e1", "a8"):
+        lift(board, square)
+    board.wait(1200)
+    lines = board.lines()
+    assert {"ev": "offer", "by": "w"} in lines
+    assert board.game.result is None, "not a draw by agreement with one player's hands"
+    for square in ("e1", "a8"):
+        place(board, square)
+    lines = wait_for_engine(board)
+    assert board.game.result == ("1/2-1/2", "agreement"), lines

@@ -764,3 +764,32 @@ def test_the_one_garbage_line_a_dgt_bus_command_shares_goes_to_a_dgt_host():
     the next text byte gives the link back. The same bytes with 8-bit 'address' bytes are text."""
     board = Board()
     check_fuzz(board, [bytes([0x89, 0x00, 0x01]), b"\x8c\xc4\xba", b"\x00\x00\x00", b"status"])
+
+
+def test_nobody_accepts_their_own_draw_offer():
+    """Two people: the host's draw accepts the offer for the other side, never for the offerer. Against
+    the host's computer (opponent host) the person's draw or decline is refused on their own offer,
+    and only the computer's (side given) answers it."""
+    board = Board()
+    board.play("e2e4")
+    assert ask(board, "offer w")["ok"]
+    for line in ("draw w", "decline w"):
+        reply = ask(board, line)
+        assert reply["error"] == "refused" and reply["message"].startswith("White offered this draw"), reply
+    assert ask(board, "draw")["result"] == "1/2-1/2"          # Black's: the other side's
+
+    board = Board()
+    assert ask(board, "set opponent host")["ok"]             # the host's computer plays Black
+    assert ask(board, "draw")["error"] == "refused"          # no offer: one person cannot agree alone
+    board.play("e2e4")
+    assert ask(board, "offer w")["ok"]
+    assert ask(board, "draw")["error"] == "refused" and ask(board, "decline")["error"] == "refused"
+    board.send("decline b")
+    assert {"ev": "offer_declined", "by": "b"} in board.lines()
+    assert ask(board, "status")["offer"] is None
+    assert ask(board, "show e7e5")["ok"]                     # the computer's move, made by the hands
+    board.play("e7e5", "g1f3")
+    assert board.game.position.ply() == 3
+    assert ask(board, "set offer_every 0")["ok"] and ask(board, "offer w")["ok"]
+    reply = ask(board, "draw b")                             # the computer accepts
+    assert reply["ok"] and reply["result"] == "1/2-1/2" and reply["termination"] == "agreement"

@@ -22,10 +22,10 @@ from .rules.uci_bytes import write_moves
 # rest of the line in the text form.
 COMMANDS = {
     "hello": "proto:i", "status": "mem:b", "new": "fen:s* profile:s variant:s seed:i position:i", "show": "uci:s!",
-    "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "", "resign": "side:s",
+    "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "side:s", "resign": "side:s",
     "promote": "piece:s!", "set": "name:s! value:v!*", "suggest": "uci:s", "games": "", "pgn": "game:i",
     "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
-    "clock": "white:i! black:i! run:s", "end": "how:s! side:s!", "decline": "", "tag": "name:s! value:s*",
+    "clock": "white:i! black:i! run:s", "end": "how:s! side:s!", "decline": "side:s", "tag": "name:s! value:s*",
     "train": "mode:s! side:s puzzle:i rating:i theme:s seed:i fen:s moves:s*", "line": "moves:s!*",
 }
 # Commands that change the game: refused while diagnostics run, and (but
@@ -297,8 +297,19 @@ def _offer(p, runner, game, a):
 
 
 def _draw(p, runner, game, a):
-    game.agree_draw()
+    from .game import offers
+    offers.accept(game, _side(a))
     return _result(game)
+
+
+def _side(a):
+    """The optional ``side`` of draw and decline: 0, 1, or -1 (the person; the hands' side)."""
+    side = a.get("side")
+    if side is None:
+        return -1
+    if side not in ("w", "b"):
+        raise ProtocolError("bad_field", "side is w or b")
+    return 0 if side == "w" else 1
 
 
 def _resign(p, runner, game, a):
@@ -356,8 +367,8 @@ def _end(p, runner, game, a):
 def _decline(p, runner, game, a):
     if game.offer < 0:
         raise ProtocolError("invalid_state", "no draw offer to decline")
-    game.offer = -1
-    game.redraw = True
+    from .game import offers
+    offers.decline(game, _side(a))
     return {}
 
 

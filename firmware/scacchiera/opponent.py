@@ -15,7 +15,9 @@ its ~34 KB of tables only when it searches (RAM).
   game lights the move (``light``) until the next move.
 
 Events: ``thinking`` (level) when a search for a move starts, ``engine_move``
-(uci) when it is chosen, ``suggest`` (uci) from the game.
+(uci) when it is chosen, ``suggest`` (uci) from the game. The engine answers
+the person's draw offer from its search's score (game/offers.py): at once,
+or, while it thinks, when its search ends.
 ``runner.engine`` is this part while an engine plays, else None.
 """
 
@@ -44,6 +46,7 @@ class Opponent:
         self.move = -1            # the move chosen for that position, shown until played
         self.move_ply = -1
         self.move_key = 0
+        self.score = None         # its last search's score for its own side (None: a book move, none yet)
         self.locked = True        # the search slices run with the heap locked (_slice)
         self.hw = None            # the clock of the slice being run (over)
         self.slice_start = 0
@@ -103,6 +106,9 @@ class Opponent:
         tracker = game.tracker
         if self.purpose and (pos.ply() != self.ply or pos.hash != self.key or game.result is not None):
             self._stop()                     # a takeback, a new game, a host's move: the search is stale
+        if self.level and game.offer == self.side ^ 1 and game.result is None and self.purpose != _MOVE and \
+                (pos.turn != self.side or (self.move_ply == pos.ply() and self.move_key == pos.hash)):
+            _answer(game, self.score)        # the person's offer (on its turn: when its search ends, _done)
         ours = self.plays and game.result is None and pos.turn == self.side and runner.holder is None \
             and variant_of(pos) != SPRINT  # Sprint: the hands play both sides
         if ours and tracker.required < 0:
@@ -159,6 +165,11 @@ class Opponent:
             return                       # no legal move: the game is over already
         pos = game.position
         if purpose == _MOVE:
+            self.score = self.engine.score
+            if game.offer == self.side ^ 1:
+                _answer(game, self.score)
+                if game.result is not None:
+                    return                   # it took the draw: no move
             self.move, self.move_ply, self.move_key = move, self.ply, self.key
             game.tracker.require(move)
             game.tracker.hold = False
@@ -201,6 +212,12 @@ def _new_engine(level):
     engine = Engine(level or DEFAULT_LEVEL)
     gc.collect()
     return engine
+
+
+def _answer(game, score):
+    """The engine's answer to the person's draw offer (game/offers.py, loaded then: RAM)."""
+    from .game import offers
+    offers.answer(game, score)
 
 
 def attach(runner):

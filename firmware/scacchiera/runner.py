@@ -273,6 +273,7 @@ class Runner:
             else:
                 from .opponent import attach     # loaded only when someone other than a person plays
                 attach(self)
+                self.app.game.machine = -1 if self.opponent == "person" else "wb".index(self.engine_side)
         else:
             self.app.game.set_option(name, value)
         self.app.dirty = True

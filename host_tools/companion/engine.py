@@ -8,7 +8,9 @@ engine reports at run time, ``Skill Level``, or the project engine's ``Level``.
 The project's own engine (``python -m host_tools.uci``, the board's engine on
 the host) is always offered, so there is a computer opponent without Stockfish.
 Hints go to the board with ``suggest UCI`` (lit, not enforced); a board whose
-firmware has no ``suggest`` yet gets them with ``show``. Scacchi Sprint has no
+firmware has no ``suggest`` yet gets them with ``show``. The person's draw
+offer is answered as the board's own engine answers it (game/offers.py: taken
+when the computer stands worse than DRAW_ACCEPT_CP). Scacchi Sprint has no
 UCI engine: the computer plays chess only.
 """
 
@@ -20,6 +22,9 @@ import time
 
 import chess
 import chess.engine
+
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera.game import offers
 
 SEARCH_PATH = ("/usr/games", "/usr/local/games")
 THINK_SECONDS = 0.3
@@ -107,6 +112,7 @@ class Computer:
         self.message = None             # why it is not playing, for the page
         self.hint_said = None           # how the last hint was shown, for the page
         self._asked = None              # (game, moves) it last answered, so it answers once
+        self._answered = None           # (session, game, ply) of the person's draw offer it answered
         self._suggested = None          # the board's last suggest request answered (its event)
         self._told = None               # (session, sides) the board was told who plays (_tell_board)
         self.replied_at = None          # time.perf_counter() when its last reply went to the board (make bench)
@@ -247,7 +253,10 @@ class Computer:
                 seen = model.version
                 turn = self._turn()
                 asked = self._board_asks()
+                offer = self._offer()
             self._keep_board_told()
+            if offer is not None:
+                self._answer_offer(*offer)
             if turn is not None:
                 self._reply(*turn)
             elif asked:
@@ -281,6 +290,41 @@ class Computer:
             self.message = "the board's own engine plays (its option opponent is %r): the host waits" % opponent
             return None
         return key, fen, list(key[2]), think_seconds(self.think, model.clock, side == "white"), model.start[4]
+
+    def _offer(self):
+        """(computer's colour, start FEN, moves, chess960) when the person has offered the computer
+        a draw it has not answered yet; else None."""
+        model = self.board.model
+        s = model.status
+        if _online(self.board) or len(self.sides) != 1 or s is None or model.start is None:
+            return None
+        side = self.sides[0][0]
+        if s.get("offer") not in ("w", "b") or s.get("offer") == side or s.get("result") != "*" \
+                or model.start[0] != s.get("game"):
+            return None
+        key = (model.session, s.get("game"), len(s.get("moves") or ()))
+        if key == self._answered:
+            return None
+        self._answered = key
+        return side, model.start[1], list(s.get("moves") or ()), model.start[4]
+
+    def _answer_offer(self, side, fen, moves, chess960):
+        """Accept the person's draw offer when the engine's evaluation says the computer stands worse
+        than the board's own engine would accept (game/offers.py's rule), else decline it."""
+        board = python_chess_board(fen, moves, chess960)
+        try:
+            with self.lock:
+                info = self.engine.analyse(board, chess.engine.Limit(time=self.think))
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
+            self.message = "the engine failed: %s" % e
+            self.board.notify()
+            return
+        score = info.get("score")
+        cp = score.pov(chess.WHITE if side == "w" else chess.BLACK).score(mate_score=100000) \
+            if score is not None else None
+        cmd = "draw" if offers.accepts(cp) else "decline"
+        self.board.ask({"cmd": cmd, "side": side}, self._told_board)
+        self.board.notify()
 
     def _board_asks(self):
         """Whether the board made a new request for a suggestion (its ``suggest`` event without a

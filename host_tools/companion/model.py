@@ -27,9 +27,10 @@ EVENT_COUNT = 50
 # Events after which the game's state is asked for again.
 _REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync", "in_sync", "error",
             "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds", "offer",
-            "engine_move", "option")       # option: one set on the board itself (its display's menu)
-# The board's own troubles, said on the page until the game moves on (a crash is followed by a boot).
-_TROUBLE = ("crash", "storage_error", "storage_repaired", "offer_refused")
+            "offer_declined", "engine_move", "option")       # option: one set on the board itself (its display's menu)
+# The board's own troubles and news, said on the page until the game moves on (a crash is followed
+# by a boot).
+_TROUBLE = ("crash", "storage_error", "storage_repaired", "offer_refused", "offer_declined")
 _OWN = "c"                # the prefix of the ids of the companion's own requests
 _TRACKED = "h"            # the prefix of the ids of the commands sent for the person whose answer matters
 REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again

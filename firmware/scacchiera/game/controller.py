@@ -27,6 +27,7 @@ Events (``kind`` and fields):
                                                 (ms left; running "w", "b" or None)
     offer         by                            a draw offered ("w" or "b"), open until the next move
     offer_refused by, message                   too soon after that player's last offer (offer_every)
+    offer_declined by                           the draw offered was declined, by "w" or "b"
     suggest_asked                               the player tapped their king once: a hint, please
                                                 (the board's engine or the host answers: opponent.suggest)
     suggest       uci                           a suggested move, lit until the next move
@@ -85,6 +86,7 @@ class Game:
         self.clocks = NoClocks()     # the players' clocks (option clock: game/clocks.py)
         self.offer = -1              # the colour offering a draw, until the next move (-1: none)
         self.offered = [-1, -1]      # the ply of each colour's last offer (option offer_every)
+        self.machine = -1            # the colour the board's engine or the host's computer plays (-1: people)
         self.touch_ms = 0            # the last time the side to move touched the board (abandon_min)
         self.away = False            # ...so long ago that the opponent may end the game
         self.redraw = False          # the LEDs must change though no event said so (App.scan)
@@ -162,7 +164,8 @@ class Game:
                 self.taps += 1
                 self.tap_ms = now
         elif kind == tr.KINGS_OFF:
-            self.agree_draw(now)
+            from . import offers         # loaded when first used (RAM)
+            offers.kings_off(self)
         elif kind == tr.SETUP_STEP:
             self._report_sync()
         elif kind == tr.IN_SYNC:

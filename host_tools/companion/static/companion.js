@@ -184,6 +184,14 @@ function renderPlayers(s) {
     if (computer && computer.sides.includes(side)) name = computer.name;
     else if (engine && engine.engine_side === side[0]) name = "the board's engine, level " + engine.opponent.slice(7);
     $("name-" + side).textContent = name;
+    // The result beside each name once it stands: 1, 0 or ½.
+    const points = { "1-0": { white: "1", black: "0" }, "0-1": { white: "0", black: "1" },
+                     "1/2-1/2": { white: "½", black: "½" } }[s.result];
+    const score = $("score-" + side);
+    score.hidden = !points;
+    score.textContent = points ? points[side] : "";
+    score.classList.toggle("won", !!points && points[side] === "1");
+    score.title = points ? (s.termination || "").replace(/_/g, " ") : "";
   }
 }
 
@@ -247,8 +255,9 @@ function render(s) {
   renderPlayers(s);
   renderTurn(s);
   $("hint").hidden = !s.computer;
-  $("hint").disabled = s.options.suggest === false;
-  $("hint").title = $("hint").disabled ? "no hints in this game (rated or online)" : "light the engine's best move";
+  $("hint").disabled = s.result !== "*" || s.options.suggest === false;
+  $("hint").title = s.result !== "*" ? "the game is over" :
+    $("hint").disabled ? "no hints in this game (rated or online)" : "light the engine's best move";
 }
 
 // A select's choices: [[value, words], ...].
@@ -406,10 +415,11 @@ function personSide(s) {
 function renderGameActions(s) {
   const over = s.result !== "*";
   const offered = !!s.offer && !over;
-  $("act-undo").disabled = !s.moves.length;
+  const own = offered && personSide(s) === s.offer;    // the person's own offer: the computer answers it
+  $("act-undo").disabled = over || !s.moves.length;   // once a result stands, no takeback
   $("act-offer").hidden = offered;
   $("act-offer").disabled = over || !s.moves.length;
-  $("act-accept").hidden = $("act-decline").hidden = !offered;
+  $("act-accept").hidden = $("act-decline").hidden = !offered || own;
   $("act-resign").disabled = over;
 }
 function gameAction(op, withSide) {

@@ -250,6 +250,7 @@ function boardNote(ev) {
   if (ev.ev === "storage_repaired") return "The board found its saved game damaged (a power cut while it wrote?) and goes on from ply " + ev.ply + "; the damaged copy is kept as " + ev.kept + ".";
   if (ev.ev === "crash") return "The board's program failed (" + ev.error + ") and restarted; the saved game is restored.";
   if (ev.ev === "offer_refused") return "No draw offer yet: " + ev.message + ".";
+  if (ev.ev === "offer_declined") return (ev.by === "w" ? "White" : "Black") + " declines the draw: the game goes on.";
   return "";
 }
 

@@ -56,7 +56,7 @@ const WORDS = {
   "minutes": "minuti", "+ seconds": "+ secondi", "colour": "colore", "random": "a caso", "white": "bianco", "black": "nero",
   "rated": "valida", "seek a game": "cerca una partita", "(seeks: Rapid or Classical only)": "(ricerche: solo Rapid o Classical)",
   "seeking…": "cerco…", "cancel": "annulla", "friend": "amico", "challenge": "sfida", "cancel the challenge": "annulla la sfida",
-  "Lichess AI level": "livello dell'IA di Lichess", "play the AI": "gioca con l'IA", "offer a draw": "proponi patta",
+  "Lichess AI level": "livello dell'IA di Lichess", "play the AI": "gioca con l'IA", "offer a draw": "proponi patta", "the game is over": "la partita è finita",
   "resign": "abbandona", "re-read the game": "rileggi la partita", "accept": "accetta", "decline": "rifiuta",
   "Players and export: FEN and PGN": "Giocatori ed esportazione: FEN e PGN", "Site": "Luogo", "name": "nome",
   "where you play": "dove giocate", "rated (ladder)": "valida (classifica)", "download PGN": "scarica il PGN",
@@ -135,6 +135,8 @@ const PATTERNS = [
   [/^(White|Black) may claim a draw \(the king pulses slowly\)\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " può chiedere la patta (il re pulsa lento)."],
   [/^(White|Black) offers a draw: (White|Black) may accept it or play on\.$/,
     (m) => SIDE[m[1]].replace(/^il/, "Il") + " propone patta: " + SIDE[m[2]] + " può accettarla o continuare."],
+  [/^(White|Black) offers a draw: (.*) answers\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " propone patta: risponde " + m[2] + "."],
+  [/^(White|Black) declines the draw: the game goes on\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " rifiuta la patta: si continua."],
   [/^Material: White (\d+) · Black (\d+)(.*)$/, (m) => "Materiale: Bianco " + m[1] + " · Nero " + m[2] +
     m[3].replace("(even)", "(pari)").replace("White", "Bianco").replace("Black", "Nero")],
   [/^Promotion on (\w\d): the new piece counts as a (\w+)\. .*$/, (m) => "Promozione su " + m[1] + ": il nuovo pezzo vale " +

@@ -85,7 +85,9 @@ function drawMaterial(s) {
 function drawOffer(s) {
   const by = s.offer;
   $("offer").hidden = !by || s.result !== "*";
-  if (by) $("offer").textContent = SIDES[by] + " offers a draw: " + SIDES[by === "w" ? "b" : "w"] +
+  const c = s.computer && s.computer.sides.length === 1 ? s.computer : null;
+  if (by && c && c.sides[0][0] !== by) $("offer").textContent = SIDES[by] + " offers a draw: " + c.name + " answers.";
+  else if (by) $("offer").textContent = SIDES[by] + " offers a draw: " + SIDES[by === "w" ? "b" : "w"] +
     " may accept it or play on.";
 }
 
