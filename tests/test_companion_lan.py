@@ -150,6 +150,28 @@ def test_the_computers_page_shows_the_code_and_revokes_every_phone(lan):
     assert json.loads(get("127.0.0.1", port, "/api/pairing")[2])["link"] != info["link"], "a new key"
 
 
+def test_revoking_cuts_an_open_page_at_once_and_it_can_do_nothing_more(lan):
+    """4 s after "Revoke every phone" an open page played e2-e4 and resigned over its WebSocket (the
+    pairing was checked at the handshake only). Now the revoke closes it (1008) and an action that
+    races the close is not taken."""
+    board, port, pairing = lan
+    cookie = pair(port, pairing)
+    with websockets.sync.client.connect("ws://%s:%d/ws" % (LAN, port), open_timeout=10,
+                                        additional_headers={"Cookie": cookie,
+                                                            "Origin": "http://%s:%d" % (LAN, port)}) as ws:
+        assert "pieces" in json.loads(ws.recv(timeout=10))["state"]
+        assert get("127.0.0.1", port, "/api/pairing/revoke", method="POST", body={})[0] == 200
+        try:
+            for i, (action, square) in enumerate((("lift", "e2"), ("place", "e4"))):
+                ws.send(json.dumps({"do": action, "square": square, "id": i}))
+            while True:                          # the pushes already on their way, then the close
+                ws.recv(timeout=20)
+        except websockets.exceptions.ConnectionClosed as e:
+            assert e.rcvd is not None and e.rcvd.code == 1008, e
+    assert board.state()["pieces"][12] == "P" and board.state()["moves"] == [], "nothing moved"
+    assert ws_refused(port, cookie), "and it cannot come back"
+
+
 @pytest.mark.parametrize("browser_ready", [pytest.param(True, marks=BROWSER_TESTS)])
 def test_a_phone_opens_the_link_and_plays_on_the_page(lan, browser_ready):
     board, port, pairing = lan

@@ -296,6 +296,24 @@ def test_no_token_then_one_pasted_on_the_page_is_saved_0600(fake, tmp_path, monk
         board.lichess.stop()
 
 
+def test_a_token_pasted_on_the_page_is_never_written_through_a_planted_link(fake, tmp_path, monkeypatch):
+    """Saving the token followed a symbolic link planted at its path (another user's trap, or one to
+    a file the owner cares about): it wrote the token there. Now it refuses, with words."""
+    monkeypatch.delenv("LICHESS_TOKEN", raising=False)
+    victim = tmp_path / "bashrc"
+    victim.write_text("# mine\n")
+    os.symlink(victim, tmp_path / "token")
+    board = online(fake, tmp_path, token=None)
+    try:
+        step_until(board, lambda s: s["lichess"]["problem"], "the missing token")
+        with pytest.raises(ActionError, match="symbolic link"):
+            board.act("lichess", {"op": "token", "token": TOKEN})
+        assert victim.read_text() == "# mine\n" and os.path.islink(tmp_path / "token")
+        assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    finally:
+        board.lichess.stop()
+
+
 def test_a_token_file_others_can_read_is_made_private_and_said(tmp_path, caplog):
     path = tmp_path / "token"
     path.write_text(TOKEN + "\n")

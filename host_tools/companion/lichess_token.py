@@ -71,14 +71,25 @@ def _make_private(path, mode):
 
 
 def save(token, path=None):
-    """Write ``token`` to ``path`` (default: the config folder) readable by its owner only."""
+    """Write ``token`` to ``path`` (default: the config folder) readable by its owner only: written
+    beside it (0600, O_EXCL) and renamed over it, so that nobody else ever sees it and a symbolic
+    link planted at ``path`` is never followed (TokenError: it names the link)."""
     token = check(token)
     path = path or default_path()
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    if os.path.islink(path):
+        raise TokenError("%s is a symbolic link: the token is not written through it (remove the link)" % path)
+    aside = "%s.%d.tmp" % (path, os.getpid())
     try:
-        os.fchmod(fd, 0o600)             # an older file with looser permissions is tightened too
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except FileExistsError:
+        os.unlink(aside)                 # a crashed save's own leftover (O_NOFOLLOW: never a link's target)
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.fchmod(fd, 0o600)
         os.write(fd, (token + "\n").encode("ascii"))
+        os.fsync(fd)
     finally:
         os.close(fd)
+    os.replace(aside, path)              # a link planted meanwhile is replaced, never written through
     return path

@@ -5,7 +5,8 @@ only address without it). A request that came in on the LAN socket must name tha
 ``Host`` (and ``Origin``), and carry the cookie a browser gets by opening the pairing link
 (``/pair?key=...``: printed with a QR code on the terminal, shown on the desktop page); anything
 else gets 401 (403 for a wrong Host or Origin). The key works once: the next phone needs the next
-key, which the desktop page shows. The desktop page (loopback only) can revoke every paired browser.
+key, which the desktop page shows. The desktop page (loopback only) can revoke every paired browser:
+its open pages are cut at once (``watch``), and each of their actions checks the pairing again.
 What decides "came in on the LAN" is the address the connection was accepted on, never a header.
 """
 
@@ -31,6 +32,16 @@ def lan_address():
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
+def token_of(cookie_header):
+    """The pairing token in a request's Cookie header, or None."""
+    token = None
+    for part in (cookie_header or "").split(";"):
+        name, _, value = part.strip().partition("=")
+        if name == COOKIE:
+            token = value
+    return token or None
+
+
 class Pairing:
     """The LAN side's keys: one pairing key at a time, and the tokens of the browsers it paired."""
 
@@ -42,6 +53,7 @@ class Pairing:
         self._lock = threading.Lock()
         self._tokens = set()
         self._key = secrets.token_urlsafe(12)
+        self._watchers = set()         # f() called when every pairing is revoked: an open page's cut
 
     def link(self):
         """The pairing link a phone opens (its QR code: ``qr``)."""
@@ -60,21 +72,34 @@ class Pairing:
 
     def admits(self, cookie_header):
         """Whether a request's Cookie header holds a paired browser's token."""
-        token = None
-        for part in (cookie_header or "").split(";"):
-            name, _, value = part.strip().partition("=")
-            if name == COOKIE:
-                token = value
+        return self.holds(token_of(cookie_header))
+
+    def holds(self, token):
+        """Whether ``token`` is a paired browser's, now (an open page asks before each action)."""
         if not token:
             return False
         with self._lock:
             return any(hmac.compare_digest(token.encode(), t.encode()) for t in self._tokens)
 
+    def watch(self, cut):
+        """``cut()`` is called (from the revoking thread) when every pairing is revoked; ``unwatch``
+        when the page has gone."""
+        with self._lock:
+            self._watchers.add(cut)
+
+    def unwatch(self, cut):
+        with self._lock:
+            self._watchers.discard(cut)
+
     def revoke(self):
-        """Every paired browser is out, and the key changes: the desktop page's button."""
+        """Every paired browser is out, and the key changes: the desktop page's button. Open pages
+        are cut (their WebSockets closed)."""
         with self._lock:
             self._tokens.clear()
             self._key = secrets.token_urlsafe(12)
+            watchers = list(self._watchers)
+        for cut in watchers:
+            cut()
 
     def paired(self):
         with self._lock:

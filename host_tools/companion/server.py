@@ -35,7 +35,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from host_tools.companion.boards import ActionError
-from host_tools.companion.pairing import COOKIE
+from host_tools.companion.pairing import COOKIE, token_of
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 # The page's own files: every .html, .js and .css in static/ (the folder is the list), "/" its index.
@@ -51,6 +51,7 @@ VENDOR = {"/vendor/chessground.js": "dist/chessground.min.js",
           "/vendor/chessground.cburnett.css": "assets/chessground.cburnett.css"}
 MAX_BODY = 8192            # bytes of a POST body
 MAX_MESSAGE = 16384        # bytes of a WebSocket message from the page
+PAIRED = "scacchiera.paired"  # the scope's key for a LAN connection's pairing token (Guard -> ws)
 MAX_HEAD = 8192            # bytes of a request's headers
 HEAD_SECONDS = 5           # a request's head must arrive within this
 BODY_SECONDS = 5           # and its body within this
@@ -111,6 +112,8 @@ class Guard:
             elif lan and not pairing.admits(headers.get("cookie")):
                 status, reason = 401, "this browser is not paired: open the pairing link (its QR code is on the " \
                     "computer's page)"
+            elif lan:
+                scope[PAIRED] = token_of(headers.get("cookie"))    # an open page re-checks it (ws)
             if reason:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})   # refused before accept: HTTP 403
@@ -301,10 +304,24 @@ async def act(request):
 
 
 async def ws(websocket: WebSocket):
-    """``/ws``: the board's state pushed (the newest only), the page's actions answered."""
+    """``/ws``: the board's state pushed (the newest only), the page's actions answered. A paired
+    phone's page (on the LAN) is closed (1008) when the pairings are revoked, and each of its
+    actions checks its pairing first."""
     board, hub = websocket.app.state.board, websocket.app.state.hub
+    pairing, token = websocket.app.state.pairing, websocket.scope.get(PAIRED)
     await websocket.accept()
     lock = asyncio.Lock()
+    revoked = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def cut():
+        loop.call_soon_threadsafe(revoked.set)
+
+    async def close_when_revoked():
+        await revoked.wait()
+        pusher.cancel()
+        async with lock:
+            await websocket.close(code=1008, reason="pairing revoked")
 
     async def send(text):
         async with lock:
@@ -323,10 +340,17 @@ async def ws(websocket: WebSocket):
             pass                        # the page stopped reading and was dropped (BoundedWebSocket)
 
     pusher = asyncio.ensure_future(push())
+    closer = None
+    if token is not None:
+        pairing.watch(cut)
+        closer = asyncio.ensure_future(close_when_revoked())
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
+                break
+            if token is not None and not pairing.holds(token):
+                cut()                           # revoked: nothing more from this page
                 break
             raw = message.get("text")
             answer = {"re": None, "ok": True}
@@ -345,6 +369,12 @@ async def ws(websocket: WebSocket):
         pass                            # the page went away: nothing to say
     finally:
         pusher.cancel()
+        if closer is not None:
+            pairing.unwatch(cut)
+            if revoked.is_set():
+                await asyncio.gather(closer, return_exceptions=True)   # the close frame sent
+            else:
+                closer.cancel()
 
 
 async def get_pairing(request):
