@@ -57,6 +57,13 @@ _CLOSE = object()
 _CUT = object()
 
 
+class Raw:
+    """A stream's text as a test writes it (any bytes of a line, its newline included)."""
+
+    def __init__(self, text):
+        self.text = text
+
+
 class _Listener:
     def __init__(self):
         self.queue = asyncio.Queue()
@@ -210,6 +217,17 @@ class FakeLichess:
             self.challenges[cid] = c
         self._event({"type": "challenge", "challenge": dict((k, v) for k, v in c.items() if k != "chess960")})
         return cid
+
+    def send_raw(self, text, game_id=None):
+        """``text`` as it is (a line of any shape, or part of one) on a game's stream, or with no
+        ``game_id`` on the event stream."""
+        if game_id is None:
+            self._event(Raw(text))
+            return
+        with self.lock:
+            listeners = list(self.games[game_id].listeners)
+        for listener in listeners:
+            self._put(listener, Raw(text))
 
     def opponent_offers_draw(self, game_id):
         with self.lock:
@@ -365,7 +383,7 @@ class FakeLichess:
                 if item is _CUT:
                     raise ConnectionAbortedError("stream cut by the test")
                 if not listener.stalled:
-                    yield json.dumps(item) + "\n"
+                    yield item.text if isinstance(item, Raw) else json.dumps(item) + "\n"
         finally:
             on_close()
 

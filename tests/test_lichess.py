@@ -691,3 +691,49 @@ def test_the_boards_time_control_for_lichesss_clocks():
                            ({"initial": 10800000, "increment": 180000}, "180+60"), (None, "off")):
         g.full = {"clock": clock}
         assert g.control() == control, clock
+
+
+# -- lines of the wrong shape from Lichess (issue 48) -----------------------------------------------
+
+BAD_GAME_LINES = ['[1,2,3]', 'null', '42', '{"type": "gameState", "moves": "e2e4", "wtime": 1e300}',
+                  '{"type": "gameState", "wtime": "abc"}', '{"type": "gameState", "btime": [1]}',
+                  '{"type": "gameState", "wtime": null, "btime": {"a": 1}}', '{"type": "gameFull", "state": 7}',
+                  '{"type": "gameState", "winner": 3}', 'not json at all', '{"type": "opponentGone", "gone": "x"}']
+BAD_EVENTS = ['{"type": "challenge", "challenge": {"status": "created"}}',
+              '{"type": "challenge", "challenge": {"id": ["x"], "status": "created"}}',
+              '{"type": "gameStart", "game": {}}', '{"type": "gameStart", "game": "abc"}', '[]', 'null']
+
+
+def test_lines_of_the_wrong_shape_are_skipped_said_and_the_game_goes_on(board, fake):
+    """A game-stream line [1,2,3], null or 42, a clock of 1e300, "abc" or [1]: the opponent's moves
+    stopped reaching the board with no word on the page; an event without an id killed the event
+    listener. Each is skipped (said on the page), and the game, its clocks and the challenges go on."""
+    against_the_ai(board, fake, "white", plies=2)
+    gid = board.lichess.game.id
+    for line in BAD_GAME_LINES:
+        fake.send_raw(line + "\n", gid)
+    for line in BAD_EVENTS:
+        fake.send_raw(line + "\n")
+    s = step_until(board, lambda s: "skipped" in (s["lichess"]["notice"] or ""), "the skip said")
+    assert "cannot read" in s["lichess"]["notice"]
+    fake.clock_to(gid, 500000, 400000)                     # the stream is read on: a good line after the bad
+    step_until(board, lambda s: s["lichess"]["game"]["clock"]["black"] == 400000, "the clock after the bad lines")
+    s = play(board, fake, LONG, "white", plies=6)          # the opponent's moves reach the board
+    assert s["moves"] == LONG[:6] and fake.moves(gid) == LONG[:6]
+    fake.send_challenge(from_user="mary")                  # the event stream is alive too
+    step_until(board, lambda s: s["lichess"]["challenges"], "the challenge after the bad events")
+
+
+def test_a_ten_megabyte_line_is_dropped_without_stalling_the_game(board, fake):
+    """A 10 MB line stalled the online game for 62 s (requests' iter_lines copies the pending line at
+    each chunk: 1 MB 2 s, 4 MB 11 s). Lines are capped (64 KiB) and read in linear time."""
+    against_the_ai(board, fake, "white", plies=2)
+    gid = board.lichess.game.id
+    fake.send_raw('{"type": "chatLine", "text": "' + "x" * 10_000_000 + '"}\n', gid)
+    fake.clock_to(gid, 500000, 400000)
+    started_at = time.monotonic()
+    step_until(board, lambda s: s["lichess"]["game"]["clock"]["black"] == 400000, "the clock after the long line")
+    read_in = time.monotonic() - started_at
+    s = play(board, fake, LONG, "white", plies=4)
+    assert s["moves"] == LONG[:4]
+    print("a 10 MB line and the next one read in %.2f s" % read_in)

@@ -169,8 +169,13 @@ class Lichess:
         self.board.notify()
 
     def _client(self, timeout=None):
-        session = Session(self._token, timeout or (5.0, self.stream_timeout))
+        session = Session(self._token, timeout or (5.0, self.stream_timeout), self._skipped)
         return berserk.Client(session=session, base_url=self.base_url), session
+
+    def _skipped(self, reason):
+        """A stream's line of the wrong shape was skipped (lichess_lines.py): said on the page."""
+        self.notice = "Lichess sent a line the companion cannot read (%s): skipped, the game goes on" % reason
+        self._changed()
 
     # -- requests: errors in words, 429 and 5xx waited out ------------------------------------
 

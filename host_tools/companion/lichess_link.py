@@ -5,7 +5,11 @@ back-off and the token's checks are the client's: Lichess._call.)"""
 import socket
 import threading
 
+from urllib.parse import urlsplit
+
 import requests
+
+from host_tools.companion.lichess_lines import check_for, checked_lines
 
 
 class Refused(Exception):
@@ -18,13 +22,15 @@ class Refused(Exception):
 
 class Session(requests.Session):
     """berserk's session: the token as a bearer header, a timeout on every request (a read that
-    waits longer means a dead link: Lichess's streams send keep-alive newlines), and ``cut()``,
-    which shuts the sockets of the streams it opened (to cancel a seek, to re-read a game)."""
+    waits longer means a dead link: Lichess's streams send keep-alive newlines), streams read as
+    checked lines (lichess_lines.py: capped, linear, a line of the wrong shape skipped), and
+    ``cut()``, which shuts the sockets of the streams it opened (to cancel a seek, to re-read a game)."""
 
-    def __init__(self, token, timeout):
+    def __init__(self, token, timeout, skipped=None):
         super().__init__()
         self.headers["Authorization"] = "Bearer " + token
         self.timeout = timeout
+        self.skipped = skipped or (lambda reason: None)   # told each stream line skipped (lichess_lines)
         self._streams = []
         self._lock = threading.Lock()
         self._cut = False
@@ -39,6 +45,8 @@ class Session(requests.Session):
         kwargs.setdefault("timeout", self.timeout)
         response = super().request(method, url, **kwargs)
         if kwargs.get("stream"):
+            check = check_for(urlsplit(url).path)
+            response.iter_lines = lambda *args, **kw: checked_lines(response, check, self.skipped)
             with self._lock:
                 self._streams = [r for r in self._streams if not r.raw.closed] + [response]
                 cut = self._cut
