@@ -7,6 +7,7 @@ import io
 import json
 import os
 import random
+import re
 import threading
 import time
 import urllib.request
@@ -33,7 +34,7 @@ NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Hugo", 
 
 def test_round_robin_is_fide_berger_table():
     """Six players: FIDE's Berger table for 5 or 6 players (Handbook C.05, Annex 1), numbers by rating."""
-    t = Tournament("RR", [(n, 2000 - 10 * i) for i, n in enumerate(NAMES[:6])], "round-robin")
+    t = Tournament("RR6", [(n, 2000 - 10 * i) for i, n in enumerate(NAMES[:6])], "round-robin")
     fide = [[(1, 6), (2, 5), (3, 4)], [(6, 4), (5, 3), (1, 2)], [(2, 6), (3, 1), (4, 5)],
             [(6, 5), (1, 4), (2, 3)], [(3, 6), (4, 2), (5, 1)]]
     assert t.planned == 5
@@ -680,3 +681,33 @@ def test_the_feed_is_public_and_the_rest_is_guarded(tmp_path):
         assert get("/club/api/state", "club.example.org")[0] == 403
         assert get("/board/1/api/state", "club.example.org")[0] == 403
         assert get("/club/api/state", "127.0.0.1:%d" % port)[0] == 200
+
+
+PGN_TAG = re.compile(r'^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\["\\])*)"\]$')   # PGN standard 8.1.1
+
+
+def test_names_with_quotes_are_escaped_in_the_feed_and_control_characters_refused_in_words(tmp_path):
+    """A tournament named Club "Night" gave invalid header lines in the live feed and the Lichess push;
+    a Site with line breaks injected games into the feed; control characters in a name were taken
+    (the club said "round sent", no board bound); a 2-letter name, which Lichess refuses, was taken."""
+    boards = sim_boards(2)
+    with club_served(tmp_path, boards, NAMES[:4]) as (club, url):
+        act = lambda **fields: _post(url + "/club/api/act", dict(fields, players=NAMES[:4], rounds=1, do="tournament"))
+        for fields, words in (({"name": "Night", "site": 'Hall\n[Event "x"]\n\n1. e4 *\n'}, "line break"),
+                              ({"name": "Night\x07"}, "control character"), ({"name": "Ni\u2028ght"}, "line break"),
+                              ({"name": "NN"}, "3 to 80 characters"), ({"name": "N" * 81}, "3 to 80 characters"),
+                              ({"name": "Night", "site": "S" * 61}, "0 to 60 characters")):
+            status, body = act(**fields)
+            assert status == 400 and words in body["error"], (fields, body)
+        assert club.tournament is None
+        name, site = 'Club "Night" \\ 1', 'Hall "A"'
+        assert act(name=name, site=site)[0] == 200
+        assert _post(url + "/club/api/act", {"do": "pair"})[0] == 200
+        rnd = club.tournament.current()
+        settle(boards, lambda: all(_key_bound(club, rnd, g) for g in rnd["games"]), "the boards bound")
+        status, text = _get(url + "/broadcast/current.pgn")
+        headers = [line for line in text.splitlines() if line.startswith("[")]
+        assert len(headers) >= 2 * 8 and all(PGN_TAG.match(line) for line in headers), headers
+        values = dict((m.group(1), re.sub(r'\\(["\\])', r"\1", m.group(2))) for m in map(PGN_TAG.match, headers))
+        assert values["Event"] == name and values["Site"] == site
+        assert len(list(feed.read_games(text))) == 2

@@ -407,7 +407,7 @@ class Club:
         if clock != "off":
             parse_control(clock)           # the board's own check (ValueError in its words)
         t = Tournament(fields.get("name") or "", [(n, ratings[n]) for n in names], fields.get("system", "swiss"),
-                       rounds, len(self.boards), clock, str(fields.get("site") or "")[:60])
+                       rounds, len(self.boards), clock, fields.get("site") or "")
         self.tournament, self.records, self.bound, self.round_versions = t, {}, {}, {}
         self._cache = {}
         return "%s: %d players, %d rounds (%s)" % (t.name, len(t.players), t.planned, t.system)

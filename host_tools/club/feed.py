@@ -12,7 +12,7 @@ import chess
 import chess.pgn
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
-from scacchiera.rules.pgn import TERMINATION_TAGS
+from scacchiera.rules.pgn import TERMINATION_TAGS, tag_value
 
 
 def new_record(fen=None):
@@ -68,10 +68,10 @@ def game_pgn(headers, record, result=None):
     game = chess.pgn.Game()
     game.headers.clear()
     for name in ("Event", "Site", "Date", "Round"):
-        game.headers[name] = str(headers.get(name, "?"))
+        game.headers[name] = tag_value(headers.get(name, "?"))   # escaped: python-chess 1.11 writes values as they are
     for name, value in headers.items():
         if name not in game.headers:
-            game.headers[name] = str(value)
+            game.headers[name] = tag_value(value)
     game.headers["Result"] = result or record["result"]
     if record["fen"]:
         game.headers["FEN"] = record["fen"]

@@ -18,6 +18,9 @@ import json
 import os
 import warnings
 
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera.storage.journal import printable
+
 SYSTEMS = ("swiss", "round-robin")
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
@@ -27,6 +30,22 @@ MAX_PLAYERS = 200
 
 class TournamentError(ValueError):
     """A tournament action that cannot be done now (the message says why)."""
+
+
+def tag_text(text, what, shortest, longest):
+    """``text`` trimmed, for a PGN tag on the boards, in the feed and on Lichess; TournamentError in
+    words for what none of them can hold: a line break or another control character (a Site with
+    line breaks injected games into the feed), '|' (the board's journal), a length out of range."""
+    if not isinstance(text, str):
+        raise TournamentError("%s is a text" % what)
+    text = text.strip()
+    if not printable(text) or "\u2028" in text or "\u2029" in text:
+        raise TournamentError("%s cannot hold a line break or another control character" % what)
+    if "|" in text:
+        raise TournamentError("%s cannot hold '|'" % what)
+    if not shortest <= len(text) <= longest:
+        raise TournamentError("%s is %d to %d characters (this one: %d)" % (what, shortest, longest, len(text)))
+    return text
 
 
 def _points(value):
@@ -39,18 +58,19 @@ class Tournament:
     1..n. ``rounds``: how many (a round-robin: n - 1, or n for an odd n; a Swiss: at least 1).
     ``boards``: how many boards the club has (each game of a round is played on one)."""
 
-    def __init__(self, name, players, system="swiss", rounds=None, boards=None, clock="off", site=""):
+    def __init__(self, name, players, system="swiss", rounds=None, boards=None, clock="off", site="", saved=False):
         if system not in SYSTEMS:
             raise TournamentError("'system' is %s" % " or ".join(SYSTEMS))
-        if not isinstance(name, str) or not name.strip() or len(name) > 80 or "|" in name:
-            raise TournamentError("a tournament needs a name (80 characters at most, no '|')")
+        if not saved:                   # (one saved before these checks is read as it was)
+            name = tag_text(name, "a tournament's name", 3, 80)     # Lichess's broadcasts take 3 to 80
+            site = tag_text(site, "the site", 0, 60)
         names = [p[0] for p in players]
         if len(set(names)) != len(names):
             raise TournamentError("a player is listed twice")
         if not 2 <= len(players) <= MAX_PLAYERS:
             raise TournamentError("a tournament needs 2 to %d players" % MAX_PLAYERS)
         seeded = sorted(players, key=lambda p: (-p[1], p[0]))
-        self.name = " ".join(name.split())
+        self.name = name
         self.system = system
         self.site = site
         self.clock = clock
@@ -294,7 +314,7 @@ class Tournament:
     @classmethod
     def from_json(cls, data):
         t = cls(data["name"], [(p["name"], p["rating"]) for p in data["players"]], data["system"],
-                data["planned"], data["boards"], data.get("clock", "off"), data.get("site", ""))
+                data["planned"], data["boards"], data.get("clock", "off"), data.get("site", ""), saved=True)
         t.players = data["players"]
         t.rounds = data["rounds"]
         return t

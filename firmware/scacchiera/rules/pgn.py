@@ -104,12 +104,12 @@ def pgn(pos, tags=None):
         given.setdefault("Termination", TERMINATION_TAGS[outcome[1]])   # the ladder reads it
     lines = []
     for key, default in roster:
-        lines.append('[%s "%s"]' % (key, _tag_value(given.pop(key, default))))
+        lines.append('[%s "%s"]' % (key, tag_value(given.pop(key, default))))
     if pos.start_fen != pos.standard_start():
         given.setdefault("SetUp", "1")
         given.setdefault("FEN", pos.start_fen)
     for key in sorted(given):
-        lines.append('[%s "%s"]' % (key, _tag_value(given[key])))
+        lines.append('[%s "%s"]' % (key, tag_value(given[key])))
     # Replay from the start to write each move's SAN in its own position.
     moves = []
     while pos.ply():
@@ -129,8 +129,10 @@ def pgn(pos, tags=None):
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 
 
-def _tag_value(value):
-    # The protocol refuses control characters in a tag; a line break would still end the header.
+def tag_value(value):
+    """A tag's value as PGN writes it between its quotes: '\\' and '"' escaped (PGN standard
+    8.1.1); the protocol refuses control characters in a tag, and a line break would still end
+    the header."""
     value = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return value.replace("\n", " ").replace("\r", " ")
 
