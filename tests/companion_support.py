@@ -122,6 +122,20 @@ class PtyBoard:
         with self.lock:
             f(self.hw)
 
+    def wait(self, ms, host=None):
+        """Until the firmware's simulated clock has moved ``ms`` on (its passes run in their thread,
+        as fast as the machine lets them: a pace in the hands' time, never the wall clock's);
+        ``host()`` is called meanwhile (a host reading what comes)."""
+        with self.lock:
+            end = self.hw.ticks_ms() + ms
+        while True:
+            if host is not None:
+                host()
+            with self.lock:
+                if self.hw.ticks_ms() >= end:
+                    return
+            time.sleep(0.001)
+
     def _run(self):
         import os
         import select

@@ -9,7 +9,7 @@ import pytest
 from host_tools import _paths  # noqa: F401
 from host_tools.pico_emu.emulator import build_firmware, missing
 from test_chesslink import odd_parity, status_of, with_check
-from test_dgt import PIECES, dgt_field, field_of, steps
+from test_dgt import PIECES, check_whole_move, dgt_field, expected_updates, field_of, steps
 
 WHY = missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
@@ -52,15 +52,15 @@ def test_a_dgt_host_on_the_emulated_pico(tmp_path):
                                  ("b1c3", False), ("d5a5", False)):
             move = chess.Move.from_uci(uci)
             mark = len(emu.serial)
-            expected = []
+            before = field_of(game)
             for kind, square, piece in steps(game, move, other_order):
                 hands.touch(square, 0 if kind == "lift" else 1)
                 hands.wait(80)
-                expected.append((dgt_field(square), piece or "."))
             hands.wait(500)
-            game.push(move)
             got = [(d[0], PIECES[d[1]]) for k, d in messages(emu.serial[mark:].encode("latin-1")) if k == 0x8E]
-            assert got == expected, (uci, got, expected)
+            check_whole_move(game, move, before, got)
+            assert [[f, PIECES.index(p)] for f, p in got] == expected_updates(game, move), uci
+            game.push(move)
             (kind, dump), = ask(0x42)
             assert "".join(PIECES[b] for b in dump) == field_of(game), uci
         # The Revelation II's LEDs on the strip, then bus mode (LiveChess's): a board dump with its sum.
@@ -97,7 +97,8 @@ def test_a_dgt_host_on_the_emulated_pico(tmp_path):
 def test_a_whole_game_with_a_dgt_host_on_the_emulated_pico(tmp_path):
     """make test-long: the seeded 80-ply game of tests/test_dgt.py (captures in both orders, both
     castlings in either hand order, en passant, promotions by taps) on the emulated Pico, a DGT host
-    following it: every move's FIELD_UPDATEs the hands' changes, every dump python-chess's position."""
+    following it: every move's FIELD_UPDATEs the whole move (docs/protocols.md's order), every dump
+    python-chess's position."""
     from host_tools.pico_emu.board import PicoHands
     from test_dgt import game_for_micropython
     game = game_for_micropython()

@@ -43,8 +43,8 @@ def test_a_dgt_program_on_the_simulators_pty_while_the_hands_play_on_the_page():
             port.write(bytes((DGT_SEND_UPDATE_BRD,)))
             time.sleep(0.2)
             assert act(url, "lift", square="e2")[0] == 200
+            assert act(url, "place", square="e4")[0] == 200        # the whole move, once the board takes it
             assert read_message(port) == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E2), 0)))
-            assert act(url, "place", square="e4")[0] == 200
             assert read_message(port) == (DGT_FIELD_UPDATE, bytes((dgt_field(chess.E4), PIECES.index("P"))))
             wait_for(url, lambda s: s["moves"] == ["e2e4"])       # the page's own link saw the move
             port.write(bytes((0x60, 4, 1, dgt_field(chess.D7), dgt_field(chess.D5), 0)))   # Revelation II LEDs

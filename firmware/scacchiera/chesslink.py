@@ -10,8 +10,8 @@ S -> s + 64 pieces (A8 ... H8, A7 ... H1; KQRNBP white, kqrnbp black, "." empty)
 X (all LEDs off) -> x; L (slot time, 81 LED codes) -> l; W addr data -> w addr data; R addr -> r
 addr data (the E2ROM's bytes: 02, automatic reports, is followed: off, or a status at each settled
 change); T (a reset): no reply, the reports, the LEDs and the E2ROM back to their defaults (the game
-goes on). The pieces are dgt.py's ``sensed``: the tracked game's, a piece in the hands named by the
-tracker.
+goes on). The pieces are dgt.py's ``reported``: the game's while the board follows it (a status
+once a move is taken, never a piece in the hands), what the switches sense while it is out of sync.
 
 The LEDs: the Magic Chessboard has 81, on the corners of the squares (LED 1 at A8's outer corner,
 9 at A1's, 73 at H8's, 81 at H1's: 9 per file line, from rank 8's edge to rank 1's). A square is
@@ -22,7 +22,7 @@ report timing.
 """
 
 from . import const
-from .dgt import Changes, sensed
+from .dgt import Changes, reported
 
 _LENGTHS = {ord("S"): 3, ord("X"): 3, ord("T"): 3, ord("V"): 3, ord("R"): 5, ord("W"): 7, ord("L"): 167}
 _LETTERS = b".PRNBKQprnbkq"       # dgt.py's piece codes -> ChessLink's letters
@@ -154,7 +154,7 @@ class ChessLink:
         self.n = 0
 
     def _status(self, runner):
-        sensed(runner.app, self.now)
+        reported(runner.app, self.now)
         self.shown[:] = self.now
         out = bytearray(b"s")
         for rank in range(7, -1, -1):
@@ -187,6 +187,6 @@ class ChessLink:
         """After the switches settled or the game moved: a status, when the host wants reports."""
         if self.e2[2] & 7 == _REPORTS_OFF or not self.changes.new(runner.app):
             return
-        sensed(runner.app, self.now)
+        reported(runner.app, self.now)
         if self.now != self.shown:
             self._status(runner)

@@ -6,11 +6,15 @@ commands from the host; messages from the board of a header byte ``0x80 | id``, 
 that counts the 3 header bytes (its high 7 bits, then its low 7), then data bytes below 0x80.
 Squares go a8, b8, ... h8, a7, ... h1; pieces are 0 empty, 1-6 white P R N B K Q, 7-12 black.
 
-The board senses presence, not pieces: each occupied square is given the piece the tracked game
-puts there, and a piece moving through the hands is named by the tracker (``sensed``). With
-updates on (0x43, 0x44, 0x4B) every settled change of a square goes out as a FIELD_UPDATE, in the
-order the switches settled, and with 0x43 or 0x4B the clocks (BWTIME) at each new second while one
-runs. The Revelation II's LED command (0x60) lights squares as the frame's ``asked`` meaning; a DGT
+The board senses presence, not pieces, and knows what the hands did, which a DGT board does not:
+an app is told whole moves (``reported``). While the board follows the game, the pieces it reports
+are the game's: nothing while a move is in the hands, then, once the move is taken, its squares'
+FIELD_UPDATEs in the order hands make a move (``walk``: a captured piece off first, the king before
+the rook), so that no position on the way is another move's (a castling made rook first was read
+as a rook move; a takeback of a capture showed a wrong piece). While it is out of sync (a set-up,
+a takeback asked for), every settled change of a square goes out as the switches settled, each
+occupied square given the piece the tracked game puts there (``sensed``). Updates are on after
+0x43, 0x44, 0x4B; with 0x43 or 0x4B the clocks (BWTIME) too, at each new second while one runs. The Revelation II's LED command (0x60) lights squares as the frame's ``asked`` meaning; a DGT
 clock's commands (0x2B) are read and left unanswered, as a board with no clock plugged in does.
 
 Bus mode (DGT LiveChess's): 0x4A, or a bus command, turns it on; each command is then 4 bytes
@@ -21,6 +25,7 @@ commercially without DGT's permission: this project is GPL and sells nothing.
 """
 
 from . import const
+from .tracking.tracker import OUT_OF_SYNC
 
 RESET = const(0x40)
 SEND_BRD = const(0x42)
@@ -171,6 +176,50 @@ def sensed(app, out):
         out[sq] = _CODE[p]
 
 
+_KINGS = (5, 11)     # DGT's codes of the white and the black king (_CODE)
+
+
+def reported(app, out):
+    """Fill ``out`` (64 bytes, our square order) with DGT codes of what an app is told the board
+    holds: the game's position while the board follows it (pieces in the hands, a move settling, a
+    piece on a wrong square: not yet news); what the switches sense while it is out of sync."""
+    game = app.game
+    if game.tracker.state == OUT_OF_SYNC:
+        sensed(app, out)
+        return
+    pos = game.position
+    for sq in range(64):
+        out[sq] = _CODE[pos.piece_at(sq)]
+
+
+def walk(shown, now, send):
+    """Take ``shown`` to ``now`` (DGT codes, our square order; ``shown`` changed as it goes) one square
+    at a time, as hands make a move, calling ``send(square, code)`` for each: the pieces that give
+    way to another first (a capture's victim off), then the kings (FIDE 4.4: the king first in
+    castling), then the other pieces lifted, then put down."""
+    for sq in range(64):
+        if shown[sq] and now[sq] and shown[sq] != now[sq]:
+            shown[sq] = 0
+            send(sq, 0)
+    for king in _KINGS:
+        for sq in range(64):
+            if shown[sq] == king and now[sq] != king:
+                shown[sq] = 0
+                send(sq, 0)
+        for sq in range(64):
+            if now[sq] == king and shown[sq] != king:
+                shown[sq] = king
+                send(sq, king)
+    for sq in range(64):
+        if shown[sq] and shown[sq] != now[sq]:
+            shown[sq] = 0
+            send(sq, 0)
+    for sq in range(64):
+        if shown[sq] != now[sq]:
+            shown[sq] = now[sq]
+            send(sq, now[sq])
+
+
 class Changes:
     """Whether the settled switches or the game changed since the last look: the pieces are compared
     only then, not at every scan (dgt.py's and chesslink.py's reports)."""
@@ -219,7 +268,7 @@ class Dgt:
         self.protocol.send_bytes(message(kind, data), reply)
 
     def _dump(self, runner):
-        sensed(runner.app, self.now)
+        reported(runner.app, self.now)
         self.shown[:] = self.now
         dump = bytearray(64)
         for sq in range(64):
@@ -256,7 +305,7 @@ class Dgt:
             self.updates = True
             self.clock_updates = b != SEND_UPDATE_BRD
             self.clock_s = -1
-            sensed(runner.app, self.shown)
+            reported(runner.app, self.shown)
         elif b == SEND_CLK:
             self._send(BWTIME, self._clock(runner, runner.hw.ticks_ms()))
         elif b == SEND_VERSION:
@@ -348,7 +397,7 @@ class Dgt:
     def _bus_mode(self, runner, on):
         """Into bus mode (the changes counted from the pieces now) or out of it."""
         if on and not self.bus:
-            sensed(runner.app, self.shown)
+            reported(runner.app, self.shown)
             self.tags_n = 0
         self.bus = on
 
@@ -374,15 +423,15 @@ class Dgt:
             self._changed(runner)
 
     def _changed(self, runner):
-        now = self.now
-        sensed(runner.app, now)
-        shown = self.shown
-        for sq in range(64):
-            if now[sq] != shown[sq]:
-                shown[sq] = now[sq]
-                if not self.bus:
-                    self._send(FIELD_UPDATE, bytes((dgt_square(sq), now[sq])), False)
-                elif self.tags_n + 2 <= _CHANGES:
-                    self.tags[self.tags_n] = 0x40 | now[sq]
-                    self.tags[self.tags_n + 1] = dgt_square(sq)
-                    self.tags_n += 2
+        reported(runner.app, self.now)
+        if self.now != self.shown:
+            walk(self.shown, self.now, self._update)
+
+    def _update(self, sq, code):
+        """One square's new piece: a FIELD_UPDATE, or in bus mode a field tag kept for the host."""
+        if not self.bus:
+            self._send(FIELD_UPDATE, bytes((dgt_square(sq), code)), False)
+        elif self.tags_n + 2 <= _CHANGES:
+            self.tags[self.tags_n] = 0x40 | code
+            self.tags[self.tags_n + 1] = dgt_square(sq)
+            self.tags_n += 2

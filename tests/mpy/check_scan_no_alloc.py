@@ -254,7 +254,7 @@ def loop_clock():
 
 def loop_hosts():
     """A DGT program connected (field updates on, squares it lit), then a ChessLink one (reports
-    on): the steady loop allocates nothing, the pieces in place or one in the hand."""
+    on): the steady loop allocates nothing, a piece in the hand or a move told."""
     import hal
     import machine
     import main as firmware
@@ -275,14 +275,16 @@ def loop_hosts():
     assert runner.protocol.host is not None and runner.app.asked is not None
     serial.raw = bytearray()
     loop_steady(runner)
-    machine.board.lift(12)                          # e2 in the hand: its field update, then steady
+    machine.board.lift(12)                          # e2 in the hand: nothing told yet, steady
+    runner.run(100)
+    assert not serial.raw, "a piece in the hand is not news (whole moves)"
+    loop_steady(runner)
+    machine.board.place(28)                         # e4: the move's field updates, then steady
     runner.run(100)
     sent = len(serial.raw)
-    assert sent, "the lift's field update went out"
+    assert sent, "the move's field updates went out"
     loop_steady(runner)
     assert len(serial.raw) == sent
-    machine.board.place(12)
-    runner.run(100)
     print("ok   no allocation in the main loop step: a DGT program connected (updates, lit squares)")
     serial.send_bytes(b"\n")                        # a text host for a moment, then ChessLink's S
     runner.run(20)
@@ -290,7 +292,7 @@ def loop_hosts():
     runner.run(20)
     assert type(runner.protocol.host).__name__ == "ChessLink", runner.protocol.host
     loop_steady(runner)
-    machine.board.lift(12)
+    machine.board.lift(28)
     runner.run(100)
     loop_steady(runner)
     print("ok   no allocation in the main loop step: a ChessLink program connected (reports on)")
