@@ -52,10 +52,11 @@ class LinkHost:
 
 
 def status_of(game):
-    """python-chess's position as ChessLink's status: A8 ... H8, A7 ... H1."""
+    """python-chess's position as a Millennium board with its cable on the right sends it: H1 ... A1,
+    H2 ... A8 (python-mchess's default orientation: it reads ``rp[7 - x + y * 8]`` as file x, rank y)."""
     out = ""
-    for rank in range(7, -1, -1):
-        for file in range(8):
+    for rank in range(8):
+        for file in range(7, -1, -1):
             piece = game.piece_at(chess.square(file, rank))
             out += piece.symbol() if piece else "."
     return out
@@ -157,14 +158,49 @@ def test_the_micropython_check_on_cpython(tmp_path):
 
 def corner_leds(squares, code="FF"):
     """The L command's 81 LED codes lighting ``squares`` (python-chess squares) as python-mchess
-    does: the four corners of each. LED 1 is at A8's outer corner, 9 at A1's, 73 at H8's, 81 at H1's."""
+    does for a board with its cable on the right (its set_led: leds[7 - x][y] ... leds[8 - x][y + 1],
+    written row by row): LED 1 at H1's outer corner, 9 at H8's, 73 at A1's, 81 at A8's."""
     grid = ["00"] * 81
     for sq in squares:
         file, rank = chess.square_file(sq), chess.square_rank(sq)
-        for f in (file, file + 1):
-            for r in (7 - rank, 8 - rank):
-                grid[f * 9 + r] = code
+        for row in (7 - file, 8 - file):
+            for col in (rank, rank + 1):
+                grid[row * 9 + col] = code
     return "".join(grid)
+
+
+def mchess_fen(status):
+    """python-mchess's reading of a status with a fresh configuration (orientation True), without
+    seeing the start position first: its board FEN (chess_link.py: position[y][x] = rp[7 - x + y * 8],
+    rank 8 written first)."""
+    board = chess.Board(None)
+    for y in range(8):
+        for x in range(8):
+            c = status[7 - x + y * 8]
+            if c != ".":
+                board.set_piece_at(chess.square(x, y), chess.Piece.from_symbol(c))
+    return board.board_fen()
+
+
+def test_an_app_connected_mid_game_reads_the_board_the_right_way_round_and_i_is_answered():
+    """python-mchess and PicoChess took the description's A8...H1 order for a board with its cable on
+    the left and fixed it only on seeing the start position: connected mid-game with a fresh
+    configuration, the board came out rotated 180 degrees. chess.com's app asks I."""
+    board = Board()
+    board.wait(300)
+    board.play("e2e4", "c7c5", "g1f3")
+    board.hw.serial.raw = bytearray()
+    host = LinkHost(board)
+    host.send("S")
+    status = [r for r in host.replies() if r[0] == "s"][-1][1:]
+    game = chess.Board()
+    for uci in ("e2e4", "c7c5", "g1f3"):
+        game.push_uci(uci)
+    assert mchess_fen(status) == game.board_fen(), status
+    host.send("I00")
+    raw = bytes(board.hw.serial.raw[host.seen:])
+    host.seen += len(raw)
+    assert bytes(b & 0x7F for b in raw) == with_check("i0055mm\n").encode(), raw
 
 
 def test_the_hosts_leds_light_squares():

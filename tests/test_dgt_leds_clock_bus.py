@@ -216,3 +216,77 @@ def test_usb_refuses_an_unknown_language():
     board.send('{"cmd": "set", "name": "usb", "value": "uci"}', steps=12)
     reply, = board.replies("set")
     assert not reply["ok"] and "usb must be" in reply["message"]
+
+
+# -- the board's clock as a DGT 3000's, programs in turn on one link (issue 48) -----------------------
+
+def clock_ack(data):
+    """PicoChess's reading of a DGT clock's acknowledgement in BWTIME (dgt/board.py): None for a time,
+    else (ack0, ack1, ack2, ack3); ack0 0x10 is good, ack1 the command acknowledged, ack2 a version."""
+    if (data[0] & 0x0F) != 0x0A and (data[3] & 0x0F) != 0x0A:
+        return None
+    return ((data[1] & 0x7F) | ((data[3] << 3) & 0x80), (data[2] & 0x7F) | ((data[3] << 2) & 0x80),
+            (data[4] & 0x7F) | ((data[0] << 3) & 0x80), (data[5] & 0x7F) | ((data[0] << 2) & 0x80))
+
+
+def test_with_a_clock_set_the_board_answers_as_a_dgt_3000_and_its_lever_never_moves():
+    """With set clock 5+3 each move flipped BWTIME's lever bit (PicoChess read a lever press, then
+    switched sides: its engine took the user's side) and the clock's version query 2b 03 03 09 00
+    went unanswered (PicoChess redid its handshake 4 times in 11 s)."""
+    board = Board()
+    board.send('{"cmd": "set", "name": "clock", "value": "5+3"}', steps=12)
+    host = dgt_host(board)
+    host.command(DGT_SEND_UPDATE_NICE)
+    board.hw.send_bytes(bytes((DGT_CLOCK_MESSAGE, 3, 3, 9, 0)))      # the clock's version, please
+    board.run(12)
+    acks = [clock_ack(d) for k, d in host.messages() if k == DGT_BWTIME and clock_ack(d)]
+    assert acks and acks[0][:2] == (0x10, 0x09), acks                # good, for the version query
+    assert acks[0][2] >> 4 >= 1, "a version main.sub"
+    board.hw.send_bytes(bytes((DGT_CLOCK_MESSAGE, 12, 3, 0x0C)) + b"e2e4    " + bytes((0, 0)))   # a text to show
+    board.run(12)
+    assert [clock_ack(d)[1] for k, d in host.messages() if k == DGT_BWTIME and clock_ack(d)] == [0x0C]
+    levers = set()
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6"):
+        board.play(uci)
+        board.wait(1200)
+        levers |= set(d[6] & 0x02 for k, d in host.messages() if k == DGT_BWTIME and not clock_ack(d))
+    assert levers == {0}, "the lever never moves"
+
+
+def test_programs_in_turn_on_one_link_are_each_known_by_their_first_message():
+    """After a DGT program, python-mchess's V56 got no answer (its parity-marked V read as a DGT bus
+    command); after ChessLink, PicoChess's 4b 4d 45 were ignored and ChessLink reports kept coming."""
+    from test_chesslink import odd_parity, with_check
+    board = Board()
+    host = dgt_host(board)
+    assert type(board.runner.protocol.host).__name__ == "Dgt"
+    board.hw.send_bytes(odd_parity(with_check("V").encode()))        # python-mchess, no line end between
+    board.run(20)
+    assert type(board.runner.protocol.host).__name__ == "ChessLink"
+    text = bytes(b & 0x7F for b in board.hw.serial.raw[host.seen:]).decode("ascii")
+    assert text.startswith(with_check("v0100")) and "\n" not in text, text
+    host.seen = len(board.hw.serial.raw)
+    board.hw.send_bytes(bytes((0x4B, 0x4D, 0x45)))                   # PicoChess: updates, version, serial
+    board.run(20)
+    assert type(board.runner.protocol.host).__name__ == "Dgt"
+    kinds = [k for k, _ in host.messages()]
+    assert 0x93 in kinds and 0x91 in kinds, kinds                    # VERSION and SERIALNR answered
+    board.play("e2e4")
+    assert [d for k, d in host.messages() if k == DGT_FIELD_UPDATE], "DGT's updates, not ChessLink's reports"
+    assert board.game.position.ply() == 1 and board.hw.resets == 0
+
+
+def test_a_dgt_program_cut_mid_command_does_not_swallow_the_next_hosts_line():
+    """A DGT program cut after 0x2B 0xFF or 0x60 0xC8 swallowed up to 257 bytes of the next host's lines."""
+    for cut in (bytes((DGT_CLOCK_MESSAGE, 0xFF)), bytes((DGT_SET_LEDS, 0xC8)), bytes((DGT_CLOCK_MESSAGE, 5, 3))):
+        board = Board()
+        dgt_host(board)
+        board.hw.send_bytes(cut)
+        board.run(2)
+        if cut[1] <= 16:
+            board.wait(100)                                          # the program died mid-command
+        board.hw.serial.raw = None
+        board.send('{"cmd": "status", "id": 7}', steps=12)
+        replies = board.replies("status")
+        assert replies and replies[0]["ok"] and replies[0]["id"] == 7, (cut, replies)
+        assert board.runner.protocol.host is None

@@ -6,15 +6,19 @@ Protocol", Dave Woodfield, in the python-mchess repository on GitHub, domschl/py
 the parity bit travels in bit 7: stripped here from what comes, set on what goes), each message a
 command letter, its hex fields, and a check of 2 hex digits (the XOR of the characters before it).
 
-S -> s + 64 pieces (A8 ... H8, A7 ... H1; KQRNBP white, kqrnbp black, "." empty); V -> v + version;
+S -> s + 64 pieces (H1 ... A1, H2 ... A8, as a Millennium board with its cable on the right sends
+them: python-mchess's and PicoChess's default, which they read without seeing the start position
+first; KQRNBP white, kqrnbp black, "." empty); V -> v + version; I -> i0055mm (chess.com's app asks;
+the answer DGTCentaurMods' ChessLink emulation gives it);
 X (all LEDs off) -> x; L (slot time, 81 LED codes) -> l; W addr data -> w addr data; R addr -> r
 addr data (the E2ROM's bytes: 02, automatic reports, is followed: off, or a status at each settled
 change); T (a reset): no reply, the reports, the LEDs and the E2ROM back to their defaults (the game
 goes on). The pieces are dgt.py's ``reported``: the game's while the board follows it (a status
 once a move is taken, never a piece in the hands), what the switches sense while it is out of sync.
 
-The LEDs: the Magic Chessboard has 81, on the corners of the squares (LED 1 at A8's outer corner,
-9 at A1's, 73 at H8's, 81 at H1's: 9 per file line, from rank 8's edge to rank 1's). A square is
+The LEDs: the Magic Chessboard has 81, on the corners of the squares (LED 1 at H1's outer corner,
+9 at H8's, 73 at A1's, 81 at A8's: 9 per file line, from the h-file's edge to the a-file's, each
+from rank 1's edge to rank 8's; python-mchess's mapping for a board with its cable on the right). A square is
 lit, as the frame's ``asked`` meaning, when its four corners all flash (any pattern: shown
 steady); a square between two lit ones on a file or rank has its four corners lit too, so it shows
 lit as well (the corners are shared: the board cannot tell). Not done: the E2ROM's scan time and
@@ -24,7 +28,8 @@ report timing.
 from . import const
 from .dgt import Changes, reported
 
-_LENGTHS = {ord("S"): 3, ord("X"): 3, ord("T"): 3, ord("V"): 3, ord("R"): 5, ord("W"): 7, ord("L"): 167}
+_LENGTHS = {ord("S"): 3, ord("X"): 3, ord("T"): 3, ord("V"): 3, ord("R"): 5, ord("W"): 7, ord("L"): 167,
+            ord("I"): 5}
 _LETTERS = b".PRNBKQprnbkq"       # dgt.py's piece codes -> ChessLink's letters
 _HEX = b"0123456789ABCDEF"
 _REPORTS_OFF = const(1)           # E2ROM address 02, bits 2-0: 001, no automatic reports
@@ -91,7 +96,7 @@ def _leds(app, msg):
     """``L``: msg[3:165] holds 81 LED codes (2 hex digits each, after the slot time). A square is
     asked for when its four corner LEDs all flash."""
     for sq in range(64):
-        file, top = sq & 7, 7 - (sq >> 3)          # the square's corners: lines file, file + 1; top, top + 1
+        file, top = 7 - (sq & 7), sq >> 3          # the square's corners: lines file, file + 1; top, top + 1
         lit = True
         for corner in (file * 9 + top, file * 9 + top + 1, (file + 1) * 9 + top, (file + 1) * 9 + top + 1):
             if _byte(msg, 3 + 2 * corner) == 0:
@@ -153,12 +158,17 @@ class ChessLink:
         """Forget the message under way (hosts.py: one its code could not handle)."""
         self.n = 0
 
+    def starts(self, b):
+        """Whether ``b`` may begin one of this host's messages (hosts.py: another program's first
+        byte is one that may not)."""
+        return self.n > 0 or (b & 0x7F) in _LENGTHS
+
     def _status(self, runner):
         reported(runner.app, self.now)
         self.shown[:] = self.now
         out = bytearray(b"s")
-        for rank in range(7, -1, -1):
-            for file in range(8):
+        for rank in range(8):
+            for file in range(7, -1, -1):
                 out.append(_LETTERS[self.now[rank * 8 + file]])
         self._reply(out)
 
@@ -168,6 +178,8 @@ class ChessLink:
             self._status(runner)
         elif cmd == ord("V"):
             self._reply(b"v0100")
+        elif cmd == ord("I"):
+            self._reply(b"i0055mm\n")
         elif cmd == ord("X"):
             runner.app.ask(-1, False)
             self._reply(b"x")

@@ -14,8 +14,10 @@ the rook), so that no position on the way is another move's (a castling made roo
 as a rook move; a takeback of a capture showed a wrong piece). While it is out of sync (a set-up,
 a takeback asked for), every settled change of a square goes out as the switches settled, each
 occupied square given the piece the tracked game puts there (``sensed``). Updates are on after
-0x43, 0x44, 0x4B; with 0x43 or 0x4B the clocks (BWTIME) too, at each new second while one runs. The Revelation II's LED command (0x60) lights squares as the frame's ``asked`` meaning; a DGT
-clock's commands (0x2B) are read and left unanswered, as a board with no clock plugged in does.
+0x43, 0x44, 0x4B; with 0x43 or 0x4B the clocks (BWTIME) too, at each new second while one runs. The Revelation II's LED command (0x60) lights squares as the frame's ``asked`` meaning. With a
+time control set (``set clock``) the board's clock answers a DGT clock's commands (0x2B) as a DGT 3000
+does (``clock_ack``: PicoChess asks its version and then shows the board's times), its lever never
+moving; without one they are read and left unanswered, as by a board with no clock plugged in.
 
 Bus mode (DGT LiveChess's): 0x4A, or a bus command, turns it on; each command is then 4 bytes
 (command, the board's 14-bit address, a 7-bit sum) and each answer carries the address and a sum;
@@ -24,7 +26,7 @@ docs/protocols.md says what an app sees. DGT's header asks that the protocol not
 commercially without DGT's permission: this project is GPL and sells nothing.
 """
 
-from . import const
+from . import const, elapsed
 from .tracking.tracker import OUT_OF_SYNC
 
 RESET = const(0x40)
@@ -43,6 +45,8 @@ SEND_CLK = const(0x41)
 TO_BUSMODE = const(0x4A)
 SET_LEDS = const(0x60)            # the Revelation II's: size 4, mode (0 off, 1 on), from, to, 0
 CLOCK_MESSAGE = const(0x2B)       # a command for a DGT clock: size, then that many bytes
+_MAX_SIZE = const(16)             # the longest of those (a DGT 3000's text: 12): a larger size is no command
+_CUT_MS = const(40)               # a command's bytes come together: after this silence the rest never will
 # The commands a host's first byte may be (protocol.py's _DGT_COMMANDS has them as bits).
 COMMANDS = (RESET, SEND_CLK, SEND_BRD, SEND_UPDATE, SEND_UPDATE_BRD, RETURN_SERIALNR, RETURN_BUSADRES,
             SEND_TRADEMARK, SEND_EE_MOVES, TO_BUSMODE, SEND_UPDATE_NICE, SEND_BATTERY_STATUS, SEND_VERSION,
@@ -123,9 +127,15 @@ def bwtime(clocks, white_to_move, now):
     status = 1 if running else 0
     if running:
         status |= 0x10 if white_to_move else 0x08     # whose turn: left (white) or right (black)
-        status |= 0x02 if white_to_move else 0        # the tumbler high on the side that pressed
-    out[6] = status
+    out[6] = status           # bit 1, the lever: never moves (no lever here; apps read a change as a press)
     return bytes(out)
+
+
+def clock_ack(code):
+    """BWTIME's 7 bytes as a DGT 3000 clock's acknowledgement of command ``code`` (0x2B's): the
+    right clock's hours nibble 0x0A flags it, 0x10 then the command's code follow, and for the
+    version query (0x09) the version, 1.0 (PicoChess's reading of dgtbrd.h's clock messages)."""
+    return bytes((0x0A, 0x10, code & 0x7F, 0, 0x10 if code == 0x09 else 0, 0, 0))
 
 
 def dgt_square(square):
@@ -253,6 +263,7 @@ class Dgt:
         self.cmd = bytearray(8)           # a command of more than one byte, as it comes
         self.cmd_n = 0
         self.cmd_len = 0                  # its length once known (0: not yet)
+        self.cmd_at = 0                   # when its last byte came (a program cut mid-command: _CUT_MS)
         self.clock_s = -1                 # the seconds last sent in BWTIME (white's * 16384 + black's)
         self.bus = bus                    # bus mode: 4-byte commands, answers with address and sum
         self.tags = bytearray(_CHANGES)   # bus mode: field changes not yet asked for (EEPROM tags)
@@ -263,6 +274,11 @@ class Dgt:
     def drop(self):
         """Forget the command under way (hosts.py: one its code could not handle)."""
         self.cmd_n = 0
+
+    def starts(self, b):
+        """Whether ``b`` may begin (or go on) one of this host's commands (hosts.py: another
+        program's first byte is one that may not)."""
+        return self.cmd_n > 0 or 0x40 <= b <= 0x55 or b == SET_LEDS or b == CLOCK_MESSAGE or 0x81 <= b <= 0x8D
 
     def _send(self, kind, data, reply=True):
         self.protocol.send_bytes(message(kind, data), reply)
@@ -286,12 +302,16 @@ class Dgt:
         """One byte from the host; False if it cannot be a DGT host's at this point (a line end, a
         lowercase letter, "{": a text host), so protocol.py gives the link back. Unknown commands
         are ignored, as a DGT board does."""
+        now = runner.hw.ticks_ms()
+        if self.cmd_n and elapsed(now, self.cmd_at) > _CUT_MS:
+            self.cmd_n = 0                # the program that began it is gone: this byte is the next one's
+        self.cmd_at = now
         if self.cmd_n:
             self._more(runner, b)
             return True
         if b == 10 or b == 13 or b == 123 or 0x61 <= b < 0x80:
             return False
-        if b == SET_LEDS or b == CLOCK_MESSAGE or b >= 0x80:
+        if b == SET_LEDS or b == CLOCK_MESSAGE or 0x81 <= b <= 0x8D:
             self.cmd[0] = b
             self.cmd_n = 1
             self.cmd_len = 4 if b >= 0x80 else 0     # a bus command; else its size comes next
@@ -330,6 +350,9 @@ class Dgt:
             self.cmd[self.cmd_n] = b
         self.cmd_n += 1
         if self.cmd_len == 0:
+            if b > _MAX_SIZE:
+                self.cmd_n = 0            # no such command: the bytes after it are not its data
+                return
             self.cmd_len = 2 + b          # 0x60 and 0x2B: the size counts the bytes after it
         if self.cmd_n < self.cmd_len:
             return
@@ -337,12 +360,14 @@ class Dgt:
         cmd = self.cmd
         if cmd[0] == SET_LEDS and self.cmd_len >= 5:
             self._leds(runner.app, cmd[2], cmd[3], cmd[4])
+        elif cmd[0] == CLOCK_MESSAGE and self.cmd_len >= 4 and runner.app.game.clocks.on:
+            self._send(BWTIME, clock_ack(cmd[3]))     # the board's clock answers as a DGT 3000
         elif cmd[0] >= 0x80 and (cmd[0] + cmd[1] + cmd[2]) & 0x7F == cmd[3]:
             address = cmd[1] << 7 | cmd[2]
             if address == ADDRESS or address == 0:
                 self._bus_mode(runner, True)
                 self._bus(runner, cmd[0], address)
-        # a clock's command (0x2B): no clock is plugged into this board, so no answer
+        # a clock's command without a time control set: no clock is plugged in, so no answer
 
     @staticmethod
     def _leds(app, mode, first, last):

@@ -22,7 +22,8 @@ _DGT_COMMANDS = const(0x203eff)
 _SILENCE_MS = const(40)        # a DGT or ChessLink host sends a command and waits: held bytes, then silence
 _HELD = const(170)             # at most this many held (ChessLink's longest message, L, is 167)
 # ChessLink's bytes (parity bit 7 stripped): its command letters and upper-case hex digits.
-_LINK_LETTERS = b"0123456789ABCDEFLRSTVWX"
+_LINK_LETTERS = b"0123456789ABCDEFILRSTVWX"
+_LINK_STARTS = b"ILRSTVWX"      # ChessLink's command letters (chesslink._LENGTHS)
 
 
 def _is_dgt(b):
@@ -55,13 +56,17 @@ def feed(protocol, data, n, now, start):
         open_host(protocol, usb)       # set usb dgt|chesslink: its host, whatever its first bytes
     if protocol.host is not None:
         while start < n:
-            if not host_byte(protocol, data[start]):
+            b = data[start]
+            if usb == "auto" and _newcomer(protocol.host, b):
+                leave(protocol, False)   # another program on the link: judged by its first message
+                break
+            if not host_byte(protocol, b):
                 leave(protocol)    # never a DGT or ChessLink byte: a text or JSON host, from here
                 break
             start += 1
         if protocol.host is not None:
             return start
-    elif usb == "auto" and (protocol.held_n or protocol.n == 0 and start < n and _holds(protocol, data[start])):
+    if usb == "auto" and (protocol.held_n or protocol.n == 0 and start < n and _holds(protocol, data[start])):
         # Held until silence says whose (expire); any other byte after them makes them text, as if
         # never held ("B..." gets its JSON reply).
         held = protocol.held
@@ -104,10 +109,28 @@ def host_byte(protocol, b):
         return True
 
 
-def leave(protocol):
-    """The DGT or ChessLink host is gone: the link is text and JSON again, the squares it lit dark."""
+def _newcomer(host, b):
+    """Whether ``b`` begins another program's message on a link a DGT or ChessLink host has: a byte
+    the host never begins a command with, which the other protocol does (PicoChess's DGT ``4b 4d
+    45`` after python-mchess's ChessLink, its ``V56`` after a DGT program: both went unanswered)."""
+    if host.starts(b):
+        return False
+    if host.__class__.__name__ == "Dgt":
+        c = b & 0x7F
+        for letter in _LINK_STARTS:
+            if c == letter:
+                return True
+        return False
+    return _is_dgt(b) or _is_bus(b)
+
+
+def leave(protocol, newline=True):
+    """The DGT or ChessLink host is gone: the link is text and JSON again, the squares it lit dark.
+    ``newline``: a text host comes (its first line clear of the messages before it); not for
+    another DGT or ChessLink program, which would read it as a stray byte."""
     protocol.host = None
-    protocol.send_bytes(b"\n")     # the next host's first line clear of the messages before it
+    if newline:
+        protocol.send_bytes(b"\n")
     protocol.runner.app.ask(-1, False)
     protocol.runner.hw.serial_ctrl_c(True)
 

@@ -7,8 +7,8 @@ import machine
 from pinboard import PinBoard
 
 START = list(range(16)) + list(range(48, 64))
-STATUS = "rnbqkbnrpppppppp................................PPPPPPPPRNBQKBNR"
-AFTER_E4 = "rnbqkbnrpppppppp....................P...........PPPP.PPPRNBQKBNR"
+STATUS = "RNBKQBNRPPPPPPPP................................pppppppprnbkqbnr"   # H1 ... A1, H2 ... A8
+AFTER_E4 = "RNBKQBNRPPP.PPPP...........P....................pppppppprnbkqbnr"
 passed = []
 
 
