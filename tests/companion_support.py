@@ -29,13 +29,39 @@ BROWSER_TESTS = [
 ]
 
 
+# Every console error and uncaught exception of the browser tests' pages: conftest.py fails the test
+# that made one (zero console errors on every page: a hidden arrow once logged ~140 a page).
+CONSOLE_ERRORS = []
+CONTEXTS = []          # every browser context opened (conftest.py closes a test's own when it ends)
+
+
+class WatchedBrowser:
+    """Chromium whose every page reports its console errors into CONSOLE_ERRORS."""
+
+    def __init__(self, browser):
+        self.browser = browser
+
+    def new_context(self, **options):
+        context = self.browser.new_context(**options)
+        context.on("console", lambda m: m.type == "error" and CONSOLE_ERRORS.append("%s: %s" % (m.location.get("url"), m.text)))
+        context.on("weberror", lambda e: CONSOLE_ERRORS.append("uncaught: %s" % e.error))
+        CONTEXTS.append(context)
+        return context
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def __getattr__(self, name):
+        return getattr(self.browser, name)
+
+
 @contextlib.contextmanager
 def chromium():
     """Headless Chromium through Playwright, closed at the end (a browser test's module fixture)."""
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            yield browser
+            yield WatchedBrowser(browser)
         finally:
             browser.close()
 

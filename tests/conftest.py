@@ -16,3 +16,29 @@ for path in (ROOT, os.path.join(ROOT, "firmware")):
 if "SCACCHIERA_LADDER_DB" not in os.environ:
     import tempfile
     os.environ["SCACCHIERA_LADDER_DB"] = os.path.join(tempfile.mkdtemp(prefix="scacchiera-ladder-"), "ladder.sqlite3")
+
+
+import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """A browser test fails on any console error or uncaught exception of its pages while it runs
+    (companion_support's CONSOLE_ERRORS; not the reconnects of a page left open once its server has
+    stopped); ``@pytest.mark.console_errors(text)`` names the ones a test makes on purpose."""
+    support = sys.modules.get("companion_support")
+    start, opened = (len(support.CONSOLE_ERRORS), len(support.CONTEXTS)) if support else (0, 0)
+    outcome = yield
+    support = sys.modules.get("companion_support")
+    if support is None:
+        return
+    allowed = [m.args[0] for m in item.iter_markers("console_errors")]
+    errors = [e for e in support.CONSOLE_ERRORS[start:] if not any(a in e for a in allowed)]
+    for context in support.CONTEXTS[opened:]:      # its pages closed before its servers stop
+        try:
+            context.close()
+        except Exception:
+            pass                                   # (closed already, or its browser)
+    del support.CONTEXTS[opened:]
+    if errors and outcome.excinfo is None:
+        outcome.force_exception(AssertionError("console errors on the page: %s" % errors[:5]))

@@ -43,6 +43,7 @@ def create_club_app(club, port, ladder=None, pairing=None):
     boards = [companion.board_app(board, ladder, pairing) for board in club.boards]
     club_api = Starlette(routes=[r for r in companion.ROUTES if r.path in ("/ws", "/api/state", "/api/act")])
     club_api.state.board = club
+    club_api.state.pairing = pairing       # a paired phone's page is cut when pairings are revoked (ws)
 
     def serve_board(index, loop):
         """Board ``index``'s page at /board/N/, its changes followed by the club (a board plugged in

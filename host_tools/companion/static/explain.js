@@ -208,7 +208,7 @@ export function explain(s) {
     const [a, b] = movedSquares(s.show);
     const piece = thePiece(board[squareIndex(a)]);
     say("The board asks for " + (s.show.includes("@") ? "a placement on " + b : piece + " from " + a + " to " + b) +
-        ": make this move with the pieces (blue squares, the arrow on the diagram).");
+        ": make this move with the pieces (blue squares" + (s.board && s.board.hands ? "" : ", the arrow on the diagram") + ").");
   }
   if (s.suggestion && s.result === "*") {
     const [a, b] = s.suggestion.includes("@") ? [null, s.suggestion.slice(-2)] : movedSquares(s.suggestion);

@@ -159,8 +159,10 @@ function drawMirror(s, said) {
     // The last move's SAN; the game as it stands: also the board's check LED (a position set up in check).
     check: /[+#]$/.test(san) || (viewPly === null && !said.fen && Object.values(s.leds || {}).includes("check")) ? turn : false,
   });
-  mirror.setAutoShapes(shapes);
+  // Arrows only on the mirror shown: a hidden chessground measures 0 px squares, and its arrows'
+  // lines got NaN coordinates (a console error each, about 140 a page).
   showOneBoard(s);
+  mirror.setAutoShapes(mirrorShown ? shapes : []);
   $("viewing").hidden = viewPly === null;
   if (viewPly !== null) {
     $("viewing-text").textContent = ply === 0 ? "the start position" :
