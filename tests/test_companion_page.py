@@ -55,7 +55,7 @@ def open_page(browser, board, size="desktop", context=None):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(board.url)
-    page.wait_for_selector("#conn:text('connected')")
+    page.wait_for_selector("#conn:text('connected'), #conn:text('connesso')")
     page.wait_for_selector("body:not(.mirror-on) #board .piece, body.mirror-on #mirror piece")   # the one board on screen
     page.errors = errors
     return page
@@ -331,7 +331,7 @@ def test_pgn_headers_names_and_settings_kept(browser, board):
     assert board_pgn(board) == text
     # Reloaded: the names and the language are still there.
     page.reload()
-    page.wait_for_selector("#conn:text('connected')")
+    page.wait_for_selector("#conn:text('connected'), #conn:text('connesso')")
     assert page.locator("#white-name").input_value() == "Anna Rossi"
     assert page.locator("#lang").input_value() == "it"
     # A new game restarts the simulated board with its default letters: the page gives it the saved
@@ -873,3 +873,41 @@ def test_the_last_ten_seconds_of_a_clock_are_heard_once(browser, scripted):
     time.sleep(0.3)
     assert page.evaluate("window.scacchieraSounds.filter(s => s === 'low time').length") == 1
     assert not page.errors
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_italian_leaves_no_english_and_the_buttons_fit_their_column(browser, board, size):
+    """In Italian 13 texts stayed English (the lights' legend, every Options label, the display's
+    caption, the players line...), "Abbandona" overflowed its button, and on the desktop the game's
+    buttons overflowed their column onto the legend's checkbox."""
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script("try { localStorage.setItem('scacchiera-ui-lang', 'it'); } catch (e) {}")
+    page = open_page(browser, board, size, context)
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    page.check("#legend-all")                                   # every meaning of the legend shown
+    page.wait_for_function("document.getElementById('players').textContent.includes('Bianco')")
+    english = page.evaluate("""async () => {
+      const meanings = (await import('/explain.js')).MEANINGS;
+      const labels = (await import('/companion.js')).OPTION_LABELS;
+      const shown = document.body.innerText;
+      return [...Object.values(meanings), ...Object.values(labels), "The board's display (128 × 64)", "White – Black"]
+        .filter((text) => shown.includes(text));
+    }""")
+    assert english == [], english
+    assert "Suggerimento" in page.inner_text("#hint") or page.locator("#hint").is_hidden()
+    # Every button of the row at once (an offer to answer, the computer's hint): each word fits its
+    # button, every button within the row's column, none over the legend's checkbox.
+    boxes = page.evaluate("""() => {
+      const row = document.getElementById('game-actions');
+      row.querySelectorAll('button').forEach((b) => { b.hidden = false; });
+      const r = row.getBoundingClientRect();
+      const check = document.getElementById('legend-all').getBoundingClientRect();
+      return [...row.querySelectorAll('button')].map((b) => {
+        const x = b.getBoundingClientRect();
+        return { id: b.id, fits: b.scrollWidth <= b.clientWidth, inside: x.left >= r.left - 1 && x.right <= r.right + 1,
+                 overCheckbox: x.left < check.right && x.right > check.left && x.top < check.bottom && x.bottom > check.top };
+      });
+    }""")
+    assert all(b["fits"] and b["inside"] and not b["overCheckbox"] for b in boxes), boxes
+    shot(page, "italian-%s" % size)

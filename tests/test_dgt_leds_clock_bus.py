@@ -221,7 +221,7 @@ def test_usb_refuses_an_unknown_language():
 # -- the board's clock as a DGT 3000's, programs in turn on one link (issue 48) -----------------------
 
 def clock_ack(data):
-    """PicoChess's reading of a DGT clock's acknowledgement in BWTIME (dgt/board.py): None for a time,
+    """PicoChess's reading of a DGT clock's acknowledgement in BWTIME (its DgtBoard class): None for a time,
     else (ack0, ack1, ack2, ack3); ack0 0x10 is good, ack1 the command acknowledged, ack2 a version."""
     if (data[0] & 0x0F) != 0x0A and (data[3] & 0x0F) != 0x0A:
         return None

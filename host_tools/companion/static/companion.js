@@ -56,7 +56,7 @@ function settled(name) { return !(Date.now() - (changedAt[name] || 0) < 1500); }
 // The option controls are built from what the board reports (hello's option_specs: each
 // option's type, limits and choices); only the words shown to a person live here. A control
 // goes in the Options box, or where the page has a slot for it (option-slot-NAME).
-const OPTION_LABELS = {
+export const OPTION_LABELS = {
   hints: "visual assistance (legal destinations)", takeback: "take back by restoring the position",
   settle_ms: "settle time (ms)", lang: "move letters", profile: "rule profile",
   brightness: "LED brightness (% of the power cap)", move_time_ms: "time per move (ms, 0: none)",
