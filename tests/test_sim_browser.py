@@ -281,8 +281,11 @@ def test_play_the_computer_from_the_page(served, page, engine, level):
     assert page.locator("#name-black").text_content() == board.computer.name
     drag(page, "e2", "e4")
     moves_are(page, ["e4"])
-    page.wait_for_selector(".sq[data-led='show-from']", timeout=15000)
-    shown = board.state()["show"]
+    # The computer's move as the page's state has it (its LEDs can come before the status that names it:
+    # the board's state read at once once said None at a load of 6-7).
+    page.wait_for_function("window.scacchiera.state.show", timeout=15000)
+    shown = page.evaluate("window.scacchiera.state.show")
+    page.wait_for_selector(".sq[data-square='%s'][data-led='show-from']" % shown[:2], timeout=15000)
     assert cell(page, shown[:2]).get_attribute("data-led") == "show-from"
     assert cell(page, shown[2:4]).get_attribute("data-led") == "show-to"
     c = board.state()["computer"]
