@@ -18,13 +18,16 @@ NAMES = chess.SQUARE_NAMES
 
 class GameHands:
     """``quick``: a quick player's hands, the reply always 50-200 ms after the last piece landed
-    (before the move settles: hardening issue 48, the journal saved nothing then)."""
+    (before the move settles: hardening issue 48, the journal saved nothing then). ``touch``: the
+    pause after each lift and placement, (low, high) ms; (20, 30) are hands faster than the
+    debounce (issue 48: a capture's victim off and the capturer down within 30 ms, quick taps)."""
 
-    def __init__(self, rng, chatter=True, quick=False):
+    def __init__(self, rng, chatter=True, quick=False, touch=(60, 250)):
         self.rng = rng
         self.hands = Hands(chatter=self._chatter if chatter else None)
         self.board = chess.Board()
         self.quick = quick
+        self.touch = touch
         self._owed = 0               # the pause after the last touch, waited before the next one
 
     def _chatter(self, square, level):
@@ -41,8 +44,8 @@ class GameHands:
             bounces.append((t, 1 - level if len(bounces) % 2 == 0 else level))
         return bounces
 
-    def pause(self, lo=60, hi=250):
-        self._owed = self.rng.randint(lo, hi)
+    def pause(self):
+        self._owed = self.rng.randint(*self.touch)
 
     def _wait(self, ms):
         """The pause owed, then ``ms``: the same waits, in the same order, as before pauses were owed."""
@@ -116,14 +119,16 @@ class GameHands:
             self.place(to)
         if move.promotion and move.promotion != chess.QUEEN:
             taps = {chess.KNIGHT: 1, chess.ROOK: 2, chess.BISHOP: 3}[move.promotion]
+            low, high = (60, 200) if self.touch == (60, 250) else self.touch
             for _ in range(taps):
                 self._step("lift " + NAMES[to])
-                self._wait(rng.randint(60, 200))
+                self._wait(rng.randint(low, high))
                 self._step("place " + NAMES[to])
-                self._wait(rng.randint(60, 200))
+                self._wait(rng.randint(low, high))
         b.push(move)
-        # Sometimes the reply starts at once, before the move has settled.
-        if self.quick:
+        # Sometimes the reply starts at once, before the move has settled (never within 50 ms of the
+        # last landing: a piece put down and lifted again sooner is a magnet sliding past).
+        if self.quick or self.touch[0] < 50:
             self._owed = 0           # the last piece landed: the reply starts 50-200 ms after it
             self._wait(rng.randint(50, 200))
         else:

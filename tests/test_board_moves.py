@@ -305,7 +305,7 @@ class TestGestures:
         # Both were a steady orange: "you may claim" looked like "draw, game over".
         def e1_over_time(hands):
             led = hands.app.palette.led_of_square[4] * 3
-            return [bytes(hands.app.render(now)[led:led + 3]) for now in range(0, 2000, 250)]
+            return [bytes(hands.app.palette.render(hands.app.compose(), bytearray(3 * 64), now)[led:led + 3]) for now in range(0, 2000, 250)]
 
         hands = Hands()
         self.shuffle(hands, 2)

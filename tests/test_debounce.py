@@ -54,11 +54,29 @@ def test_lifting_with_chatter_is_one_change_too():
     assert [(sq, p) for _, sq, p in changes] == [(E2, 0)]
 
 
-def test_a_magnet_sliding_past_a_neighbouring_reed_is_not_reported():
-    # e2 -> e4 slid over e3, whose reed closes for 20 ms on the way: shorter than DELAY.
+def test_a_magnet_sliding_past_a_neighbouring_reed_is_never_a_change_only_a_brief_one():
+    # e2 -> e4 slid over e3, whose reed closes for 20 ms on the way: shorter than DELAY, so never an
+    # arrival; it is told as a brief change (present 2), which the app takes only mid-move (app.py).
     table = steady(0, 20, (E2,)) + steady(25, 45, ()) + steady(50, 70, (E3,)) + steady(75, 200, (E4,))
     changes = run(table, initial=(E2,))
-    assert [(sq, p) for _, sq, p in changes] == [(E2, 0), (E4, 1)]
+    assert [(sq, p) for _, sq, p in changes] == [(E2, 0), (E3, 2), (E4, 1)]
+
+
+@pytest.mark.parametrize("away_ms", [5, 10, 15, 20, 25])
+def test_a_piece_off_its_square_for_less_than_the_delay_is_a_brief_change_from_8_ms(away_ms):
+    # A capture made fast: the victim off e4 and the capturer down within DELAY. 5 ms (a bounce's
+    # length) is no change at all; from BRIEF_MS (8) it is a brief one, told when the reed is back.
+    table = steady(0, 20, (E4,)) + steady(20 + 1, 20 + away_ms - 1, (), step=1) + steady(20 + away_ms, 200, (E4,))
+    changes = run(table, initial=(E4,))
+    assert changes == ([] if away_ms < 8 else [(20 + away_ms, E4, 2)])
+
+
+def test_the_bounces_of_a_brief_change_make_it_one():
+    # e4 off for 15 ms, both edges bouncing (1-2 ms apart): one brief change, no more.
+    table = [(0, (E4,)), (20, ()), (21, (E4,)), (22, ())] + steady(23, 35, (), step=1) + \
+        [(36, (E4,)), (37, ()), (38, (E4,))] + steady(39, 200, (E4,), step=1)
+    changes = run(table, initial=(E4,))
+    assert [(sq, p) for _, sq, p in changes] == [(E4, 2)]
 
 
 def test_a_long_touch_is_a_real_placement():

@@ -7,6 +7,7 @@ for data, one object to drive.
 """
 
 from .sensing.debounce import Debouncer
+from .tracking.tracker import LIFTED, PENDING
 from .game.controller import Game
 from .leds import frame as led_frame
 from .leds.palette import Palette
@@ -28,7 +29,6 @@ class App:
         self.game = Game(fen, profile, listener=self._event, variant=variant, seed=seed)
         self.debouncer = Debouncer(self._change)     # its delay is the tracker's held_ms too
         self.frame = bytearray(64)
-        self.pixels = None           # render()'s buffer, made on first use (the firmware renders into its own)
         self.palette = Palette(led_of_square or bytes(range(64)), led_order, brightness_cap)
         self.dirty = True            # the frame may have changed: recompose before the next write
         self.asked = None            # squares a program on the USB link asked to light (dgt.py, chesslink.py)
@@ -41,8 +41,18 @@ class App:
             listener(event)
 
     def _change(self, square, present, now):
+        """A debounced change; ``present`` 2: a change shorter than the debounce (sensing/debounce.py),
+        which while a move is in the hands is both its edges (a capture made fast, a quick tap on a
+        promoted piece, a magnet sliding past); at rest a wobble, no gesture."""
         self.dirty = True
-        self.game.change(square, present, now)
+        game = self.game
+        if present == 2:
+            tracker = game.tracker
+            if tracker.state != LIFTED and tracker.state != PENDING:
+                return
+            present = tracker.physical[square]
+            game.change(square, 1 - present, now)
+        game.change(square, present, now)
 
     def boot(self, rows, now=0):
         """The switches as found at power-on: taken as they are, then compared with the game."""
@@ -86,8 +96,3 @@ class App:
             self.asked[square] = 1 if on else 0
         self.dirty = True
 
-    def render(self, now):
-        """The pixel bytes for the strip now (blinking needs ``now``)."""
-        if self.pixels is None:
-            self.pixels = bytearray(3 * 64)
-        return self.palette.render(self.compose(), self.pixels, now)

@@ -35,17 +35,20 @@ def steady(app, rows, now, scans=2000):
         for i in range(scans):
             now += 5
             app.scan(rows, now)
-            app.render(now)
+            app.palette.render(app.compose(), PIXELS, now)
     finally:
         micropython.heap_unlock()
     return now
+
+
+PIXELS = bytearray(3 * 64)   # the strip's bytes (the firmware's runner renders into its own)
 
 
 def settle(app, rows, now, ms=600):
     for _ in range(ms // 5):
         now += 5
         app.scan(rows, now)
-        app.render(now)
+        app.palette.render(app.compose(), PIXELS, now)
     return now
 
 

@@ -483,12 +483,3 @@ class Game:
     def last_move(self):
         pos = self.position
         return pos.peek() if pos.ply() else -1
-
-    def turn_color(self):
-        return self.position.turn
-
-    def winner_king(self):
-        """Square of the winner's king, or -1 (draw or game on)."""
-        if not self.result or self.result[0] == "1/2-1/2":
-            return -1
-        return self.position.king_square(WHITE if self.result[0] == "1-0" else 1)

@@ -311,9 +311,6 @@ class Position:
     def is_legal(self, move):
         return move in self.legal_moves()
 
-    def has_legal_moves(self):
-        return bool(self.legal_moves())
-
     # -- making and unmaking moves ----------------------------------------
 
     def push(self, move):
@@ -585,9 +582,6 @@ class Position:
             if ok:
                 return True
         return False
-
-    def can_claim_draw(self):
-        return self.can_claim_fifty_moves() or self.can_claim_threefold_repetition()
 
     def claim_draw(self):
         """Claim a draw (50 moves or threefold); if granted it ends the game. Returns the outcome or None."""

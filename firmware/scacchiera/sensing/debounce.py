@@ -12,15 +12,29 @@ Time comes from timestamps, not scan counts: bounce is a physical time, and
 a scan loop that stalls (a flash write, a garbage collection) must not turn
 a 2 ms bounce into a long press. After a stall a pending change is
 accepted at the first scan that sees it still there, if ``delay_ms`` has
-passed since it was first seen.
+passed since it was first seen. The times are kept modulo 2**16 ms (RAM):
+a stall of over 65 s would only delay a change.
 
-The scan path allocates nothing: state is three 8-byte rows and one table of
-64 timestamps.
+A change shorter than ``delay_ms`` is still news when it lasted ``BRIEF_MS``
+or more: a square that left its stable state and came back, away that long
+since its last edge (the bounces of its leaving are not counted). A capture made
+fast (the victim off and the capturer down within 30 ms) or a quick tap on a
+promoted piece are that; a reed's bounce (a few ms) is not: shorter than
+BRIEF_MS is too fast to be a hand. It goes to the sink as ``present`` 2, and
+the app takes it only while the hands are making a move (app.py: at rest a
+wobble is no gesture; a magnet sliding past is part of a move).
+
+The scan path allocates nothing: state is four 8-byte rows and a table of 64
+16-bit times.
 """
 
-from .. import elapsed, heap_lock, heap_unlock
+from array import array
+
+from .. import const, heap_lock, heap_unlock
 
 DEFAULT_DELAY_MS = 30
+BRIEF_MS = const(8)     # a square out of its stable state this long, and back within delay_ms: news (brief)
+_NONE = bytes(8)
 
 
 class Debouncer:
@@ -31,11 +45,13 @@ class Debouncer:
     """
 
     def __init__(self, sink, delay_ms=DEFAULT_DELAY_MS, initial=None):
-        self.sink = sink
+        self.sink = sink               # sink(square, present, now); present 2: a brief change (docstring)
         self.delay_ms = delay_ms
         self.stable = bytearray(8)     # what we report
         self.raw = bytearray(8)        # last raw rows seen
-        self.since = [0] * 64          # when each square's raw state last changed
+        self.briefs = bytearray(8)     # squares back from a brief change in this scan (told after it)
+        self.at = 0                    # the last scan's time (ms, low 16 bits)
+        self.since = array("H", bytes(128))   # when each square's raw state last changed (ms, low 16 bits)
         if initial is not None:
             self.reset(initial)
 
@@ -59,28 +75,46 @@ class Debouncer:
             heap_unlock()
             raise
         heap_unlock()
+        if self.briefs != _NONE:
+            self._briefs(now)          # (rare: its frame may go on the heap)
         if not n:
             return 0
         n = self._settle(0, now)       # departures first; one local for both (runner.step: 11 words)
         return self._settle(1, now) + n
+
+    def _briefs(self, now):
+        briefs = self.briefs
+        for sq in range(64):
+            if briefs[sq >> 3] >> (sq & 7) & 1:
+                self.sink(sq, 2, now)
+        briefs[:] = _NONE
 
     def _poll(self, rows, now):
         """Note each square's raw change; is any square's raw state not the stable one?"""
         stable = self.stable
         raw = self.raw
         since = self.since
+        stalled = (now - self.at) & 0xFFFF > self.delay_ms    # what happened meanwhile is unknown
+        self.at = now & 0xFFFF
         waiting = False
         for r in range(8):
             new = rows[r]
             moved = new ^ raw[r]
             if moved:
-                # Restart the quiet period of each square whose raw state changed.
+                # Restart the quiet period of each square whose raw state changed; one back in
+                # its stable state after BRIEF_MS or more away (since its last edge: the bounces of
+                # its leaving are not counted) is told after the scan (briefs).
                 raw[r] = new
+                back = moved & ~(new ^ stable[r])
                 f = 0
                 while moved:
                     if moved & 1:
-                        since[r * 8 + f] = now
+                        sq = r * 8 + f
+                        if back & 1 and not stalled and (now - since[sq]) & 0xFFFF >= BRIEF_MS:
+                            self.briefs[r] |= 1 << f
+                        since[sq] = now & 0xFFFF
                     moved >>= 1
+                    back >>= 1
                     f += 1
             if new != stable[r]:
                 waiting = True
@@ -97,7 +131,7 @@ class Debouncer:
             bits &= raw[r] if present else ~raw[r]
             f = 0
             while bits:
-                if bits & 1 and elapsed(now, since[r * 8 + f]) >= self.delay_ms:
+                if bits & 1 and (now - since[r * 8 + f]) & 0xFFFF >= self.delay_ms:
                     stable[r] ^= 1 << f
                     self.sink(r * 8 + f, present, now)
                     reported += 1
@@ -110,5 +144,3 @@ class Debouncer:
         lifted reaches the game ``delay_ms`` after its reed opens."""
         return self.raw != self.stable
 
-    def is_present(self, square):
-        return (self.stable[square >> 3] >> (square & 7)) & 1
