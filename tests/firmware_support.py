@@ -34,8 +34,8 @@ def run_on_the_pins(script, flash, *args):
 class Board:
     """A board booted on FakeHardware: its runner, its hands, the lines it sent."""
 
-    def __init__(self, fs=None, rows=None, squares=START_SQUARES, cause="power_on", held=()):
-        self.hw = FakeHardware(fs=fs)
+    def __init__(self, fs=None, rows=None, squares=START_SQUARES, cause="power_on", held=(), display=None):
+        self.hw = FakeHardware(fs=fs, display=display)
         self.hw.cause = cause
         if rows is not None:
             self.hw.occupied[:] = rows

@@ -229,8 +229,10 @@ def solve(board, full_at_the_end=False):
 
 
 def test_a_full_flash_when_a_puzzle_is_solved_is_said_and_the_board_goes_on():
-    """The OSError writing puzzles.rec crashed the board (a reset on the Pico)."""
-    board = Board(fs=MemFS())
+    """The OSError writing puzzles.rec crashed the board (a reset on the Pico). Said on the link,
+    and on the board's display."""
+    from fakehal import FakeDisplay
+    board = Board(fs=MemFS(), display=FakeDisplay())
     assert ask(board, {"cmd": "train", "mode": "puzzle", "puzzle": 213})["ok"]
     board.lines()
     solve(board, full_at_the_end=True)
@@ -241,6 +243,8 @@ def test_a_full_flash_when_a_puzzle_is_solved_is_said_and_the_board_goes_on():
     assert errors and "puzzle record was not saved" in errors[0]["message"], lines
     assert board.hw.resets == 0 and not [l for l in lines if l.get("ev") == "crash"]
     assert board.runner.hw.fs.size(progress.NAME) < 0            # nothing half written
+    board.wait(1000)
+    assert "Solved" in board.hw.display.lines and "Record not saved" in board.hw.display.lines, board.hw.display.lines
     board.runner.hw.fs.full = False
     assert ask(board, "status")["ok"]
 

@@ -33,4 +33,5 @@ Puzzle %d|Puz %d
 Wrong: undone|Wrong move
 Solved|Solved
 Not solved|Failed
-Right %d/%d|%d/%d"""
+Right %d/%d|%d/%d
+Record not saved|Not saved"""

@@ -32,4 +32,5 @@ Problema %d|Probl. %d
 Errata: annullata|Mossa errata
 Risolto|Risolto
 Non risolto|Fallito
-Giuste %d/%d|%d/%d"""
+Giuste %d/%d|%d/%d
+Non salvato|Non salvato"""

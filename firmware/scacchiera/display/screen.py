@@ -62,6 +62,7 @@ _WRONG = const(29)
 _SOLVED = const(30)
 _FAILED = const(31)
 _SCORE = const(32)
+_UNSAVED = const(33)
 # 23 to 26: the menu's (menu.py)
 _BESIDE_ICON = const(14)  # a line with an icon: the icon's cell, and a space before it
 
@@ -222,6 +223,8 @@ def compose(runner, now, lines, icons, w=None):
             text = _drill_line(drill, game, w)
             if text:
                 extra.append((text, _NO_ICON))
+                if drill.over and not drill.saved:
+                    extra.append((fit(word(w, _UNSAVED)), _NO_ICON))   # the flash full (storage_error)
         offer = getattr(game, "offer", -1)          # the colour offering a draw (game/offers.py), or -1
         if offer >= 0 and game.result is None:
             side = word(w, _SIDE).split("|")[offer]

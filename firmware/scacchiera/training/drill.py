@@ -61,6 +61,7 @@ class Drill:
         self.right = 0                     # the player's moves right at the first try
         self.moves = 0                     # the player's moves played
         self.failed = False                # a puzzle: a wrong move was played
+        self.saved = True                  # ...its record written (False: the flash was full)
         self.hint = -1                     # a square lit as a hint (after a wrong guess)
         self.wrong = False                 # the last move judged was wrong (the display says so)
         self.started_ms = -1               # when the player's first turn began
@@ -193,7 +194,7 @@ class Drill:
                 try:
                     fields["rating"] = record(runner.hw.fs, index, rating, not self.failed, count)
                 except OSError as e:      # the flash full: the drill and the game go on, unsaved
-                    fields["saved"] = False
+                    fields["saved"] = self.saved = False
                     runner.protocol.send({"ev": "storage_error", "file": "puzzles.rec",
                                           "message": "the puzzle record was not saved (%s: %s)" % (type(e).__name__, e)})
         if game.tracker.required >= 0 and state == "stopped":
