@@ -301,8 +301,8 @@ class TestMenu:
 class TestLanguages:
     def test_every_language_has_every_line_and_the_same_choices(self):
         en, it = screen.words("en").split("\n"), screen.words("it").split("\n")
-        assert [screen.word(screen.words("it"), i) for i in range(33)] == it
-        assert len(en) == len(it) == 33
+        assert [screen.word(screen.words("it"), i) for i in range(34)] == it
+        assert len(en) == len(it) == 34
         for i in (0, 21, 25, 26):          # the sides, the pieces, the menu's items and values
             assert len(en[i].split("|")) == len(it[i].split("|")), en[i]
         keys = [pair.split("=")[0] for pair in en[22].split("|")]
