@@ -44,6 +44,21 @@ def test_a_round_on_the_club_page_at_a_phones_width(browser, tmp_path):
         white = club.tournament.name_of(first["white"])
         assert page.locator("#pairings tbody tr").first.locator("td").nth(1).text_content() == white
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390     # no sideways scroll
+        # Each board's page is its number's link, on the phone's screen (the Link column was off it);
+        # the last move in SAN, as everywhere else (it was h5f7).
+        right = page.evaluate("(n) => document.querySelectorAll('#boards tbody tr')[n].querySelector('a')"
+                              ".getBoundingClientRect().right", first["board"] - 1)
+        assert 0 < right <= 390, right
+        played = boards[first["board"] - 1]
+        for _ in range(40):
+            played.advance(20)
+        played.act("lift", {"square": "g1"})
+        played.advance(100)
+        played.act("place", {"square": "f3"})
+        for _ in range(60):
+            played.advance(20)
+        page.wait_for_function("(n) => document.querySelectorAll('#boards tbody tr')[n].children[5].textContent === '1. Nf3'",
+                               arg=first["board"] - 1)
         # The board's own page, linked from the club page, shows the pairing's players.
         for board in boards:
             board.advance(200)

@@ -19,6 +19,8 @@ import os
 import threading
 import time
 
+import chess
+
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.club import feed
 from host_tools.club.tournament import Tournament
@@ -80,6 +82,7 @@ class Club:
         self._outbox = []         # [(board number, [(action, fields)])]: pairings to send (_deliver)
         self._acting = threading.Lock()    # one arbiter's action at a time
         self._cache = {}          # round number -> (version, PGN text)
+        self._sans = {}           # board index -> ((start, ply, last UCI), its SAN): the page's Last column
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="club", daemon=True)
         for board in self.boards:
@@ -310,13 +313,13 @@ class Club:
         for i, board in enumerate(self.boards):
             with board.model.lock:
                 status, headers, clock = board.model.status or {}, board.model.headers or {}, board.model.clock
-                heard = board.model.heard
+                heard, start = board.model.heard, board.model.start
             moves = status.get("moves") or []
             connected = board.connected()
             boards.append({"board": i + 1, "kind": board.kind, "connected": connected, "problem": board.problem(),
                            "quiet": bool(connected and heard is not None and now - heard > QUIET_SECONDS),
                            "white": headers.get("White"), "black": headers.get("Black"),
-                           "ply": len(moves), "last": moves[-1] if moves else None, "clock": clock,
+                           "ply": len(moves), "last": self._last_san(i, start, moves), "clock": clock,
                            "result": status.get("result")})
         with self.lock:
             t = self.tournament
@@ -331,6 +334,28 @@ class Club:
                     "started": sorted(g["board"] for g in (t.current() or {"games": ()})["games"]
                                       if _key(t.current(), g) in self.bound)}
             return out
+
+    def _last_san(self, index, start, moves):
+        """The last move of board ``index``'s game in SAN (python-chess, as the page writes moves
+        everywhere else), kept per board until its moves change; UCI for Scacchi Sprint."""
+        if not moves:
+            return None
+        key = (start, len(moves), moves[-1])
+        cached = self._sans.get(index)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        san = moves[-1]
+        if start is not None and not start[2]:
+            try:
+                game = chess.Board(start[1] or chess.STARTING_FEN, chess960=bool(start[4]))
+                for uci in moves[:-1]:
+                    game.push_uci(uci)
+                san = "%d%s %s" % (game.fullmove_number, "." if game.turn == chess.WHITE else "…",
+                                   game.san(chess.Move.from_uci(moves[-1])))
+            except ValueError:
+                san = moves[-1]            # (a game the board knows and python-chess does not: its UCI)
+        self._sans[index] = (key, san)
+        return san
 
     # -- the arbiter's actions (the club page) ----------------------------------------------
 

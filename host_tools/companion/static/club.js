@@ -24,17 +24,17 @@ function fillBody(table, rows) {
 function boardRow(b) {
   const tr = document.createElement("tr");
   tr.className = !b.connected ? "down" : b.quiet ? "quiet" : "";
-  cell(tr, b.board);
+  const a = document.createElement("a");     // the board's own page: its number, on a phone's screen too
+  a.href = "board/" + b.board + "/";
+  a.textContent = b.board + " ↗";
+  a.title = "open board " + b.board + "'s page";
+  cell(tr, "").appendChild(a);
   cell(tr, b.white || "");
   cell(tr, b.black || "");
   cell(tr, b.clock && b.clock.white != null ? clockText(b.clock.white) + " – " + clockText(b.clock.black) : "");
   cell(tr, b.ply);
   cell(tr, !b.connected ? "unplugged: " + (b.problem || "") : b.quiet ? "quiet (not answering)" : b.last || "");
   cell(tr, b.result && b.result !== "*" ? b.result : "");
-  const a = document.createElement("a");
-  a.href = "board/" + b.board + "/";
-  a.textContent = "open";
-  cell(tr, "").appendChild(a);
   return tr;
 }
 
