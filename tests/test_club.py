@@ -711,3 +711,32 @@ def test_names_with_quotes_are_escaped_in_the_feed_and_control_characters_refuse
         values = dict((m.group(1), re.sub(r'\\(["\\])', r"\1", m.group(2))) for m in map(PGN_TAG.match, headers))
         assert values["Event"] == name and values["Site"] == site
         assert len(list(feed.read_games(text))) == 2
+
+
+def test_without_a_tournament_the_feed_has_every_boards_current_game(tmp_path):
+    """A club evening of casual games, a simul or a lesson: with no round, /broadcast/current.pgn
+    answered 404. Now it holds every board's current game, [Board "N"], its players and %clk."""
+    boards = sim_boards(2)
+    with club_served(tmp_path, boards, NAMES[:4]) as (club, url):
+        settle(boards, lambda: all(b.model.status for b in boards), "the boards' states")
+        boards[1].act("players", {"white": "Anna", "black": "Bruno"})      # the board's Players panel
+        boards[1].command({"cmd": "set", "name": "clock", "value": "5+3"})
+        settle(boards, lambda: (boards[1].model.status or {}).get("clock"), "the clock on board 2")
+        s = boards[1].state()
+        make(boards[1], s, "e2e4")
+        settle(boards, lambda: (boards[1].model.status or {}).get("moves") == ["e2e4"], "the move")
+        settle(boards, lambda: "e4" in (club.round_pgn() or "") and "Anna" in club.round_pgn(), "the move in the feed")
+        status, text = _get(url + "/broadcast/current.pgn")
+        games = list(feed.read_games(text))
+        assert status == 200 and [g.headers["Board"] for g in games] == ["1", "2"], text
+        second = games[1]
+        assert (second.headers["White"], second.headers["Black"]) == ("Anna", "Bruno")
+        assert second.headers["TimeControl"] == "300+3"
+        assert [m.uci() for m in second.mainline_moves()] == ["e2e4"]
+        assert second.next().clock() is not None, "the mover's clock, %clk"
+        assert list(games[0].mainline_moves()) == []
+        # A tournament paired: the feed is the round's again.
+        assert _post(url + "/club/api/act", {"do": "tournament", "name": "Open", "players": NAMES[:4],
+                                             "rounds": 1})[0] == 200
+        assert _post(url + "/club/api/act", {"do": "pair"})[0] == 200
+        assert '[Event "Open"]' in _get(url + "/broadcast/current.pgn")[1]

@@ -83,6 +83,7 @@ class Club:
         self._acting = threading.Lock()    # one arbiter's action at a time
         self._cache = {}          # round number -> (version, PGN text)
         self._sans = {}           # board index -> ((start, ply, last UCI), its SAN): the page's Last column
+        self.casual = {}          # board number -> [game number, record, start FEN, tags]: casual_games
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="club", daemon=True)
         for board in self.boards:
@@ -160,7 +161,25 @@ class Club:
         if status is not None:
             with self.lock:
                 self._follow(index + 1, status, headers, start)
+                self._follow_casual(index + 1, status, headers, start, getattr(board.players, "given", None))
         self.on_change()
+
+    def _follow_casual(self, number, status, headers, start, given=None):
+        """(with the lock) Every board's current game, as the feed has it while no round is played
+        (a club evening of casual games, a simul, a lesson: ``casual_games``). The players are the
+        board's Players panel's (``given``), else its game's tags."""
+        game = status.get("game")
+        entry = self.casual.get(number)
+        if entry is None or entry[0] != game or (start and entry[2] != start[1]):
+            entry = self.casual[number] = [game, feed.new_record(start[1] if start else None),
+                                           start[1] if start else None, {}]
+        names = dict(White=(given or {}).get("white") or (headers or {}).get("White") or "?",
+                     Black=(given or {}).get("black") or (headers or {}).get("Black") or "?")
+        if names != {k: entry[3].get(k) for k in names}:
+            self._changed({"casual"})
+        entry[3] = dict(names, TimeControl=time_control(status.get("options")))
+        if feed.follow(entry[1], status):
+            self._changed({"casual"})
 
     def _follow(self, number, status, headers, start):
         t = self.tournament
@@ -282,9 +301,24 @@ class Club:
 
     def round_pgn(self, number=None):
         """Round ``number``'s games (default: the current round) as one PGN, board 1 first; None if
-        there is no such round."""
+        there is no such round. With no round played yet (no tournament, or one not paired), the
+        current feed is every board's current game (``casual_games``)."""
         games = self.round_games(number)
-        return None if games is None else "\n".join(games)
+        if games is None and number is None:
+            games = self.casual_games()
+        return None if not games else "\n".join(games)
+
+    def casual_games(self):
+        """Every board's current game as the feed's PGN, board 1 first, as DGT LiveChess broadcasts
+        whatever its boards play: [Board "N"], the board's players, its clock (%clk), the host's date."""
+        with self.lock:
+            games = []
+            for number in sorted(self.casual):
+                game, record, fen, tags = self.casual[number]
+                headers = dict({"Event": "Casual games", "Site": "?", "Date": host_date(), "Round": "-",
+                                "Board": str(number)}, **tags)
+                games.append(feed.game_pgn(headers, record))
+            return games
 
     def round_games(self, number=None):
         """Round ``number``'s games' PGN texts (default: the current round), board 1 first; None if
