@@ -9,13 +9,17 @@ uses, as berserk 0.14 sends them:
   POST /api/broadcast/round/{roundId}/push   broadcast-round-broadcastRoundId-push.yaml (broadcastPush): text/plain
                                              PGN, up to 100 games -> {"games": [{"tags", "moves"} | {"tags", "error"}]}
   GET  /api/broadcast/round/{roundId}.pgn    api-broadcast-round-broadcastRoundId.pgn.yaml: the round's games
+  GET  /api/broadcast/{tourId}               broadcast-broadcastTournamentId.yaml (broadcastWithRounds):
+                                             {"tour": {...}, "rounds": [{id, name, slug, url}]}
 
 Scope ``study:write`` (401 without a known token, 403 without the scope); ids are 8 letters. A push
 replaces the round's games it names (a game is known by its White, Black and Round tags, as the
 relay matches them) and keeps every push it took in ``pushes`` for the tests. Faults: ``fail(pattern,
-status, times)`` answers the next matching requests with ``status`` (429, 503...); ``cut(pattern,
-times)`` takes the request (a push is applied) and then breaks the connection before the answer
-ends, as a network failure after the server did the work.
+status, times, retry_after)`` answers the next matching requests with ``status`` (429, 503...), with
+a ``Retry-After`` header if given; ``cut(pattern, times)`` takes the request (a push is applied, a
+round made) and then breaks the connection before the answer ends, as a network failure after the
+server did the work; ``refuse[white]`` is the error Lichess gives, inside its 200, for a game of that
+White (as lila's relay does for a game it cannot read); ``delete_round(id)`` as its owner would.
 """
 
 import contextlib
@@ -50,13 +54,19 @@ class FakeBroadcasts:
         self.rounds = {}              # id -> {"name", "tour", "games": {(white, black, round): pgn text}}
         self.pushes = []              # (round id, [pgn text of each game], time.monotonic()): every push taken
         self.requests = []            # "METHOD /path" of every request, in order
-        self.faults = []              # [pattern, status or "cut", times]
+        self.faults = []              # [pattern, status or "cut", times, Retry-After or None]
+        self.refuse = {}              # White's name -> the error a push's answer gives for that game
         self._ids = itertools.count(1)
         self.app = self._app()
 
-    def fail(self, pattern, status, times=1):
+    def fail(self, pattern, status, times=1, retry_after=None):
         with self.lock:
-            self.faults.append([re.compile(pattern), status, times])
+            self.faults.append([re.compile(pattern), status, times, retry_after])
+
+    def delete_round(self, rid):
+        with self.lock:
+            tid = self.rounds.pop(rid)["tour"]
+            self.tours[tid]["rounds"].remove(rid)
 
     def cut(self, pattern, times=1):
         self.fail(pattern, "cut", times)
@@ -73,15 +83,17 @@ class FakeBroadcasts:
             for fault in self.faults:
                 if fault[2] > 0 and fault[0].search(key):
                     fault[2] -= 1
-                    return fault[1]
+                    return fault
         return None
 
     def _app(self):
         def guarded(handler):
             async def endpoint(request):
                 fault = self._fault("%s %s" % (request.method, request.url.path))
-                if fault not in (None, "cut"):
-                    return JSONResponse({"error": "fault %d injected by the test" % fault}, status_code=fault)
+                if fault is not None and fault[1] != "cut":
+                    headers = {"Retry-After": str(fault[3])} if fault[3] is not None else {}
+                    return JSONResponse({"error": "fault %d injected by the test" % fault[1]},
+                                        status_code=fault[1], headers=headers)
                 auth = request.headers.get("authorization", "")
                 token = auth[len("Bearer "):] if auth.startswith("Bearer ") else None
                 if token not in self.tokens:
@@ -89,7 +101,7 @@ class FakeBroadcasts:
                 if "study:write" not in self.tokens[token].split(","):
                     return JSONResponse({"error": "Missing scope"}, status_code=403)
                 response = await handler(request)
-                if fault == "cut":
+                if fault is not None:
                     return _cut()
                 return response
             return endpoint
@@ -136,8 +148,8 @@ class FakeBroadcasts:
                 for g in games:
                     game = chess.pgn.read_game(io.StringIO(g))
                     tags = dict(game.headers)
-                    if game.errors:
-                        answers.append({"tags": tags, "error": str(game.errors[0])})
+                    if game.errors or tags.get("White") in self.refuse:
+                        answers.append({"tags": tags, "error": self.refuse.get(tags.get("White")) or str(game.errors[0])})
                         continue
                     self.rounds[rid]["games"][(tags.get("White"), tags.get("Black"), tags.get("Round"))] = g
                     answers.append({"tags": tags, "moves": len(list(game.mainline_moves()))})
@@ -152,10 +164,20 @@ class FakeBroadcasts:
                 text = "\n\n".join(self.rounds[rid]["games"].values())
             return PlainTextResponse(text, media_type="application/x-chess-pgn")
 
+        async def tour(request):
+            tid = request.path_params["tid"]
+            with self.lock:
+                if tid not in self.tours:
+                    return JSONResponse({"error": "Not found"}, status_code=404)
+                rounds = [{"id": rid, "name": self.rounds[rid]["name"], "slug": "round",
+                           "url": "https://lichess.org/broadcast/club/round/" + rid} for rid in self.tours[tid]["rounds"]]
+                return JSONResponse({"tour": {"id": tid, "name": self.tours[tid]["name"]}, "rounds": rounds})
+
         routes = [Route("/broadcast/new", guarded(tour_new), methods=["POST"]),
                   Route("/broadcast/{tid}/new", guarded(round_new), methods=["POST"]),
                   Route("/api/broadcast/round/{rid}/push", guarded(push), methods=["POST"]),
-                  Route("/api/broadcast/round/{rid}.pgn", export)]
+                  Route("/api/broadcast/round/{rid}.pgn", export),
+                  Route("/api/broadcast/{tid}", guarded(tour))]
         return Starlette(routes=routes)
 
 

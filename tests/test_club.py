@@ -740,3 +740,46 @@ def test_without_a_tournament_the_feed_has_every_boards_current_game(tmp_path):
                                              "rounds": 1})[0] == 200
         assert _post(url + "/club/api/act", {"do": "pair"})[0] == 200
         assert '[Event "Open"]' in _get(url + "/broadcast/current.pgn")[1]
+
+
+def test_the_broadcast_says_refused_games_honours_retry_after_and_makes_no_duplicate_round(tmp_path):
+    """Against the fake Lichess: a round made there whose answer a cut lost was made twice (two
+    "Round 1"); a 429's Retry-After was ignored (120 s and 5 s both waited 60); games Lichess
+    refused inside its 200 went unsaid; a round deleted on Lichess was never made again (every push 404)."""
+    fake = FakeBroadcasts()
+    boards = sim_boards(2)
+    with served_broadcasts(fake) as lichess, club_served(tmp_path, boards, NAMES[:4]) as (club, url):
+        club.broadcast_options = {"base_url": lichess, "token_file": str(tmp_path / "token"), "rate_limit_wait": 60,
+                                  "retry": (0.05, 0.2), "environ": {}}
+        assert _post(url + "/club/api/act", {"do": "broadcast", "op": "token", "token": "lip_clubtoken123"})[0] == 200
+        assert _post(url + "/club/api/act", {"do": "tournament", "name": "Relay", "players": NAMES[:4],
+                                             "system": "round-robin"})[0] == 200
+        fake.cut(r"^POST /broadcast/\w{8}/new$")                  # Round 1 made, its answer lost
+        assert _post(url + "/club/api/act", {"do": "broadcast", "op": "start"})[0] == 200
+        assert _post(url + "/club/api/act", {"do": "pair"})[0] == 200
+        rnd = club.tournament.current()
+        settle(boards, lambda: all(_key_bound(club, rnd, g) for g in rnd["games"]), "the games")
+
+        def wait_for(what, check):
+            deadline = time.monotonic() + 20
+            while not check():
+                assert time.monotonic() < deadline, "%s: %s" % (what, club.broadcast.describe())
+                time.sleep(0.05)
+        wait_for("round 1 pushed", lambda: club.broadcast.pushes >= 1)
+        (tid,) = fake.tours
+        assert [fake.rounds[r]["name"] for r in fake.tours[tid]["rounds"]] == ["Round 1"], "no duplicate"
+        # Lichess refuses board 2's game inside its 200: said on the club page.
+        second = next(g for g in rnd["games"] if g["board"] == 2)
+        fake.refuse[club.tournament.name_of(second["white"])] = "Illegal move"
+        fake.fail(r"push$", 429, 1, retry_after=1)               # ...after a 429 asking for 1 s
+        play(boards[0], random.Random(3), 2, lambda: None)
+        wait_for("the 429 waited as asked", lambda: "waiting 1 s" in (club.broadcast.describe()["notice"] or ""))
+        wait_for("the refusal said", lambda: "refused 1 of round 1's games" in
+                 (json.loads(_get(url + "/club/api/state")[1])["broadcast"]["notice"] or ""))
+        assert "board 2" in club.broadcast.describe()["notice"] and "Illegal move" in club.broadcast.describe()["notice"]
+        # The round deleted on Lichess: made again, and the round's games pushed to it.
+        old = club.broadcast.rounds["1"]["id"]
+        fake.delete_round(old)
+        play(boards[0], random.Random(4), 1, lambda: None)
+        wait_for("the round made again", lambda: club.broadcast.rounds.get("1", {}).get("id") not in (None, old)
+                 and any(p[0] == club.broadcast.rounds["1"]["id"] for p in fake.pushes))

@@ -35,6 +35,16 @@ MAX_GAMES = 100           # games in one push (the API's limit): a round with mo
 STATE_FILE = "broadcast.json"
 
 
+def retry_after(response, longest=600.0):
+    """The seconds a 429 or 5xx answer's ``Retry-After`` asks for (a number of seconds, RFC 9110;
+    at most ``longest``), or None without one (an HTTP date is taken as none)."""
+    value = (getattr(response, "headers", None) or {}).get("Retry-After")
+    try:
+        return min(max(float(value), 0.0), longest) if value is not None else None
+    except ValueError:
+        return None
+
+
 def token_path():
     return os.path.join(os.path.dirname(lichess_token.default_path()), FILE_NAME)
 
@@ -58,6 +68,7 @@ class Broadcast:
         self.on = False
         self.pushes = 0           # pushes Lichess took
         self._pushed = {}         # round number -> the club's round version last pushed
+        self._answers = []        # Lichess's answer to the last push, game by game
         self._token = None
         self._clients = {}
         self._stopped = threading.Event()
@@ -147,11 +158,15 @@ class Broadcast:
                     with self.lock:
                         self.problem = "Lichess refused the broadcast token (%d): give a token with %s" % (code, SCOPE)
                     continue
+                asked = retry_after(e.response)
+                if code == 404 and self._forget_round(number):
+                    continue                   # the round was deleted on Lichess: made again
                 if code == 429:
-                    self._wait("Lichess asks to slow down (429): waiting %g s" % self.rate_limit_wait,
-                               self.rate_limit_wait)
+                    wait = self.rate_limit_wait if asked is None else asked
+                    self._wait("Lichess asks to slow down (429): waiting %g s" % wait, wait)
                 elif code >= 500:
-                    self._wait("Lichess answered %d: trying again in %g s" % (code, delay), delay)
+                    wait = delay if asked is None else asked
+                    self._wait("Lichess answered %d: trying again in %g s" % (code, wait), wait)
                     delay = min(delay * 2, self.retry[1])
                 else:                      # Lichess refuses this PGN: said; the next change is pushed
                     with self.lock:
@@ -164,9 +179,12 @@ class Broadcast:
                 continue
             delay = self.retry[0]
             self._pushed[number] = version
+            refused = self._refused(number, games)
             with self.lock:
-                self.notice = None
+                self.notice = refused
                 self.pushes += 1
+            if refused:
+                self.club.on_change()
 
     def _wait(self, text, seconds):
         with self.lock:
@@ -176,10 +194,38 @@ class Broadcast:
 
     def _client(self):
         """berserk's client for the current token (one HTTP session, kept while the token is)."""
+        return self._session_client()[1]
+
+    def _session_client(self):
         token = self._token
         if self._clients.get(token) is None:
-            self._clients = {token: berserk.Client(session=Session(token, (5.0, 20.0)), base_url=self.base_url)}
+            session = Session(token, (5.0, 20.0))
+            self._clients = {token: (session, berserk.Client(session=session, base_url=self.base_url))}
         return self._clients[token]
+
+    def _forget_round(self, number):
+        """Round ``number``'s id is Lichess's no more (a 404: deleted there): forget it, so that the
+        next push makes it again. False if it was not known."""
+        with self.lock:
+            known = self.rounds.pop(str(number), None) is not None
+        if known:
+            self._save()
+            with self.lock:
+                self.notice = "round %d was gone from the broadcast on Lichess: made again" % number
+        return known
+
+    def _refused(self, number, games):
+        """What Lichess's answer to the last push said of its games: the ones it refused inside its 200
+        (a game's error, per game), in words for the club page; None when it took them all."""
+        errors = []
+        for answer in self._answers:
+            if isinstance(answer, dict) and answer.get("error"):
+                tags = answer.get("tags") or {}
+                errors.append("board %s (%s - %s): %s" % (tags.get("Board", "?"), tags.get("White", "?"),
+                                                          tags.get("Black", "?"), answer["error"]))
+        if not errors:
+            return None
+        return "Lichess refused %d of round %d's games: %s" % (len(errors), number, "; ".join(errors[:4]))
 
     def _push(self, number, games):
         """Round ``number``'s games to its broadcast round (the broadcast and the round made first
@@ -194,12 +240,37 @@ class Broadcast:
             self._save()
         key = str(number)
         if key not in self.rounds:
-            made = client.broadcasts.create_round(self.tour["id"], name="Round %d" % number)
+            found = self._existing_round(client, "Round %d" % number)     # made before an answer was lost
+            if found is None:
+                made = client.broadcasts.create_round(self.tour["id"], name="Round %d" % number)
+                found = made["round"]
             with self.lock:
-                self.rounds[key] = {"id": made["round"]["id"], "url": made["round"].get("url")}
+                self.rounds[key] = {"id": found["id"], "url": found.get("url")}
             self._save()
+        session = self._session_client()[0]
+        self._answers = []
         for first in range(0, len(games), MAX_GAMES):
-            client.broadcasts.push_pgn_update(self.rounds[key]["id"], games[first:first + MAX_GAMES])
+            # (berserk's push_pgn_update drops Lichess's answer, which says game by game what it refused)
+            response = session.post("%s/api/broadcast/round/%s/push" % (self.base_url, self.rounds[key]["id"]),
+                                    data="\n\n".join(g.strip() for g in games[first:first + MAX_GAMES]).encode())
+            if response.status_code >= 400:
+                raise berserk.exceptions.ResponseError(response)
+            try:
+                self._answers += response.json().get("games") or []
+            except (ValueError, AttributeError):
+                pass                           # an answer without its games: nothing to say of them
+
+    def _existing_round(self, client, name):
+        """The broadcast's round named ``name`` if Lichess has it already (a round made there whose
+        answer a cut connection lost: two "Round 3" otherwise), else None."""
+        try:
+            tour = client.broadcasts.get(self.tour["id"])
+        except (berserk.exceptions.ApiError, requests.RequestException):
+            return None                        # not known: made (a duplicate at worst)
+        for rnd in (tour or {}).get("rounds") or ():
+            if isinstance(rnd, dict) and rnd.get("name") == name and rnd.get("id"):
+                return rnd
+        return None
 
     # -- kept in the club's folder --------------------------------------------------------------
 
