@@ -18,7 +18,8 @@ from array import array
 # Not on CPython, where this runs inside pytest's process and other tests hold those modules.
 if sys.implementation.name == "micropython":
     for _name in [n for n in sys.modules if n in ("main", "hal", "oled") or (n.startswith("scacchiera.") and not
-                  any(n.startswith(k) for k in ("scacchiera.rules", "scacchiera.engine", "scacchiera.sensing")))]:
+                  n == "scacchiera.sensing" and not
+                  any(n.startswith(k) for k in ("scacchiera.rules", "scacchiera.engine", "scacchiera.sensing.wiring")))]:
         _parent, _, _child = _name.rpartition(".")
         if _parent in sys.modules and hasattr(sys.modules[_parent], _child):
             delattr(sys.modules[_parent], _child)
