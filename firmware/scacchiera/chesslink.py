@@ -76,12 +76,9 @@ def _digit(c):
 
 
 def _byte(msg, i):
-    """The byte written as 2 hex digits at ``msg[i]``, or -1 if they are not 2 hex digits (a
-    malformed message: ``WXX01`` with a good check is one)."""
-    hi, lo = _digit(msg[i]), _digit(msg[i + 1])
-    if hi < 0 or lo < 0:
-        return -1
-    return hi << 4 | lo
+    """The byte written as 2 hex digits at ``msg[i]`` (a message's fields are checked hex digits
+    before it is run: ``_hex_fields``)."""
+    return _digit(msg[i]) << 4 | _digit(msg[i + 1])
 
 
 def _hex_fields(msg, n):
