@@ -841,3 +841,40 @@ def test_a_round_that_needs_two_byes_is_refused_in_words():
     with pytest.raises(TournamentError, match="2 byes .*one pairing-allocated bye a round"):
         t.pair_next()
     assert len(t.rounds) == 3
+
+
+def test_a_host_restart_mid_round_loses_no_move_and_send_again_sets_the_game_up_where_it_stood(tmp_path):
+    """A host restart during round 1 wiped the round's moves from the live PGN (6 and 4 plies became
+    0 and 0: the fresh simulated boards' games, numbered as the pairings', were followed), and moves
+    made on them were credited to the pairing; "resend" answered "board 1 plays its game already"."""
+    boards = sim_boards(2)
+    rng = random.Random(5)
+    with club_served(tmp_path, boards, NAMES[:4]) as (club, url):
+        assert _post(url + "/club/api/act", {"do": "tournament", "name": "Night", "players": NAMES[:4],
+                                             "rounds": 1})[0] == 200
+        assert _post(url + "/club/api/act", {"do": "pair"})[0] == 200
+        rnd = club.tournament.current()
+        settle(boards, lambda: all(_key_bound(club, rnd, g) for g in rnd["games"]), "the games")
+        for board, plies in zip(boards, (6, 4)):
+            play(board, rng, plies, lambda: None)
+        before = [[m.uci() for m in g.mainline_moves()] for g in feed_games(url).values()]
+        assert [len(m) for m in before] == [6, 4]
+    fresh = sim_boards(2)                              # the host restarted: its simulated boards come back empty
+    with club_served(tmp_path, fresh, ()) as (club, url):      # (the same club folder and ladder)
+        settle(fresh, lambda: all(b.model.status and b.model.headers is not None for b in fresh), "the boards")
+        settle(fresh, lambda: "another game" in (club.said or ""), "the fresh boards told apart")
+        assert [[m.uci() for m in g.mainline_moves()] for g in feed_games(url).values()] == before, "nothing lost"
+        for number in (1, 2):
+            status, body = _post(url + "/club/api/act", {"do": "resend", "board": number})
+            assert status == 200, body
+        rnd = club.tournament.current()
+        settle(fresh, lambda: all(_key_bound(club, rnd, g) for g in rnd["games"]), "the games set up again")
+        board = fresh[0]
+        game = chess.Board()
+        for uci in before[0]:
+            game.push_uci(uci)
+        settle(fresh, lambda: (board.model.status or {}).get("in_sync"), "board 1 set up")
+        assert board.sim.snapshot()["fen"].split()[0] == game.board_fen()
+        play(board, rng, 1, lambda: None)
+        after = feed_games(url)[1]
+        assert [m.uci() for m in after.mainline_moves()][:6] == before[0] and len(list(after.mainline_moves())) == 7

@@ -199,6 +199,17 @@ class Club:
         if status.get("game") != self.bound[key]:
             return                         # a game started on the board by hand: not the pairing's
         moves = record.get("prefix", []) + list(status.get("moves") or ())
+        if not headers or not start or start[0] != status.get("game"):
+            return                         # the game's tags not read yet: what it is, is not known
+        if any(headers.get(name) != value for name, value in self._tags(rnd, g).items()):
+            # Not the pairing's game any more, though its number is (a board that came back fresh: a
+            # simulated board after a host's restart, one swapped): the record keeps every move, the
+            # arbiter's "send again" starts the board where the game stood.
+            self.bound.pop(key)
+            self.said = ("board %d shows another game than its pairing's (%d plies, %d recorded): send it "
+                         "again to set it up where it stood" % (number, len(moves), len(record["moves"])))
+            self._changed({"records"})
+            return
         if not feed.follow(record, dict(status, moves=moves)):
             return
         what = {rnd["number"], "records"}
@@ -432,7 +443,12 @@ class Club:
             g = t.game(rnd["number"] if rnd else 0, _whole(fields, "board"))
             if _key(rnd, g) in self.bound:
                 raise ClubError("board %d plays its game already" % g["board"])
-            self._send_pairing(rnd, g)
+            record = self.records.get(_key(rnd, g))
+            if record and record["moves"]:             # the game goes on where the record has it
+                record["prefix"] = list(record["moves"])
+                self._send_pairing(rnd, g, feed.position_after(record))
+            else:
+                self._send_pairing(rnd, g)
         elif action == "result":
             number, board = _whole(fields, "round"), _whole(fields, "board")
             result = fields.get("result") or None
