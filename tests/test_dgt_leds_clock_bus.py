@@ -290,3 +290,15 @@ def test_a_dgt_program_cut_mid_command_does_not_swallow_the_next_hosts_line():
         replies = board.replies("status")
         assert replies and replies[0]["ok"] and replies[0]["id"] == 7, (cut, replies)
         assert board.runner.protocol.host is None
+
+
+def test_every_chesslink_command_after_a_dgt_program_is_chesslinks():
+    """R, T and W (no parity bit: their own bits are odd) and S, V, X after a DGT program: each makes
+    a ChessLink host, not a byte a DGT board ignores."""
+    from test_chesslink import odd_parity, with_check
+    for text in ("R02", "W0203", "S", "V", "X"):
+        board = Board()
+        dgt_host(board)
+        board.hw.send_bytes(odd_parity(with_check(text).encode()))
+        board.run(20)
+        assert type(board.runner.protocol.host).__name__ == "ChessLink", text

@@ -14,10 +14,11 @@ the rook), so that no position on the way is another move's (a castling made roo
 as a rook move; a takeback of a capture showed a wrong piece). While it is out of sync (a set-up,
 a takeback asked for), every settled change of a square goes out as the switches settled, each
 occupied square given the piece the tracked game puts there (``sensed``). Updates are on after
-0x43, 0x44, 0x4B; with 0x43 or 0x4B the clocks (BWTIME) too, at each new second while one runs. The Revelation II's LED command (0x60) lights squares as the frame's ``asked`` meaning. With a
-time control set (``set clock``) the board's clock answers a DGT clock's commands (0x2B) as a DGT 3000
-does (``clock_ack``: PicoChess asks its version and then shows the board's times), its lever never
-moving; without one they are read and left unanswered, as by a board with no clock plugged in.
+0x43, 0x44, 0x4B; with 0x43 or 0x4B the clocks (BWTIME) too, at each new second while one runs.
+The Revelation II's LED command (0x60) lights squares as the frame's ``asked`` meaning. With a
+time control set (``set clock``) the board's clock answers a DGT clock's commands (0x2B) as a DGT
+3000 does (``clock_ack``: PicoChess asks its version and then shows the board's times), its lever
+never moving; without one they are read and left unanswered, as by a board with no clock plugged in.
 
 Bus mode (DGT LiveChess's): 0x4A, or a bus command, turns it on; each command is then 4 bytes
 (command, the board's 14-bit address, a 7-bit sum) and each answer carries the address and a sum;
@@ -278,7 +279,7 @@ class Dgt:
     def starts(self, b):
         """Whether ``b`` may begin (or go on) one of this host's commands (hosts.py: another
         program's first byte is one that may not)."""
-        return self.cmd_n > 0 or 0x40 <= b <= 0x55 or b == SET_LEDS or b == CLOCK_MESSAGE or 0x81 <= b <= 0x8D
+        return self.cmd_n > 0 or b in COMMANDS or b == SET_LEDS or b == CLOCK_MESSAGE or 0x81 <= b <= 0x8D
 
     def _send(self, kind, data, reply=True):
         self.protocol.send_bytes(message(kind, data), reply)
