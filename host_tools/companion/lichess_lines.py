@@ -32,7 +32,7 @@ def lines(response, max_line=MAX_LINE):
     copies the whole pending line for each chunk)."""
     buffer = bytearray()
     dropping = False
-    for chunk in response.iter_content(chunk_size=8192):
+    for chunk in response.iter_content(chunk_size=512):   # (as requests' iter_lines reads: each HTTP chunk as it comes)
         start = 0
         while True:
             end = chunk.find(b"\n", start)
