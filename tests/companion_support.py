@@ -107,6 +107,7 @@ class PtyBoard:
         self.hw.set_squares(firmware_support.START_SQUARES)
         self.runner = firmware_main.build(self.hw, firmware_support.PERIOD_US)
         self.lock = threading.Lock()
+        self.passed = threading.Condition(self.lock)   # notified after each pass of the firmware's loop
         self.master = self.slave = None
         self.received = bytearray()       # every byte the host sent
         self.stopped = threading.Event()
@@ -154,13 +155,10 @@ class PtyBoard:
         ``host()`` is called meanwhile (a host reading what comes)."""
         with self.lock:
             end = self.hw.ticks_ms() + ms
-        while True:
-            if host is not None:
-                host()
-            with self.lock:
-                if self.hw.ticks_ms() >= end:
-                    return
-            time.sleep(0.001)
+            while self.hw.ticks_ms() < end:
+                if host is not None:
+                    host()
+                assert self.passed.wait(10) or self.thread.is_alive(), "the firmware's loop stopped"
 
     def _run(self):
         import os
@@ -178,6 +176,7 @@ class PtyBoard:
                         self.received += data
                         self.hw.send_bytes(data)
                 self.firmware.serve(self.runner, 1)
+                self.passed.notify_all()
                 out = bytes(self.hw.serial.raw)
                 del self.hw.serial.raw[:]
                 if master is not None and out:

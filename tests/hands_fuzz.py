@@ -20,14 +20,16 @@ class GameHands:
     """``quick``: a quick player's hands, the reply always 50-200 ms after the last piece landed
     (before the move settles: hardening issue 48, the journal saved nothing then). ``touch``: the
     pause after each lift and placement, (low, high) ms; (20, 30) are hands faster than the
-    debounce (issue 48: a capture's victim off and the capturer down within 30 ms, quick taps)."""
+    debounce (issue 48: a capture's victim off and the capturer down within 30 ms); ``tap``: the
+    pause between a promotion's taps."""
 
-    def __init__(self, rng, chatter=True, quick=False, touch=(60, 250)):
+    def __init__(self, rng, chatter=True, quick=False, touch=(60, 250), tap=(60, 200)):
         self.rng = rng
         self.hands = Hands(chatter=self._chatter if chatter else None)
         self.board = chess.Board()
         self.quick = quick
         self.touch = touch
+        self.tap = tap
         self._owed = 0               # the pause after the last touch, waited before the next one
 
     def _chatter(self, square, level):
@@ -119,16 +121,14 @@ class GameHands:
             self.place(to)
         if move.promotion and move.promotion != chess.QUEEN:
             taps = {chess.KNIGHT: 1, chess.ROOK: 2, chess.BISHOP: 3}[move.promotion]
-            low, high = (60, 200) if self.touch == (60, 250) else self.touch
             for _ in range(taps):
                 self._step("lift " + NAMES[to])
-                self._wait(rng.randint(low, high))
+                self._wait(rng.randint(*self.tap))
                 self._step("place " + NAMES[to])
-                self._wait(rng.randint(low, high))
+                self._wait(rng.randint(*self.tap))
         b.push(move)
-        # Sometimes the reply starts at once, before the move has settled (never within 50 ms of the
-        # last landing: a piece put down and lifted again sooner is a magnet sliding past).
-        if self.quick or self.touch[0] < 50:
+        # Sometimes the reply starts at once, before the move has settled.
+        if self.quick:
             self._owed = 0           # the last piece landed: the reply starts 50-200 ms after it
             self._wait(rng.randint(50, 200))
         else:

@@ -707,8 +707,9 @@ def test_an_offer_to_the_computer_is_answered_by_it_not_by_the_offering_person(b
     b = SimulatedBoard()
     b.play_computer([(OWN, OWN_COMMAND)])
     b.computer.think = 0.05
-    for served_board in serving(b):            # (the computer's thread runs from here)
-        page = open_page(browser, served_board)
+    with serve_board(b) as url:                # (the computer's thread runs from here)
+        b.url = url + "/"
+        page = open_page(browser, b)
         page.on("dialog", lambda d: d.accept())
         page.wait_for_function("window.scacchiera.state.ready")
         b.act("computer", {"sides": ["black"]})

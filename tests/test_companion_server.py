@@ -519,18 +519,6 @@ def test_a_piece_put_on_an_enemy_piece_takes_it_first(url):
     assert act(url, "place", square="d1")[1]["error"].endswith("take its piece off first"), "one's own piece stays"
 
 
-def _answered(board, cmd, before):
-    """The board's replies to ``cmd`` among its lines after the first ``before``."""
-    return [line for line in board.sim.protocol[before:] if '"re": "%s"' % cmd in line]
-
-
-def _wait_until(done, timeout=10):
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 def test_no_takeback_once_a_result_stands(board, url):
     """Take back after Resign revived the game on the page (0-1 back to *, two plies taken back);
     after a mate too. Once a result stands the board refuses every takeback: the page's, the
@@ -542,10 +530,10 @@ def test_no_takeback_once_a_result_stands(board, url):
         wait_for(url, lambda s, n=frm + to: s["moves"][-1:] == [n])
     assert act(url, "game", op="resign", side="b")[0] == 200
     wait_for(url, lambda s: s["pgn"].rstrip().endswith("1-0"))
-    before = len(board.sim.protocol)
+    refusals = state(url)["refusals"]
     act(url, "game", op="undo")
-    _wait_until(lambda: _answered(board, "undo", before))
-    assert '"invalid_state"' in _answered(board, "undo", before)[0]
+    s = wait_for(url, lambda s: s["refusals"] > refusals)           # the board's answer to it
+    assert (s["refusal"]["re"], s["refusal"]["error"]) == ("undo", "invalid_state"), s["refusal"]
     assert act(url, "press", button="undo")[0] == 200      # the button acts in the scan that reads it
     s = wait_for(url, lambda s: s["pgn"].rstrip().endswith("1-0"))
     assert s["moves"] == ["f2f3", "e7e5"], s["moves"]
@@ -561,11 +549,11 @@ def test_no_takeback_once_a_result_stands(board, url):
     act(url, "place", square="d8")
     # Past the settle time of the board's own clock (a takeback would have been committed by then),
     # the board still shows the queen as lifted from h4: the game stays as it ended.
-    placed = board.sim.now
-    _wait_until(lambda: board.sim.now >= placed + 600)
+    placed = state(url)["now"]
+    wait_for(url, lambda s: s["now"] >= placed + 600)
     assert state(url)["leds"].get("h4") == "lifted"
-    before = len(board.sim.protocol)
+    refusals = state(url)["refusals"]
     act(url, "game", op="undo")
-    _wait_until(lambda: _answered(board, "undo", before))
+    assert wait_for(url, lambda s: s["refusals"] > refusals)["refusal"]["re"] == "undo"
     s = wait_for(url, lambda s: s["pgn"].rstrip().endswith("Qh4# 0-1"))
     assert s["moves"][-1] == "d8h4" and s["state"] != "idle", (s["moves"], s["state"])   # the queen asked back

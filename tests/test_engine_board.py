@@ -404,12 +404,18 @@ def _offer_after(board, uci, how):
     return board.lines()
 
 
+def _engine_answers(fen, uci, how):
+    """The board's engine (level 4) plays Black from ``fen``; the person plays ``uci`` and offers a
+    draw (``how``); the board and what it sent until the engine had answered."""
+    board = board_at(fen)
+    ask(board, "set opponent engine 4")
+    lines = _offer_after(board, uci, how)
+    return board, lines + wait_for_engine(board)
+
+
 @pytest.mark.parametrize("how", ["host", "taps"])
 def test_the_engine_takes_a_draw_when_it_stands_worse(how):
-    board = board_at(LOST_FOR_BLACK)
-    ask(board, "set opponent engine 4")
-    lines = _offer_after(board, "d2d3", how)
-    lines += wait_for_engine(board)
+    board, lines = _engine_answers(LOST_FOR_BLACK, "d2d3", how)
     assert {"ev": "offer", "by": "w"} in lines
     assert board.game.result == ("1/2-1/2", "agreement"), lines
     assert not any(l.get("ev") == "engine_move" for l in lines), "it took the draw instead of moving"
@@ -417,10 +423,7 @@ def test_the_engine_takes_a_draw_when_it_stands_worse(how):
 
 @pytest.mark.parametrize("how", ["host", "taps"])
 def test_the_engine_declines_a_draw_in_a_level_position_and_plays_on(how):
-    board = board_at(MIDGAME)
-    ask(board, "set opponent engine 4")
-    lines = _offer_after(board, "e1g1", how)
-    lines += wait_for_engine(board)
+    board, lines = _engine_answers(MIDGAME, "e1g1", how)
     assert {"ev": "offer_declined", "by": "b"} in lines, lines
     assert board.game.result is None and board.game.offer == -1
     assert [l["ev"] for l in lines if l.get("ev") in ("offer_declined", "engine_move")] == \

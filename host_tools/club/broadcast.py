@@ -183,8 +183,7 @@ class Broadcast:
             with self.lock:
                 self.notice = refused
                 self.pushes += 1
-            if refused:
-                self.club.on_change()
+            self.club.on_change()              # the club page's count of pushes, and what Lichess refused
 
     def _wait(self, text, seconds):
         with self.lock:
