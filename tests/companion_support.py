@@ -98,7 +98,7 @@ class PtyBoard:
 
     def __init__(self, path):
         import firmware_support  # noqa: F401  (firmware/ and fakehw/ on the path)
-        import main as firmware_main
+        from scacchiera import start as firmware_main
         from fakehal import FakeHardware
         self.path = path
         self.firmware = firmware_main

@@ -10,7 +10,7 @@ if FAKEHW not in sys.path:
     # here; only the subprocess and MicroPython runs need the fake `machine` first.
     sys.path.append(FAKEHW)
 
-import main  # noqa: E402  (firmware/main.py: conftest puts firmware/ on the path)
+from scacchiera import start  # noqa: E402  (firmware/scacchiera/start.py)
 from fakehal import FakeHardware  # noqa: E402
 from memfs import MemFS, PowerCut  # noqa: E402
 from player import Player  # noqa: E402
@@ -43,7 +43,7 @@ class Board:
             self.hw.set_squares(squares)
         for name in held:
             self.hw.press(name)
-        self.runner = main.build(self.hw, PERIOD_US)
+        self.runner = start.build(self.hw, PERIOD_US)
         self.hands = Player(self.hw, self.run, PERIOD_US)
 
     @property
@@ -51,7 +51,7 @@ class Board:
         return self.runner.app.game
 
     def run(self, steps):
-        main.serve(self.runner, steps)
+        start.serve(self.runner, steps)
 
     def wait(self, ms):
         self.hands.wait(ms)

@@ -89,7 +89,7 @@ def test_the_board_restarting_is_followed(linked):
     until(lambda: board.state()["ready"], what="the first status")
 
     def reboot(hw):
-        import main as firmware_main
+        from scacchiera import start as firmware_main
         from firmware_support import PERIOD_US
         pico.runner = firmware_main.build(hw, PERIOD_US)     # same flash: it resumes its game
     pico.hands(reboot)

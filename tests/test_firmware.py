@@ -223,9 +223,9 @@ def test_a_crash_reports_resets_and_the_board_resumes_the_game(monkeypatch):
 
 def test_ctrl_c_stops_the_loop_and_disarms_the_watchdog(monkeypatch):
     board = Board()
-    import main
-    main.serve(board.runner, 1)
-    assert board.hw.watchdog_ms == main.WATCHDOG_MS
+    from scacchiera import start
+    start.serve(board.runner, 1)
+    assert board.hw.watchdog_ms == start.WATCHDOG_MS
 
     def interrupted():
         raise KeyboardInterrupt()
@@ -496,7 +496,7 @@ def test_the_boot_cause_tells_a_deploy_reset_from_a_hang_and_a_crash(tmp_path):
     machine.reboot(machine.WDT_RESET)             # the loop hung: the watchdog bit
     hw = boot()
     with pytest.raises(BaseException) as reset:
-        hw.reset()                                # the loop crashed: main.serve resets
+        hw.reset()                                # the loop crashed: start.serve resets
     assert type(reset.value).__name__ == "Reset"
     machine.reboot(machine.FORCED_RESET)
     hw = boot()
@@ -509,11 +509,11 @@ def test_the_boot_cause_tells_a_deploy_reset_from_a_hang_and_a_crash(tmp_path):
 
 def test_boot_writes_the_strip_even_when_the_first_frame_is_dark():
     # A watchdog reset leaves the LEDs showing the old frame: a dark first frame must clear them.
-    from firmware_support import FakeHardware, START_SQUARES, PERIOD_US, main
+    from firmware_support import FakeHardware, START_SQUARES, PERIOD_US, start
     hw = FakeHardware()
     hw.set_squares(START_SQUARES)
     hw.pixels[:] = b"\x07" * len(hw.pixels)       # what the strip showed before the reset
-    runner = main.build(hw, PERIOD_US)
+    runner = start.build(hw, PERIOD_US)
     assert not any(runner.app.compose())           # the start position, nothing lit
     assert hw.pixels == bytearray(len(hw.pixels))
 

@@ -29,7 +29,7 @@ MAX_WORDS = 11                     # VM_MAX_STATE_ON_STACK: 11 machine words
 EXC_WORDS = 3                      # an mp_exc_stack_t: handler, value stack pointer, saved exception
 NOT_PER_SCAN = {
     ("scacchiera/sensing/debounce.py", "Debouncer._poll"),    # called with the heap locked: its frame on the C stack
-    ("main.py", "serve"),              # the loop's entry: entered once on the Pico; the simulator enters it each step
+    ("scacchiera/start.py", "serve"),            # the loop's entry: entered once on the Pico; the simulator enters it each step
     ("scacchiera/runner.py", "Runner.run"),                   # the same
 }
 

@@ -19,7 +19,7 @@ import pytest
 
 from host_tools import _paths  # noqa: F401
 from host_tools.hands import hands_timed
-from host_tools.pico_emu.emulator import missing, build_firmware
+from host_tools.pico_emu.emulator import missing, build_firmware, find_stock_uf2, WHERE_STOCK_UF2
 
 import board_config as cfg
 from scacchiera.runner import PERIOD_US
@@ -86,7 +86,7 @@ def assert_same_as_sim(script, firmware):
 # -- make test --------------------------------------------------------------------------
 
 
-def test_boot_from_the_deployed_files(board):
+def test_boot_from_the_flashed_firmware(board):
     boot = [ev for ev in board.events if ev.get("ev") == "boot"]
     assert boot and boot[0]["cause"] == "power_on" and boot[0]["firmware"].startswith("scacchiera")
     board.wait(1100)             # the scan rate is measured over a second
@@ -104,8 +104,8 @@ def test_boot_from_the_deployed_files(board):
     # (16 KB at 0: the chip's own routines; one has shown in the quiet loop since hal.scan_matrix,
     # 0.4 % of its instructions)
     assert all(a < 0x4000 or 0x10000000 <= a < 0x10200000 or 0x20000000 <= a < 0x20042000 for a, _ in top), top
-    files = board.emu.flash_files()
-    assert "/main.py" in files and "/scacchiera/runner.mpy" in files and "/hal.mpy" in files
+    files = board.emu.flash_files()      # the filesystem: main.py and the games; the firmware is in /rom
+    assert "/main.py" in files and not any(path.endswith(".mpy") for path in files), sorted(files)
     assert any(path.startswith("/games/") for path in files), sorted(files)
 
 
@@ -450,3 +450,108 @@ def test_a_300_ply_game(firmware):
     assert panel[2] == last, panel
     # Issue 11's goal, and issue 17's: the budget still met with the display on.
     assert state["heap_free"] >= HEAP_FREE_GOAL, state["heap_free"]
+
+
+# -- one file to flash (make uf2), updates, the move from stock MicroPython ----------------------
+
+
+def _play_archived_games(hands, count):
+    """``count`` games of one move each, resigned: each goes to the archive; the pieces set back."""
+    for _ in range(count):
+        run(hands, "lift e2\nwait 200\nplace e4\nwait 700\nexpect moves e2e4")
+        assert hands.query({"cmd": "resign", "side": "b"})["ok"]
+        run(hands, "wait 300\nlift e4\nwait 200\nplace e2\nwait 500")
+        assert hands.query({"cmd": "new"})["ok"]
+        hands.wait(500)
+
+
+def _games_on(hands):
+    """{game number: PGN} of the board's archive, asked over the serial link."""
+    listed = hands.query({"cmd": "games"})
+    assert listed["ok"], listed
+    numbers = [g["game"] if isinstance(g, dict) else g for g in listed["games"]]
+    return {n: hands.query({"cmd": "pgn", "game": n})["pgn"] for n in numbers}
+
+
+def test_make_uf2_boots_alone_from_erased_flash(tmp_path):
+    """make uf2's one file is the whole board: booted from erased flash with nothing else laid, the
+    firmware runs from /rom (the modules in the ROMFS partition, the puzzle file read in place) and
+    the filesystem holds main.py and the games only."""
+    from host_tools import deploy
+    from host_tools.pico_emu.board import PicoHands
+    made = deploy.make_uf2(str(tmp_path))
+    info = deploy.uf2_info(made["new"])
+    assert info["romfs_build"] and [hex(run_[0]) for run_ in info["runs"]][:2] == ["0x10000000", "0x100a0000"]
+    hands = PicoHands(uf2=made["new"])
+    try:
+        run(hands, "lift e2\nwait 200\nplace e4\nwait 700\nexpect moves e2e4")
+        files = sorted(hands.emu.flash_files())
+        assert "/main.py" in files and not [f for f in files if f.endswith(".mpy") or f.endswith(".bin")], files
+        out = hands.repl("import sys, scacchiera.runner as r, hal\nf = hal.Hardware().open_data('puzzles.bin')\n"
+                         "print('AT', r.__file__, len(memoryview(f)), sys.path)\n", "AT ")
+        assert "AT /rom/scacchiera/runner.mpy 34468" in out, out
+    finally:
+        hands.emu.close()
+
+
+def test_an_update_by_uf2_keeps_the_games(tmp_path):
+    """scacchiera-update.uf2 dropped on a board flashed before: the firmware replaced, the filesystem
+    untouched: the game in progress resumes and the archive is whole."""
+    from host_tools import deploy
+    from host_tools.pico_emu.board import PicoHands
+    made = deploy.make_uf2(str(tmp_path))
+    hands = PicoHands(uf2=made["new"])
+    try:
+        _play_archived_games(hands, 2)
+        run(hands, "lift d2\nwait 200\nplace d4\nwait 700\nexpect moves d2d4")
+        before = _games_on(hands)
+        games = {p: b for p, b in hands.emu.flash_files().items() if p.startswith("/games/")}
+        hands.emu.drop_uf2(made["update"])
+        hands.wait_for_boot()
+        assert hands.status()["moves"] == ["d2d4"]
+        assert _games_on(hands) == before and len(before) == 2
+        after = hands.emu.flash_files()
+        assert all(after.get(p) == b for p, b in games.items() if "/archive/" in p)
+    finally:
+        hands.emu.close()
+
+
+@pytest.mark.skipif(find_stock_uf2() is None, reason="the move from stock MicroPython: supply " + WHERE_STOCK_UF2)
+def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
+    """A board on stock MicroPython (make deploy's old layout: the firmware on littlefs at 0xA0000) with
+    a game in progress and five archived games, upgraded by make deploy's code over the serial link
+    (mpremote on a pseudo-terminal): /games copied off, scacchiera.uf2 flashed (the filesystem moves
+    to 0x100000 and starts empty), /games put back. The game resumes where it stood, the archive is
+    whole, and the copy stays on this computer."""
+    from host_tools import deploy
+    from host_tools.pico_emu.board import PicoHands
+    from host_tools.pico_emu.pty import SerialLink
+    hands = PicoHands(uf2=find_stock_uf2(), firmware=build_firmware(str(tmp_path / "stock")))
+    try:
+        assert hands.emu.layout.name == "stock"
+        _play_archived_games(hands, 5)
+        run(hands, "lift e2\nwait 200\nplace e4\nwait 700\nlift e7\nwait 200\nplace e5\nwait 700\n"
+                   "expect moves e2e4 e7e5")
+        before = _games_on(hands)
+        assert len(before) == 5
+        link = SerialLink(hands.emu).start()
+
+        def drop(path):
+            with link.held:
+                hands.emu.drop_uf2(path)
+        try:
+            assert deploy.upload(link.name, str(tmp_path / "build" / "firmware"), flash_uf2=drop,
+                                 backup=str(tmp_path / "backup")) == 0
+        finally:
+            link.stop()
+        assert hands.emu.layout.name == "romfs"
+        hands.wait(1500)
+        st = hands.status()
+        assert st["moves"] == ["e2e4", "e7e5"] and st["in_sync"], st
+        assert _games_on(hands) == before
+        kept = sorted(os.listdir(tmp_path / "backup" / "games" / "archive"))
+        assert len([n for n in kept if n.endswith(".pgn")]) == 5, kept
+        files = hands.emu.flash_files()
+        assert "/main.py" in files and "/hal.mpy" not in files and "/scacchiera/runner.mpy" not in files
+    finally:
+        hands.emu.close()

@@ -152,7 +152,7 @@ for _ in range(21):
     a = time.ticks_us(); hw.read_rows(rows); times.append(time.ticks_diff(time.ticks_us(), a))
 took = sorted(times)[10]
 raw = bytearray(8)
-hal.scan_matrix(hal.SIO, hw._timer, hw._row_pins, raw, -1, -1, cfg.COL_SHIFT, cfg.COL_MASK)
+hal.scan_matrix((hal.SIO, hw._timer, hw._row_pins, -1, -1, cfg.COL_SHIFT, cfg.COL_MASK), raw)
 print('ROWS', took, ' '.join('%d' % x for x in list(rows) + list(raw)))
 """
 

@@ -1,4 +1,4 @@
-"""The simulator survives a firmware reset as a board does: main.serve turns a crash into a reset, and
+"""The simulator survives a firmware reset as a board does: start.serve turns a crash into a reset, and
 the simulated board boots again from its flash and resumes its game (on a Pico, the watchdog's reset).
 Before, the reset escaped the simulator's clock: its thread died and the page's board froze."""
 

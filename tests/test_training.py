@@ -9,6 +9,7 @@ checked here against python-chess and, where Stockfish is installed, against
 Stockfish itself.
 """
 
+import contextlib
 import glob
 import json
 import os
@@ -154,12 +155,28 @@ def test_every_puzzle_is_legal_and_its_mates_mate():
         assert 600 <= rating <= 2000, pid
 
 
-def test_the_packed_file_is_the_csv_and_reads_back_as_it():
-    assert packer.main(["--check"]) == 0, "run: python -m host_tools.training.puzzle_file"
+class InFlash(bytes):
+    """The puzzle file as a board flashed with make uf2 has it: a ROMFS file, a buffer in flash."""
+
+    def read(self, n):
+        return self[:n]
+
+
+def _open(how):
+    """The puzzle file read from a filesystem ("file"), or in place as in ROMFS ("in-place")."""
+    if how == "file":
+        return open(packer.BIN_PATH, "rb")
     with open(packer.BIN_PATH, "rb") as f:
-        size = len(f.read())
-        f.seek(0)
+        return contextlib.nullcontext(InFlash(f.read()))
+
+
+@pytest.mark.parametrize("how", ["file", "in-place"])
+def test_the_packed_file_is_the_csv_and_reads_back_as_it(how):
+    assert packer.main(["--check"]) == 0, "run: python -m host_tools.training.puzzle_file"
+    size = os.path.getsize(packer.BIN_PATH)
+    with _open(how) as f:
         puzzles = PuzzleFile(f)
+        assert (puzzles.data is None) == (how == "file")
         assert size == HEADER + RECORD * len(PUZZLES) == HEADER + RECORD * puzzles.count
         for i, (pid, fen, moves, rating, themes) in enumerate(PUZZLES):
             puzzles.read(i)
@@ -182,8 +199,9 @@ def test_move_codes_round_trip_and_refuse_what_is_no_move():
             code_of(bad)
 
 
-def test_choosing_takes_the_nearest_untried_and_the_theme():
-    with open(packer.BIN_PATH, "rb") as f:
+@pytest.mark.parametrize("how", ["file", "in-place"])
+def test_choosing_takes_the_nearest_untried_and_the_theme(how):
+    with _open(how) as f:
         puzzles = PuzzleFile(f)
         ratings = [p[3] for p in PUZZLES]
         target = ratings[len(ratings) // 2] + 1

@@ -4,7 +4,7 @@ Runs under MicroPython and CPython alike, with host_tools/fakehw first on the pa
 
 import hal
 import machine
-import main
+from scacchiera import start  # noqa: E402  (firmware/scacchiera/start.py)
 from fakehal import LoopSerial
 from player import Player
 
@@ -13,11 +13,11 @@ class PinBoard:
     def __init__(self, root, period_us):
         self.serial = LoopSerial()
         self.hw = hal.Hardware(clock=machine.clock, serial=self.serial, root=root)
-        self.runner = main.build(self.hw, period_us)
+        self.runner = start.build(self.hw, period_us)
         self.hands = Player(machine.board, self.run, period_us)
 
     def run(self, steps):
-        main.serve(self.runner, steps)
+        start.serve(self.runner, steps)
 
     def lines(self, kind=None):
         """The lines the board wrote since the last call, parsed (``kind``: only those events or replies)."""

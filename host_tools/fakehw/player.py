@@ -3,7 +3,7 @@
 ``board`` is anything with ``place(square)`` and ``lift(square)`` (the fake
 ``machine`` module's ReedMatrix, or a FakeHardware); ``run(steps)`` runs the
 firmware's loop for that many scans (for example
-``lambda n: main.serve(runner, n)``). Time passes only inside ``run``, on
+``lambda n: start.serve(runner, n)``). Time passes only inside ``run``, on
 the simulated clock. Plain Python that also runs on MicroPython.
 """
 

@@ -1,7 +1,10 @@
 """The board's figures on the emulated Pico (``make bench``; ``python -m host_tools.pico_emu.bench [PLIES]``).
 
-Emulated RP2040 at 125 MHz with zero-wait-state flash: XIP cache misses are
-not modelled, so every time here is a lower bound of the real chip's. Flash
+Emulated RP2040 at 125 MHz, its XIP cache modelled (harness.mjs: 16 KiB, two
+ways, 8-byte lines, 60 cycles a miss). Each figure for the ROMFS build (make
+uf2: the firmware's bytecode runs from flash) and for the stock MicroPython
+with make deploy's files (the bytecode copied to RAM), from the same run; the
+goals of issue 49 side by side at the end. Flash
 erase and program take the datasheet's typical times (45 ms per 4 KB sector,
 0.4 ms per 256 B page). The loop's own costs are timed on the chip in
 MicroPython's raw REPL (LOOP_COSTS, PACED_STEPS). Goals (issue 11): >= 400
@@ -49,16 +52,17 @@ def scan_rate(hands, ms=QUIET_MS):
     return rate
 
 
-# The firmware as main.py builds it, timed in the raw REPL with time.ticks_us: quiet steps,
+# The firmware as main.py starts it (scacchiera/start.py), timed in the raw REPL with time.ticks_us: quiet steps,
 # the matrix read alone, the paced loop's rate, then each move the host makes: the longest
 # step (the commit), app.scan and the journal flush in it, the debounced arrival's time.
 LOOP_COSTS = """
-import time, array, main, hal
+import time, array, hal
+from scacchiera import start
 from scacchiera.runner import CATCH_UP_US, PERIOD_US
 T = time.ticks_us
 D = time.ticks_diff
 hw = hal.Hardware()
-a = T(); r = main.build(hw); print('BUILD', D(T(), a))
+a = T(); r = start.build(hw); print('BUILD', D(T(), a))
 r.run(400)
 q = array.array('i', [0] * 500)
 for i in range(500):
@@ -110,12 +114,13 @@ print('DONE')
 # 800 paced steps timed on the chip, e.g. while a set-up blinks: a blink phase turns every
 # BLINK_MS, and the step that redraws it may overrun its period (the loop then catches up).
 PACED_STEPS = """
-import time, array, main, hal
+import time, array, hal
+from scacchiera import start
 from scacchiera.runner import CATCH_UP_US, PERIOD_US
 T = time.ticks_us
 D = time.ticks_diff
 hw = hal.Hardware()
-r = main.build(hw)
+r = start.build(hw)
 r.run(200)
 q = array.array('i', [0] * 800)
 nxt = T()
@@ -177,7 +182,7 @@ def print_loop_costs(hands):
     print("  hw.read_rows alone (200 reads): median %d us, max %d us" % tuple(rows))
     print("  scans/s of the paced loop, settled, no serial traffic (REPL, Runner.run(800) timed): %d"
           % f["RATE"][0])
-    print("  boot's own work (main.build: journal load, compare, first frame): %.0f ms" % (f["BUILD"][0] / 1000))
+    print("  boot's own work (start.build: journal load, compare, first frame): %.0f ms" % (f["BUILD"][0] / 1000))
     moves = f["moves"]
     print("  the step that commits a move: %s ms (app.scan in it %s ms, journal flush %s ms)"
           % tuple("/".join("%.1f" % (m[k] / 1000) for m in moves) for k in ("step_us", "scan_us", "flush_us")))
@@ -318,17 +323,32 @@ def print_puzzle_heap(hands):
           % (plain, drill))
 
 
-def main(plies=300):
-    why = missing()
-    if why:
-        print("== Emulated Pico: skipped (%s)" % why)
-        return
-    print("== Emulated Pico: MicroPython v1.28.0 (RPI_PICO) in rp2040js, the firmware as deployed")
-    print("   (XIP flash cache misses are not modelled: times are lower bounds of the real chip's)")
-    hands = PicoHands()
+def first_replies(board):
+    """(boot ms, first status ms, first hello ms): a fresh board each, the command sent as soon as the
+    board has said ``boot`` (what a host does when it opens the port of a board just plugged in)."""
+    out = []
+    for cmd in ("status", "hello"):
+        hands = PicoHands(**board)
+        try:
+            boot = hands.emu.t_ms - 50         # PicoHands waits 50 ms after the boot event
+            out.append(reply_time(hands, cmd)[0])
+        finally:
+            hands.emu.close()
+    return (boot,) + tuple(out)
+
+
+def board_figures(label, board, plies, full=True):
+    """Every figure for one board (``board``: PicoHands' arguments); returns the goals' figures."""
+    from host_tools.pico_emu import engine_bench
+    print("-- %s" % label)
+    goals = {}
+    goals["boot"], goals["status"], goals["hello"] = first_replies(board)
+    print("  boot to ready (the boot event): %.0f ms; the first command then: status %.0f ms, hello %.0f ms "
+          "(a fresh board each)" % (goals["boot"], goals["status"], goals["hello"]))
+    goals["engine_heap"] = engine_bench.measure(2000, 1, board)["free"]
+    print("  heap free with the engine made (REPL, no game loop running): %s B" % goals["engine_heap"])
+    hands = PicoHands(**board)
     try:
-        boots = [ev for ev in hands.events if ev.get("ev") == "boot"]
-        print("  boot to ready (the boot event): %.0f ms" % hands.emu.t_ms if boots else "  no boot event")
         print("  scans/s idle, status after 3 s settled (its window: no query, not the boot): %d"
               % scan_rate(hands))
         settle = hands.status()["options"]["settle_ms"]
@@ -346,56 +366,100 @@ def main(plies=300):
         hands.wait(800)
         moves = [placement_to_move(hands, a, b) for a, b in (("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6"))]
         known = [t for t in moves if t is not None]
+        goals["placement"] = max(known)
         print("  last placement -> move event: median %.0f ms, max %.0f ms (settle time %d ms; goals: issue 11's "
               "<= %d, issue 26's <= %d)" % (statistics.median(known), max(known), settle, settle + 60, settle + 30))
     finally:
         hands.emu.close()
-    hands = PicoHands()
-    try:
-        hands.query({"cmd": "new", "variant": "sprint", "seed": 1})
-        hands.wait(600)
-        rate = scan_rate(hands)
-        frame = hands.led_meanings()
-        print("  scans/s while the set-up blinks (Sprint after a chess game's 32 pieces: %d squares to-empty, "
-              "%d to-fill): %d" % (sum(1 for m in frame.values() if m == "to-empty"),
-                                  sum(1 for m in frame.values() if m == "to-fill"), rate))
-        print("  steps while the set-up blinks (REPL, 800 paced steps, 2 s): median %d us, max %d us, "
-              "%d longer than the %.1f ms period" % (paced_steps(hands) + (PERIOD_US / 1000,)))
-    finally:
-        hands.emu.close()
-    for section in (print_loop_costs, print_puzzle_costs, print_puzzle_heap):
-        hands = PicoHands()           # each on a board of its own, booted afresh
+    if full:
+        hands = PicoHands(**board)
         try:
-            section(hands)
+            hands.query({"cmd": "new", "variant": "sprint", "seed": 1})
+            hands.wait(600)
+            rate = scan_rate(hands)
+            frame = hands.led_meanings()
+            print("  scans/s while the set-up blinks (Sprint after a chess game's 32 pieces: %d squares to-empty, "
+                  "%d to-fill): %d" % (sum(1 for m in frame.values() if m == "to-empty"),
+                                      sum(1 for m in frame.values() if m == "to-fill"), rate))
+            print("  steps while the set-up blinks (REPL, 800 paced steps, 2 s): median %d us, max %d us, "
+                  "%d longer than the %.1f ms period" % (paced_steps(hands) + (PERIOD_US / 1000,)))
         finally:
             hands.emu.close()
-    hands = PicoHands()
+        for section in (print_loop_costs, print_puzzle_costs, print_puzzle_heap):
+            hands = PicoHands(**board)           # each on a board of its own, booted afresh
+            try:
+                section(hands)
+            finally:
+                hands.emu.close()
+    hands = PicoHands(display=True, **board)     # the worst case: the optional display on
     try:
         game = long_game(plies)
         before = hands.emu.flash_stats()
+        xip_before = hands.emu.xip_stats()
         loop = whole_game(hands, game)
         after = hands.emu.flash_stats()
+        xip = hands.emu.xip_stats()
         print_reply_times(hands, "at ply %d" % plies)
         state = hands.snapshot(heap=True)
         ok = state["moves"] == [m.uci() for m in game]
-        print("  %d-ply game: %s; heap free after a collection: %d B (the game resumed from flash, REPL)"
-              % (plies, "every ply recognised" if ok else "MOVES DIFFER (%d of %d)" % (len(state["moves"]), plies),
-                 state["heap_free"]))
+        goals.update(game_heap=state["heap_free"], rate=loop["rate"], lift=max(loop["lifts"]), ok=ok)
+        print("  %d-ply game, the display on: %s; heap free after a collection: %d B (the game resumed from "
+              "flash, REPL)" % (plies, "every ply recognised" if ok else "MOVES DIFFER (%d of %d)"
+                                % (len(state["moves"]), plies), state["heap_free"]))
         print("  ...scans counted on the row pins over the game (%.0f s): %.0f scans/s; the longest gap %.0f ms; "
               "%d gaps over 30 ms, %d of them with a reed edge in them (hands at work)"
               % (loop["seconds"], loop["rate"], loop["longest"], loop["over_30"], loop["over_30_edges"]))
         lifts = loop["lifts"]
         print("  ...lift (the reed's edge) -> the next LED frame: median %.0f ms, max %.0f ms, %d of %d over 50 ms"
               % (statistics.median(lifts), max(lifts), sum(1 for t in lifts if t > 50), len(lifts)))
-        for host in ("dgt", "chesslink"):
-            print("  ...with a %s program holding the link (its module loaded, updates on): %d B free"
-                  % ("DGT" if host == "dgt" else "ChessLink", hands.heap_free(host)))
+        misses = xip["misses"] - xip_before["misses"]
+        reads = misses + xip["hits"] - xip_before["hits"]
+        print("  ...XIP cache over the game: %d misses in %d reads of the flash (%.2f %%), %.1f %% of the chip's "
+              "time stalled" % (misses, reads, 100.0 * misses / max(reads, 1),
+                                 100.0 * misses * xip["miss_cycles"] * 8e-6 / max(loop["seconds"] * 1000, 1)))
+        if full:
+            for host in ("dgt", "chesslink"):
+                print("  ...with a %s program holding the link (its module loaded, updates on): %d B free"
+                      % ("DGT" if host == "dgt" else "ChessLink", hands.heap_free(host)))
         print("  flash per move: %.1f sector erases, %.1f page programs, %.1f ms busy"
               % ((after["erases"] - before["erases"]) / plies, (after["programs"] - before["programs"]) / plies,
                  (after["busy_ns"] - before["busy_ns"]) / 1e6 / plies))
         print("  emulated %.1f s" % (hands.emu.t_ms / 1000))
     finally:
         hands.emu.close()
+    return goals
+
+
+# Issue 49's goals, on the ROMFS build with the XIP cache modelled: (key, goal, what, at least?).
+GOALS = (("engine_heap", 140 * 1024, "heap free with the engine made, B", True),
+         ("game_heap", 165 * 1024, "heap free after the 300-ply game with the display, B", True),
+         ("boot", 500, "boot to ready, ms", False),
+         ("status", 50, "a host's first status after boot, ms", False),
+         ("hello", 30, "a host's first hello after boot, ms", False),
+         ("rate", 450, "scans/s over the 300-ply game", True),
+         ("lift", 50, "the slowest lift -> LEDs over the game, ms", False),
+         ("placement", 270, "the slowest placement -> move, ms", False))
+
+
+def main(plies=300):
+    why = missing()
+    if why:
+        print("== Emulated Pico: skipped (%s)" % why)
+        return
+    from host_tools.pico_emu.emulator import find_stock_uf2, WHERE_STOCK_UF2
+    print("== Emulated Pico: MicroPython v1.28.0 in rp2040js, the XIP cache's misses counted (60 cycles each)")
+    romfs = board_figures("the ROMFS build (make uf2: one file, the bytecode in flash)", {}, plies)
+    stock_uf2 = find_stock_uf2()
+    if stock_uf2 is None:
+        print("-- the stock build: skipped (supply %s)" % WHERE_STOCK_UF2)
+        return
+    stock = board_figures("the stock build (make deploy STOCK=1: the files on littlefs, the bytecode in RAM)",
+                          {"uf2": stock_uf2}, plies, full=False)
+    print("-- issue 49's goals: the ROMFS build | the stock build, both with the cache's misses")
+    for key, goal, what, at_least in GOALS:
+        met = romfs[key] >= goal if at_least else romfs[key] <= goal
+        print("  %-52s %s %-6s %8.0f | %8.0f  %s" % (what, ">=" if at_least else "<=", goal, romfs[key], stock[key],
+                                                   "met" if met else "MISSED"))
 
 
 if __name__ == "__main__":

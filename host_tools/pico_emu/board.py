@@ -247,7 +247,7 @@ class PicoHands(Hands):
 
     def heap_free(self, host=None, then=""):
         """Free heap after gc.collect() with the game loaded: the REPL rebuilds the firmware from the
-        flash (main.build: the saved game resumed), runs it briefly and collects. ``host`` "dgt" or
+        flash (start.build: the saved game resumed), runs it briefly and collects. ``host`` "dgt" or
         "chesslink": with such a program holding the link too (its module loaded, updates on, a dump
         or a status sent); ``then``: code run after that (``r`` is the runner)."""
         connect = ""
@@ -256,7 +256,7 @@ class PicoHands(Hands):
             connect = ("from scacchiera.hosts import open_host\nopen_host(r.protocol, %r)\n"
                        "for b in (%s,): r.protocol.host.byte(r, b)\n"
                        "r.run(40)\nhw = r.hw\nhw.serial_ctrl_c(True)\n" % (host, first))
-        code = ("import gc, main, hal\nr = main.build(hal.Hardware())\nr.run(40)\n"
+        code = ("import gc, hal\nfrom scacchiera import start\nr = start.build(hal.Hardware())\nr.run(40)\n"
                 "import scacchiera.commands\n" + connect + then + "gc.collect()\nprint('HEAP', gc.mem_free())\n")
         out = self.repl(code, "HEAP ")
         return int(out.rsplit("HEAP ", 1)[1].split()[0])

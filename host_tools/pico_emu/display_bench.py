@@ -28,7 +28,8 @@ from host_tools.pico_emu.emulator import missing
 from host_tools.pico_emu.panel import text_lines
 
 _SETUP = """
-import time, array, gc, sys, main, hal, oled, board_config as cfg
+import time, array, gc, sys, hal, oled, board_config as cfg
+from scacchiera import start
 T = time.ticks_us
 D = time.ticks_diff
 def median(f, n=20):
@@ -47,7 +48,7 @@ class Bus:
     def writeto(self, address, data, stop=True):
         return len(data)
 hw.display = oled.Oled(Bus(), cfg)
-r = main.build(hw)
+r = start.build(hw)
 r.run(400)
 p = r.display
 import scacchiera.display as dp
@@ -84,7 +85,7 @@ print('DONE')
 # work, timed: first 4 s of a running clock (White's, started here), then a redraw after a change.
 DISPLAY_ON_BUS = _SETUP + """
 print('FOUND', int(hw.display is not None))
-r = main.build(hw)
+r = start.build(hw)
 r.run(400)
 p = r.display
 print('BUSLINE', *median(lambda: hw.display.show(p.lines, p.icons, 2)))
@@ -217,7 +218,7 @@ def main():
     print("    lift -> legal-destination LEDs: median %.0f ms, max %.0f ms (%d lifts)"
           % (statistics.median(f["LIFTS"]), max(f["LIFTS"]), len(f["LIFTS"])))
     print("    the panel then reads: %s" % " | ".join(f["CLOCKLINES"]))
-    print("  heap free after a collection, the game at its start (main.build, 40 scans, REPL):"
+    print("  heap free after a collection, the game at its start (start.build, 40 scans, REPL):"
           " %d B without the panel, %d B with it" % tuple(f["HEAP"]))
 
 

@@ -1,7 +1,11 @@
 """The emulated Pico as a Python object: tools/rp2040/harness.mjs (rp2040js) in a node process.
 
-``Emulator`` boots the official MicroPython ``.uf2`` with a littlefs image of
-``make firmware``'s build on its flash, and exposes what a person and a host
+``Emulator`` boots a ``.uf2`` from erased flash, as a maker's new Pico: ``make
+uf2``'s scacchiera.uf2 as it is; or a MicroPython alone, with the firmware
+(``make firmware``'s build) laid in its flash as a board gets it: for
+MicroPython with a ROMFS partition (the default, ../shared/rp2040's
+RPI_PICO_ROMFS), ``make uf2``'s parts; for the stock RPI_PICO, ``make
+deploy``'s files on its filesystem. It exposes what a person and a host
 do to the board: set the squares' magnets, press buttons, send serial bytes,
 cut the power, power it on; and what comes back: serial output, the WS2812
 frames the firmware sent (decoded from the LED pin's pulse widths), resets.
@@ -23,10 +27,13 @@ from ssd1306_model import Ssd1306Model
 ROOT = _paths._ROOT
 HARNESS = os.path.join(ROOT, "tools", "rp2040", "harness.mjs")
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
-DEFAULT_UF2 = os.path.join(SHARED, "RPI_PICO-v1.28.0.uf2")
+DEFAULT_UF2 = os.path.join(SHARED, "RPI_PICO_ROMFS-v1.28.0.uf2")
+STOCK_UF2 = os.path.join(SHARED, "RPI_PICO-v1.28.0.uf2")
 DEFAULT_BOOTROM = os.path.join(SHARED, "rp2040-bootrom-B1.bin")
-WHERE_UF2 = ("MicroPython v1.28.0 for the Raspberry Pi Pico: RPI_PICO-v1.28.0.uf2 from "
-             "https://micropython.org/download/RPI_PICO/ (pass UF2=path, or set SCACCHIERA_UF2)")
+WHERE_UF2 = ("MicroPython v1.28.0 for the Pico with a ROMFS partition, RPI_PICO_ROMFS-v1.28.0.uf2 "
+             "(docs/flashing.md builds it), or make uf2's scacchiera.uf2 (pass UF2=path, or set SCACCHIERA_UF2)")
+WHERE_STOCK_UF2 = ("the stock MicroPython v1.28.0 for the Pico, RPI_PICO-v1.28.0.uf2 from "
+                   "https://micropython.org/download/RPI_PICO/ (set SCACCHIERA_STOCK_UF2)")
 WHERE_BOOTROM = ("the RP2040 bootrom B1 (16 KiB, rp2040-bootrom-B1.bin), built from Raspberry Pi's "
                  "pico-bootrom-rp2040 sources (set SCACCHIERA_BOOTROM, or put it beside the .uf2)")
 
@@ -41,6 +48,12 @@ def find_uf2(path=None):
         if candidate:
             return candidate if os.path.exists(candidate) else None
     return None
+
+
+def find_stock_uf2():
+    """The stock MicroPython (no ROMFS: make deploy's layout), or None if there is none."""
+    path = os.environ.get("SCACCHIERA_STOCK_UF2") or STOCK_UF2
+    return path if os.path.exists(path) else None
 
 
 def find_bootrom(uf2=None, path=None):
@@ -72,6 +85,26 @@ def build_firmware(dest=None):
     return dest
 
 
+def build_uf2(dest, base=None):
+    """``make uf2``'s scacchiera.uf2 in the folder ``dest`` (MicroPython ``base``: the ROMFS one found
+    as find_uf2 finds it); returns its path."""
+    from host_tools import deploy
+    return deploy.make_uf2(dest, base or find_uf2())["new"]
+
+
+def _assembled_uf2(firmware, base):
+    """scacchiera.uf2 from an existing build folder (make uf2's parts around it), in a folder beside
+    it, made again only when the build or ``base`` is newer."""
+    from host_tools import deploy
+    dest = firmware.rstrip(os.sep) + "-uf2"
+    out = os.path.join(dest, "scacchiera.uf2")
+    newest = max([os.path.getmtime(os.path.join(here, n)) for here, _d, names in os.walk(firmware) for n in names]
+                 + [os.path.getmtime(base)])
+    if not os.path.exists(out) or os.path.getmtime(out) < newest:
+        deploy.assemble_uf2(firmware, base, dest)
+    return out
+
+
 # A column a closed reed pulled LOW reads 1 again this long after it is let go: the Pico's ~50 kOhm
 # pull-up recharging ~100 pF of wiring (board_config.py) reaches the input's high threshold (0.625 x
 # 3.3 V) after ~1 tau. The scan must wait for it (hal.scan_matrix) or the next row reads a ghost.
@@ -79,20 +112,30 @@ COLUMN_RISE_US = 5
 
 
 class Emulator:
-    """One emulated board. ``firmware``: a folder with what ``make deploy`` copies (built if None)."""
+    """One emulated board, from erased flash. ``uf2``: make uf2's scacchiera.uf2, or a MicroPython
+    (find_uf2's) to which ``firmware`` is added as the board gets it: a folder with ``make
+    firmware``'s build (built if None)."""
 
     def __init__(self, uf2=None, bootrom=None, firmware=None, squares=(), display=False,
-                 column_rise_us=COLUMN_RISE_US):
+                 column_rise_us=COLUMN_RISE_US, xip_cache=True):
+        from host_tools import deploy
         self.uf2 = find_uf2(uf2)
         self.bootrom = find_bootrom(self.uf2, bootrom)
         why = missing(uf2, bootrom)
         if why:
             raise EmulatorError(why)
         self._tmp = tempfile.TemporaryDirectory(prefix="scacchiera-pico-")
-        firmware = firmware or build_firmware(os.path.join(self._tmp.name, "firmware"))
-        image = os.path.join(self._tmp.name, "fs.img")
-        with open(image, "wb") as f:
-            f.write(flash.build_image(firmware))
+        info = deploy.uf2_info(self.uf2)
+        self.layout = flash.ROMFS if info["romfs_build"] else flash.STOCK
+        image = None                   # a filesystem laid in the flash beside the UF2 (make deploy's)
+        if len(info["runs"]) == 1:     # MicroPython alone: the firmware added as the board gets it
+            firmware = firmware or build_firmware(os.path.join(self._tmp.name, "firmware"))
+            if self.layout is flash.ROMFS:
+                self.uf2 = _assembled_uf2(firmware, self.uf2)
+            else:
+                image = os.path.join(self._tmp.name, "fs.img")
+                with open(image, "wb") as f:
+                    f.write(flash.build_image(firmware))
         self.t_ms = 0.0              # emulated time since the first power-on
         self.device_ms = 0.0         # the chip's own clock (since its last reset or power-on)
         self.powered = True
@@ -109,10 +152,10 @@ class Emulator:
                                       text=True, cwd=ROOT)
         pins = {"rows": list(cfg.ROW_PINS), "cols": list(cfg.COL_PINS),
                 "buttons": [pin for _name, pin in cfg.BUTTONS], "led": cfg.LED_PIN}
-        self._call(op="init", uf2=self.uf2, bootrom=self.bootrom, fs_image=image, fs_offset=flash.FS_OFFSET,
+        self._call(op="init", uf2=self.uf2, bootrom=self.bootrom, fs_image=image, fs_offset=self.layout.fs_offset,
                    cells=[list(cfg.square_to_rc(sq)) for sq in range(64)], pins=pins, led_count=cfg.LED_COUNT,
                    oled={"bus": cfg.OLED_I2C, "address": cfg.OLED_ADDRESS} if display else None,
-                   column_rise_ns=int(column_rise_us * 1000))
+                   column_rise_ns=int(column_rise_us * 1000), xip=bool(xip_cache))
         self._call(op="squares", occupied=sorted(self.occupied))
 
     # -- the node process -------------------------------------------------------------
@@ -200,12 +243,26 @@ class Emulator:
 
     def flash_files(self):
         """{path: bytes} of the board's filesystem now, read back from the emulated flash."""
-        reply = self._call(op="flash", offset=flash.FS_OFFSET, length=flash.BLOCK_SIZE * flash.BLOCK_COUNT)
-        return flash.read_files(base64.b64decode(reply["image"]))
+        reply = self._call(op="flash", offset=self.layout.fs_offset, length=self.layout.fs_bytes)
+        return flash.read_files(base64.b64decode(reply["image"]), self.layout)
+
+    def drop_uf2(self, path):
+        """BOOTSEL held at power-up and ``path`` copied to the Pico's drive, as a maker updates a
+        board: the sectors it has blocks for are written, the rest of the flash kept; then it boots."""
+        from host_tools import deploy
+        info = deploy.uf2_info(path)
+        self._call(op="drop_uf2", uf2=os.path.abspath(path))
+        self.layout = flash.ROMFS if info["romfs_build"] else flash.STOCK
+        self.boots.append(self.t_ms)
 
     def flash_stats(self):
         """Flash work so far: sector erases, page programs, and the time the chip was busy with them."""
         return self._call(op="stats")["flash"]
+
+    def xip_stats(self):
+        """The XIP cache model's count since power-on: {"hits", "misses", "miss_cycles", "on"}
+        (harness.mjs: each miss stalls the chip ``miss_cycles``; ``on`` False: not modelled)."""
+        return self._call(op="stats")["xip"]
 
     def scan_stats(self):
         """Scans counted on the pins since power-on (each time row 0 is pulled LOW, as a rig counts

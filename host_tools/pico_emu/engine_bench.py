@@ -69,10 +69,11 @@ def positions():
         return [line.strip() for line in f if line.strip() and not line.startswith("#")]
 
 
-def measure(nodes=NODES, count=None):
-    """{'searches': [(nodes, ms, depth)], 'slices': [(n, mean us, max us)], 'free': bytes}."""
+def measure(nodes=NODES, count=None, board=None):
+    """{'searches': [(nodes, ms, depth)], 'slices': [(n, mean us, max us)], 'free': bytes}; ``board``:
+    PicoHands' arguments (another MicroPython, say)."""
     fens = positions()[:count] if count else positions()
-    hands = PicoHands()
+    hands = PicoHands(**(board or {}))
     try:
         code = SEARCH % (fens, nodes, fens[5 if len(fens) > 5 else 0])
         out = hands.repl(code, "DONE", limit_ms=(len(fens) * nodes + 20000) * 2)
@@ -148,7 +149,7 @@ def main(nodes=NODES):
     total_nodes = sum(s[0] for s in f["searches"])
     total_ms = sum(s[1] for s in f["searches"])
     rate = total_nodes * 1000 // max(total_ms, 1)
-    print("== Engine on the emulated Pico (MicroPython v1.28.0, 125 MHz, the .mpy build; XIP misses not modelled)")
+    print("== Engine on the emulated Pico (MicroPython v1.28.0, 125 MHz, the ROMFS build, the XIP cache's misses counted)")
     print("  search at level 6, book off, %d positions x %d nodes: %d nodes in %d ms: %d nodes/s"
           % (len(f["searches"]), nodes, total_nodes, total_ms, rate))
     print("  per position (nodes/s): %s" % ", ".join("%d" % (n * 1000 // max(ms, 1)) for n, ms, d in f["searches"]))

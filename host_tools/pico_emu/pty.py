@@ -8,6 +8,7 @@ emulator can (slower than real time), in slices; bytes go both ways between slic
 import os
 import select
 import sys
+import threading
 import tty
 
 from host_tools.pico_emu.emulator import Emulator, EmulatorError
@@ -16,33 +17,65 @@ SLICE_MS = 20
 START = list(range(16)) + list(range(48, 64))
 
 
+class SerialLink:
+    """``emu``'s serial link on a pseudo-terminal (``name``), served slice by slice: ``step`` once,
+    or ``start`` a thread that serves until ``stop``. ``held`` is the lock a slice runs under: hold
+    it to do something else to the board between slices (a UF2 dropped on it, say)."""
+
+    def __init__(self, emu):
+        self.emu = emu
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.name = os.ttyname(self.slave)
+        self.held = threading.Lock()
+        self._sent = len(emu.serial)
+        self._stop = threading.Event()
+        self._thread = None
+
+    def step(self):
+        with self.held:
+            ready, _w, _x = select.select([self.master], [], [], 0)
+            if ready:
+                data = os.read(self.master, 4096)
+                if data:
+                    self.emu.send(data)
+            self.emu.run(SLICE_MS)
+            out = self.emu.serial[self._sent:]
+            if out:
+                os.write(self.master, out.encode("latin-1"))
+                self._sent = len(self.emu.serial)
+
+    def start(self):
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+        return self
+
+    def _serve(self):
+        while not self._stop.is_set():
+            self.step()
+
+    def stop(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        os.close(self.master)
+        os.close(self.slave)
+
+
 def serve(args):
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    name = os.ttyname(slave)
     try:
         emu = Emulator(uf2=args.uf2, bootrom=args.bootrom, squares=START)
     except EmulatorError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
-    print("emulated Pico on %s  (e.g. make repl PORT=%s; Ctrl-C stops)" % (name, name), flush=True)
-    sent = 0
+    link = SerialLink(emu)
+    print("emulated Pico on %s  (e.g. make repl PORT=%s; Ctrl-C stops)" % (link.name, link.name), flush=True)
     try:
         while True:
-            ready, _w, _x = select.select([master], [], [], 0)
-            if ready:
-                data = os.read(master, 4096)
-                if data:
-                    emu.send(data)
-            emu.run(SLICE_MS)
-            out = emu.serial[sent:]
-            if out:
-                os.write(master, out.encode("latin-1"))
-                sent = len(emu.serial)
+            link.step()
     except KeyboardInterrupt:
         pass
     finally:
+        link.stop()
         emu.close()
-        os.close(master)
-        os.close(slave)
     return 0

@@ -15,7 +15,7 @@ from host_tools import _paths  # noqa: F401  (firmware/ and host_tools/fakehw/ o
 from host_tools.hands import Hands, ScriptError
 from host_tools.sim import pty_link
 
-import main as firmware_main
+from scacchiera import start as firmware_main
 from fakehal import FakeHardware, FakeDisplay
 from memfs import MemFS
 from simclock import Clock, Reset
@@ -93,7 +93,7 @@ class FirmwareHands(Hands):
 
     def scan(self, end):
         """One pass of the firmware's main loop, its clock paced by the loop itself. A crash the
-        firmware met resets the board (main.serve), which boots again as a Pico does."""
+        firmware met resets the board (start.serve), which boots again as a Pico does."""
         self.hw.occupied[:] = self.rows
         try:
             firmware_main.serve(self.runner, 1)

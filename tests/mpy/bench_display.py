@@ -13,7 +13,7 @@ import time
 
 import hal
 import machine
-import main as firmware
+from scacchiera import start as firmware
 from fakehal import LoopSerial
 from ssd1306_model import Ssd1306Model
 import board_config as cfg

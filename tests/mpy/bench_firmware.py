@@ -14,7 +14,7 @@ Needs host_tools/fakehw first on the path (hal.py imports the fake machine).
 
 import hal
 import machine
-import main
+from scacchiera import start  # noqa: E402  (firmware/scacchiera/start.py)
 from fakehal import FakeHardware, LoopSerial
 from measure import ticks_us, ticks_diff
 
@@ -51,7 +51,7 @@ def main_bench():
     for sq in START:
         machine.board.place(sq)
     hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root="/tmp/bench-games")
-    runner = main.build(hw, 5000)
+    runner = start.build(hw, 5000)
     runner.run(200)
     print("loop_step_fakepins_us %.1f us" % timed(runner.step))
 
@@ -63,7 +63,7 @@ def main_bench():
 
     fake = FakeHardware()
     fake.set_squares(START)
-    runner = main.build(fake, 5000)
+    runner = start.build(fake, 5000)
     runner.run(200)
     print("loop_step_us %.1f us" % timed(runner.step))
 

@@ -17,7 +17,7 @@ from array import array
 # check does not use are dropped first (their code back to the heap: the twins below need it).
 # Not on CPython, where this runs inside pytest's process and other tests hold those modules.
 if sys.implementation.name == "micropython":
-    for _name in [n for n in sys.modules if n in ("main", "hal", "oled") or (n.startswith("scacchiera.") and not
+    for _name in [n for n in sys.modules if n in ("hal", "oled") or (n.startswith("scacchiera.") and not
                   n == "scacchiera.sensing" and not
                   any(n.startswith(k) for k in ("scacchiera.rules", "scacchiera.engine", "scacchiera.sensing.wiring")))]:
         _parent, _, _child = _name.rpartition(".")

@@ -135,7 +135,7 @@ def diagnostics_just_reported(runner, hw, settle):
 def loop_main():
     import hal
     import machine
-    import main as firmware
+    from scacchiera import start as firmware
     from fakehal import LoopSerial
 
     machine.reset_board()
@@ -192,7 +192,7 @@ def loop_engine():
     """The engine plays white out of its book: 300 steps, each with a slice of its search, locked."""
     import hal
     import machine
-    import main as firmware
+    from scacchiera import start as firmware
     from fakehal import LoopSerial
     from scacchiera.rules import Position
 
@@ -224,7 +224,7 @@ def loop_clock():
     which may allocate); between two, nothing may."""
     import hal
     import machine
-    import main as firmware
+    from scacchiera import start as firmware
     from fakehal import LoopSerial
     from scacchiera.storage import journal as jr
 
@@ -260,7 +260,7 @@ def loop_hosts():
     on): the steady loop allocates nothing, a piece in the hand or a move told."""
     import hal
     import machine
-    import main as firmware
+    from scacchiera import start as firmware
     from fakehal import LoopSerial
 
     machine.reset_board()
@@ -306,7 +306,7 @@ def display_main():
     """The optional display found at boot: steady screens, the menu open, diagnostics, locked."""
     import hal
     import machine
-    import main as firmware
+    from scacchiera import start as firmware
     from fakehal import LoopSerial
     from ssd1306_model import Ssd1306Model
 

@@ -1,6 +1,6 @@
 """Heap in use after the firmware boots and plays a long game through its main loop (MicroPython).
 
-The real main loop (main.build / main.serve, the runner, protocol, journal)
+The real main loop (start.build / start.serve, the runner, protocol, journal)
 on a FakeHardware: hands play PLIES plies, each lift and place scanned at
 5 ms in simulated time, every move journalled on the (in-memory) flash.
 Then, after a real collection (run.mjs calls ``__after_gc__``), the live
@@ -45,7 +45,7 @@ if sys.argv[-1].startswith("pad="):
 if len(sys.argv) > 3 and sys.argv[3] != "-":
     sys.path.insert(0, sys.argv[3])
 
-import main
+from scacchiera import start  # noqa: E402  (firmware/scacchiera/start.py)
 from fakehal import FakeHardware
 from player import Player
 from long_game import choose
@@ -82,8 +82,8 @@ if len(sys.argv) > 4 and sys.argv[4] == "fake-display":
     display = FakeDisplay()
 hw = Quiet(fs=OsFS("/flash/games"), display=display)
 hw.set_squares(list(range(16)) + list(range(48, 64)))
-runner = main.build(hw, PERIOD_US)
-hands = Player(hw, lambda n: main.serve(runner, n), PERIOD_US)
+runner = start.build(hw, PERIOD_US)
+hands = Player(hw, lambda n: start.serve(runner, n), PERIOD_US)
 game = runner.app.game
 if level:
     runner.set_option("opponent", "engine %d" % level)

@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { RP2040, USBCDC, GPIOPinState } from 'rp2040js';
+import { readBlocks } from './uf2.mjs';
 
 const FLASH_BASE = 0x10000000;
 const CYCLE_NS = 8; // 125 MHz
@@ -33,6 +34,13 @@ const SCAN_GAP_NS = 10_000_000; // gaps between scans longer than this are liste
 const POLL_WINDOW_NS = 400;
 const POLL_STEP_NS = 2000;
 const PROFILE_SHIFT = 5; // the profile counts instructions per 32-byte block of code
+// The XIP cache (RP2040 datasheet 2.6.3.1): 16 KiB, two-way set-associative, 8-byte lines, a hit
+// costs nothing more; a miss stalls the bus for a serial read of the line. pico-sdk's boot2_w25q080
+// (MicroPython's Pico) reads quad I/O in continuous mode at clk_sys / PICO_FLASH_SPI_CLKDIV (2):
+// 24 address + 8 mode bits (8 SCK), 4 dummy SCK, 64 data bits (16 SCK) = 28 SCK = 56 clk_sys cycles,
+// plus (an estimate) 4 cycles of the SSI's chip select and the bus. rp2040js charges none of it.
+const XIP_SETS = 1024;
+const XIP_MISS_CYCLES = 60;
 const BKPT_ERASE = 0xe1;
 const BKPT_PROGRAM = 0xe2;
 
@@ -45,22 +53,19 @@ const quietLogger = {
   },
 };
 
+/** A UF2 file's blocks as [flash offset, bytes] (uf2.mjs: npm's uf2 decodes them). */
 function readUF2(path) {
-  const data = fs.readFileSync(path);
-  const blocks = [];
-  for (let off = 0; off + 512 <= data.length; off += 512) {
-    const magic0 = data.readUInt32LE(off);
-    const magic1 = data.readUInt32LE(off + 4);
-    if (magic0 !== 0x0a324655 || magic1 !== 0x9e5d5157) {
-      throw new Error(`${path}: not a UF2 file (block at ${off})`);
-    }
-    const flags = data.readUInt32LE(off + 8);
-    if (flags & 1) continue; // "not main flash"
-    const addr = data.readUInt32LE(off + 12);
-    const size = data.readUInt32LE(off + 16);
-    blocks.push([addr - FLASH_BASE, data.subarray(off + 32, off + 32 + size)]);
-  }
-  return blocks;
+  return readBlocks(path).map((b) => [b.flashAddress - FLASH_BASE, b.payload]);
+}
+
+/** What the bootrom does with a UF2 dropped on its drive: each 4 KiB sector it gets a block for is
+erased, then programmed with the blocks' bytes; every other sector keeps what it had. */
+function dropUF2(flash, path) {
+  const blocks = readUF2(path);
+  const sectors = new Set(blocks.map(([offset]) => offset >> 12));
+  for (const sector of sectors) flash.fill(0xff, sector << 12, (sector + 1) << 12);
+  for (const [offset, bytes] of blocks) flash.set(bytes, offset);
+  return blocks.length;
 }
 
 /** The bootrom with 'RE' and 'RP' replaced by `bkpt #tag; bx lr` (the harness does the work). */
@@ -108,6 +113,7 @@ class Board {
     this.serialOut = [];
     this.serialIn = []; // host -> board bytes not yet taken
     this.flashStats = { erases: 0, programs: 0, busy_ns: 0 };
+    this.xipStats = { hits: 0, misses: 0, miss_cycles: XIP_MISS_CYCLES, on: cfg.xip !== false };
     // Scans counted on the pins, as a rig would: each time row 0 is pulled LOW. gaps: [t_ms, ms]
     // of every interval between two scans longer than SCAN_GAP_NS.
     this.scanStats = { count: 0, gaps: [] };
@@ -147,6 +153,7 @@ class Board {
     this.attachPins(mcu);
     this.attachTimerPolling(mcu);
     this.attachOled(mcu);
+    this.attachXipCache(mcu);
     mcu.core.PC = FLASH_BASE; // boot2 then the firmware, as the bootrom would after its checks
   }
 
@@ -202,6 +209,57 @@ class Board {
     };
   }
 
+  /** The XIP cache in front of the flash: each read of the flash's cached aliases is looked up, and
+  a miss adds XIP_MISS_CYCLES to the instruction that made it (runUntil). init's `xip: false` turns
+  the model off (the figures as rp2040js gives them). Least recently used way replaced. */
+  attachXipCache(mcu) {
+    this.xipStall = 0;
+    if (this.cfg.xip === false) return;
+    const tags = new Int32Array(2 * XIP_SETS).fill(-1);
+    const older = new Uint8Array(XIP_SETS); // the way to replace next in each set
+    this.xipTags = tags;
+    const stats = this.xipStats;
+    const look = (address) => {
+      const segment = address >>> 24;
+      if (segment < 0x10 || segment > 0x13) return;
+      const line = (address & 0xffffff) >>> 3;
+      const set = line & (XIP_SETS - 1);
+      const tag = line >>> 10;
+      if (segment <= 0x11) {
+        // 0x10: cached, allocating; 0x11: a hit is used, a miss is not kept
+        if (tags[2 * set] === tag) {
+          older[set] = 1;
+          stats.hits++;
+          return;
+        }
+        if (tags[2 * set + 1] === tag) {
+          older[set] = 0;
+          stats.hits++;
+          return;
+        }
+      }
+      stats.misses++;
+      this.xipStall += XIP_MISS_CYCLES;
+      if (segment === 0x10 || segment === 0x12) {
+        const way = older[set];
+        tags[2 * set + way] = tag;
+        older[set] = way ^ 1;
+      }
+    };
+    for (const name of ['readUint8', 'readUint16', 'readUint32']) {
+      const read = mcu[name].bind(mcu);
+      mcu[name] = (address) => {
+        look(address >>> 0);
+        return read(address);
+      };
+    }
+  }
+
+  /** Flash written: the firmware flushes the cache (flash_flush_cache), so do we. */
+  flushXip() {
+    if (this.xipTags) this.xipTags.fill(-1);
+  }
+
   /** A loop that only polls the timer (a busy-wait: sleep_us) skips ahead POLL_STEP_NS per turn.
 
   The same instruction reading TIMERAWL again within POLL_WINDOW_NS is such a loop; it ends at
@@ -253,6 +311,7 @@ class Board {
       this.flashStats.programs += Math.ceil(count / 256);
     }
     this.flashStats.busy_ns += busy;
+    this.flushXip();
     mcu.clock.tick(busy);
   }
 
@@ -405,7 +464,9 @@ class Board {
           const k = core.PC >>> PROFILE_SHIFT;
           prof.set(k, (prof.get(k) || 0) + 1);
         }
-        clock.tick(core.executeInstruction() * CYCLE_NS);
+        const cycles = core.executeInstruction() + this.xipStall;
+        this.xipStall = 0;
+        clock.tick(cycles * CYCLE_NS);
       }
       if (this.pendingRead && this.serialIn.length) this.feedUsb();
     }
@@ -466,6 +527,18 @@ function handle(cmd) {
       board.serialIn = [];
       board.powerOn();
       return board.reply();
+    case 'drop_uf2':
+      // BOOTSEL held at power-up, a UF2 copied to the drive, then the board restarts: as a maker
+      // flashes a Pico (the bootrom's USB drive itself is not emulated).
+      board.powerCut();
+      board.baseNs = board.nowNs;
+      board.offNs = 0;
+      board.serialIn = [];
+      {
+        const blocks = dropUF2(board.flash, cmd.uf2);
+        board.powerOn();
+        return board.reply({ blocks });
+      }
     case 'fault':
       board.fault = cmd.what || null;
       return board.reply();
@@ -492,7 +565,7 @@ function handle(cmd) {
       {
       const wd = board.chip && board.chip.peripherals[0x40058];
       const watchdog = wd && { enable: wd.enable, tick: wd.tickEnable, counter: wd.timer.counter, alarm: wd.alarm.enabled, reason: wd.reason };
-      return board.reply({ flash: board.flashStats, scans: board.scanStats, watchdog, pc: board.chip && board.chip.core.PC });
+      return board.reply({ flash: board.flashStats, scans: board.scanStats, xip: board.xipStats, watchdog, pc: board.chip && board.chip.core.PC });
     }
     default:
       throw new Error(`unknown op ${cmd.op}`);

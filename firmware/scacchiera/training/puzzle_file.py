@@ -15,9 +15,12 @@ bytes, sorted by rating::
             39..41  the puzzle's id: the CSV's 5 hex digits as a number (little-endian)
             42..57  the line: 2 bytes a move, from | to << 6 | promotion << 12 (squares 0..63)
 
-The halfmove clock and move number are not kept (a puzzle starts at 0 1). A
-record is read with ``readinto`` into one buffer: choosing a puzzle reads at
-most ``count`` records' 2-byte fields, never the whole file into RAM.
+The halfmove clock and move number are not kept (a puzzle starts at 0 1).
+In the ROMFS partition (a board flashed with make uf2) the file is a buffer
+in flash: its fields are read in place, with no copy and no file read. On a
+filesystem, a record is read with ``readinto`` into one buffer: choosing a
+puzzle reads at most ``count`` records' 2-byte fields, never the whole file
+into RAM.
 """
 
 from ..rules.squares import FILE_NAMES, RANK_NAMES, PIECE_SYMBOLS, const
@@ -42,6 +45,10 @@ class PuzzleFile:
 
     def __init__(self, f):
         self.f = f
+        try:
+            self.data = memoryview(f)      # a file in ROMFS: its bytes in flash, read in place
+        except TypeError:
+            self.data = None               # a file on a filesystem: read a field at a time
         head = f.read(HEADER)
         if len(head) != HEADER or head[:4] != MAGIC or head[4] != VERSION or head[5] != RECORD:
             raise ValueError("not a puzzle file of version %d" % VERSION)
@@ -57,15 +64,23 @@ class PuzzleFile:
         """Load record ``index`` (0..count-1) into ``record``."""
         if not 0 <= index < self.count:
             raise ValueError("no puzzle %d (there are %d)" % (index, self.count))
-        self.f.seek(HEADER + index * RECORD)
-        if self.f.readinto(self.record) != RECORD:
-            raise ValueError("the puzzle file is cut short")
+        at = HEADER + index * RECORD
+        if self.data is not None and at + RECORD <= len(self.data):
+            self.record[:] = self.data[at:at + RECORD]
+        else:
+            self.f.seek(at)
+            if self.f.readinto(self.record) != RECORD:
+                raise ValueError("the puzzle file is cut short")
         self.index = index
         return self.record
 
     def _field(self, index, offset):
         """A 2-byte field of record ``index``, read alone."""
-        self.f.seek(HEADER + index * RECORD + offset)
+        at = HEADER + index * RECORD + offset
+        data = self.data
+        if data is not None:
+            return data[at] | data[at + 1] << 8
+        self.f.seek(at)
         self.f.readinto(self._two)
         return self._two[0] | self._two[1] << 8
 
