@@ -20,6 +20,7 @@ import sys
 import chess
 import chess.engine
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from firmware_support import Board, ROOT
 from memfs import MemFS
@@ -215,6 +216,39 @@ def test_choosing_takes_the_nearest_untried_and_the_theme(how):
         k = puzzles.choose(1500, fork)
         assert "fork" in PUZZLES[k][4]
         assert abs(ratings[k] - 1500) == min(abs(p[3] - 1500) for p in PUZZLES if "fork" in p[4])
+
+
+def _nearest_by_walk(ratings, themes, rating, theme, tried):
+    """choose's answer by reading every record, as it did before its binary search."""
+    for tried_too in (False, True):
+        best, best_gap = -1, 0
+        for i, r in enumerate(ratings):
+            if (not tried_too and i in tried) or (theme >= 0 and theme not in themes[i]):
+                continue
+            if best < 0 or abs(r - rating) < best_gap:
+                best, best_gap = i, abs(r - rating)
+        if best >= 0:
+            return best
+    return -1
+
+
+@settings(max_examples=300, deadline=None)
+@given(rating=st.integers(0, 3500), theme=st.integers(-1, len(THEMES) - 1), tried=st.sets(st.integers(0, 593)),
+       near=st.booleans())
+def test_choosing_by_binary_search_gives_what_reading_every_record_gives(rating, theme, tried, near):
+    ratings = [p[3] for p in PUZZLES]
+    themes = [set(THEMES.index(t) for t in p[4]) for p in PUZZLES]
+    if near:             # the ratings the set holds, and equal ratings, where the first of equals counts
+        rating = ratings[rating % len(ratings)]
+        tried |= {i for i, r in enumerate(ratings) if r == rating and i % 2}
+    with _open("in-place") as f:
+        puzzles = PuzzleFile(f)
+        skip = bytearray((puzzles.count + 7) // 8)
+        for i in tried:
+            if i < puzzles.count:
+                skip[i >> 3] |= 1 << (i & 7)
+        expected = _nearest_by_walk(ratings, themes, rating, theme, {i for i in tried if i < puzzles.count})
+        assert puzzles.choose(rating, theme, skip) == expected
 
 
 def test_the_boards_rating_is_seed_003s_elo_and_survives_in_its_file():

@@ -93,22 +93,43 @@ class PuzzleFile:
     def choose(self, rating, theme=-1, skip=None):
         """The puzzle rated nearest ``rating`` (the first of equals), with THEMES[theme] if
         ``theme`` >= 0, not one whose bit is set in ``skip`` (a bytearray, bit i = puzzle i) if
-        every such one has not been tried; -1 if none has the theme."""
-        best = -1
-        best_gap = 0
+        every such one has not been tried; -1 if none has the theme. The records are sorted by
+        rating: a binary search, then outwards from there while a nearer one may be found."""
+        lo, hi = 0, self.count
+        while lo < hi:                        # the first record rated ``rating`` or more
+            mid = (lo + hi) >> 1
+            if self.rating_of(mid) < rating:
+                lo = mid + 1
+            else:
+                hi = mid
         for tried_too in (False, True):
-            for i in range(self.count):
-                if not tried_too and skip is not None and skip[i >> 3] >> (i & 7) & 1:
-                    continue
-                if theme >= 0 and not self.themes_of(i) >> theme & 1:
-                    continue
-                gap = self.rating_of(i) - rating
-                gap = -gap if gap < 0 else gap
-                if best < 0 or gap < best_gap:
+            best = -1
+            best_gap = 0
+            i = lo - 1
+            while i >= 0:                     # below: the gap grows as i falls; equals go on (a lower i)
+                gap = rating - self.rating_of(i)
+                if best >= 0 and gap > best_gap:
+                    break
+                if self._eligible(i, theme, skip, tried_too):
                     best, best_gap = i, gap
+                i -= 1
+            i = lo
+            while i < self.count:             # above: only a smaller gap wins (an equal one has a higher i)
+                gap = self.rating_of(i) - rating
+                if best >= 0 and gap >= best_gap:
+                    break
+                if self._eligible(i, theme, skip, tried_too):
+                    best, best_gap = i, gap
+                    break
+                i += 1
             if best >= 0:
                 return best
-        return best
+        return -1
+
+    def _eligible(self, i, theme, skip, tried_too):
+        if not tried_too and skip is not None and skip[i >> 3] >> (i & 7) & 1:
+            return False
+        return theme < 0 or self.themes_of(i) >> theme & 1
 
     # -- the record read last -------------------------------------------------------------
 
