@@ -154,7 +154,7 @@ class Emulator:
                 "buttons": [pin for _name, pin in cfg.BUTTONS], "led": cfg.LED_PIN}
         self._call(op="init", uf2=self.uf2, bootrom=self.bootrom, fs_image=image, fs_offset=self.layout.fs_offset,
                    cells=[list(cfg.square_to_rc(sq)) for sq in range(64)], pins=pins, led_count=cfg.LED_COUNT,
-                   oled={"bus": cfg.OLED_I2C, "address": cfg.OLED_ADDRESS} if display else None,
+                   oled={"bus": cfg.OLED_I2C, "address": cfg.OLED_ADDRESS} if display else None, i2c_bus=cfg.OLED_I2C,
                    column_rise_ns=int(column_rise_us * 1000), xip=bool(xip_cache))
         self._call(op="squares", occupied=sorted(self.occupied))
 

@@ -183,9 +183,19 @@ class Board {
   times, clock stretching (an SSD1306 does not stretch), the block's own gaps between bytes.
   */
   attachOled(mcu) {
-    const oled = this.cfg.oled;
-    if (!oled) return; // rp2040js' own handlers: every address unanswered
+    // Without a panel the bus is still there, pulled up (MicroPython's I2C turns the pins' pull-ups
+    // on): an address nobody answers is a NACK at its ninth clock, as on a board.
+    const oled = this.cfg.oled || { bus: this.cfg.i2c_bus, address: -1 };
+    if (oled.bus === undefined) return;
     const i2c = mcu.i2c[oled.bus];
+    // An abort flushes the TX FIFO, which is then empty: TX_EMPTY (raw interrupt bit 4) asserts, as the
+    // RP2040 datasheet's IC_RAW_INTR_STAT says. rp2040js 1.4.1 sets it only when a command leaves the
+    // FIFO, so pico-sdk's write, which waits for it, ran into its timeout (50 ms) on every NACK.
+    const abort = i2c.abort.bind(i2c);
+    i2c.abort = (reason) => {
+      abort(reason);
+      i2c.setInterrupts(1 << 4);
+    };
     let bytes = null; // the transfer under way to the panel, or null
     const after = (periods, done) => {
       const alarm = mcu.clock.createAlarm(done);
@@ -203,7 +213,7 @@ class Board {
     };
     i2c.onReadByte = () => after(9, () => i2c.completeRead(0xff));
     i2c.onStop = () => {
-      if (bytes && bytes.length) this.i2c.push(Buffer.from(bytes).toString('hex'));
+      if (bytes && bytes.length && this.cfg.oled) this.i2c.push(Buffer.from(bytes).toString('hex'));
       bytes = null;
       after(1, () => i2c.completeStop());
     };

@@ -412,7 +412,11 @@ class Journal:
             reader.boot(self, runner)
         finally:
             forget(reader)
-        self._save(runner, now)        # the game's start, durable before the first scan
+        if not self._rewrite:
+            self._save(runner, now)    # what the resume repaired, durable before the first scan
+        # A new journal (a first boot, a damaged one set aside) is written by the loop's first quiet
+        # scan instead: its file's first write erases flash sectors (~45 ms each) that would hold the
+        # boot, and a power cut before it loses nothing (the next boot starts the same new game).
 
     def scan(self, runner, now):
         """Write what the game did once the LEDs show it and its lines have gone to the host
