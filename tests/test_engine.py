@@ -397,6 +397,13 @@ class TestLevelsAndBook:
             assert queen and not board.is_attacked_by(chess.WHITE, queen[0]) or \
                 board.is_attacked_by(chess.BLACK, queen[0]), p.uci(move)
 
+    def test_the_expanded_tables_are_those_of_square_tables(self):
+        from host_tools.make_tables import main, expand
+        from scacchiera.engine.evaluate import MIDDLE, END
+        assert main(["--check"]) == 0
+        assert (list(MIDDLE), list(END)) == expand()
+        assert MIDDLE[1 << 6 | 12] == 100 - 20 and MIDDLE[9 << 6 | 52] == -(100 - 20)   # a white pawn on e2
+
     def test_the_book_answers_main_lines_and_its_data_is_up_to_date(self):
         from host_tools.make_book import main
         assert main(["--check"]) == 0

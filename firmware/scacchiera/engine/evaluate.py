@@ -8,10 +8,12 @@ piece-square tables are Tomasz Michniewski's "simplified evaluation function"
 king; the two are blended by the material left (the phase: N and B 1, R 2,
 Q 4, 24 at the start).
 
-The tables are expanded once, at import, into one ``array('h')`` per phase,
-indexed by ``piece << 6 | square`` (piece code 1..14, square 0..63) with the
-material included and the sign folded in (white positive), so the search
-updates its score by two lookups per moved piece. What the tables cannot see
+The tables come expanded (engine/tables_data.py, written by
+host_tools/make_tables.py), one per phase, indexed by ``piece << 6 | square``
+(piece code 1..14, square 0..63) with the material included and the sign
+folded in (white positive), so the search updates its score by two lookups
+per moved piece. They are bytes: in the flash's ROMFS image they are read in
+place, through uctypes (4 KB of the Pico's heap that expanding them took). What the tables cannot see
 is counted at each evaluation (engine/tree.py's ``static_score``, machine
 code on the Pico; the pawns' own terms kept in a small table under a key of
 the pawns): passed, doubled and isolated pawns, the bishop pair, rooks on
@@ -22,7 +24,7 @@ not counted: it would walk every piece's moves at each evaluation.
 from array import array
 
 from .. import forget
-from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
+from . import tables_data
 
 VALUE = (0, 100, 320, 330, 500, 900, 0)
 # Contribution of each piece type to the game phase (24 = every piece on).
@@ -30,23 +32,26 @@ PHASE = (0, 0, 1, 1, 2, 4, 0)
 PHASE_FULL = 24
 
 
-def _expand():
-    """The middle-game and end-game tables for all 16 piece codes: the value of piece p on square
-    s (a1 = 0) at p << 6 | s, white positive, material included."""
-    from . import square_tables
-    middle = array("h", bytes(2 * 16 * 64))
-    end = array("h", bytes(2 * 16 * 64))
-    for t in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING):
-        for out, table in ((middle, square_tables.TABLES[t]),
-                           (end, square_tables.KING_END if t == KING else square_tables.TABLES[t])):
-            for sq in range(64):
-                # the table is rank 8 first: white's square sq is at row 7 - rank
-                v = VALUE[t] + table[(7 - (sq >> 3)) * 8 + (sq & 7)]
-                out[t << 6 | sq] = v
-                out[(t | 8) << 6 | (sq ^ 56)] = -v
-    forget(square_tables)
-    return middle, end
+def _int16s(data):
+    """``data`` (16-bit little-endian values) as a table of signed ints: where the bytes are in flash
+    (a module in ROMFS), a view of them through uctypes, nothing copied; elsewhere a copy, and the
+    bytes are dropped with their module."""
+    try:
+        import uctypes
+        if uctypes.addressof(data) >> 24 == _XIP >> 24:
+            layout = {"t": (uctypes.ARRAY | 0, uctypes.INT16 | (len(data) >> 1))}
+            return uctypes.struct(uctypes.addressof(data), layout, uctypes.LITTLE_ENDIAN).t
+    except ImportError:
+        pass
+    table = array("h", data)
+    if array("h", b"\x01\x00")[0] != 1:          # a big-endian host
+        table.byteswap()
+    return table
 
 
-MIDDLE, END = _expand()
-del _expand
+_XIP = 0x10000000       # the RP2040's (and RP2350's) flash, mapped for reading (execute in place)
+MIDDLE = _int16s(tables_data.MIDDLE)      # a view holds only the address: the bytes stay in flash
+END = _int16s(tables_data.END)
+forget(tables_data)
+del tables_data
+del _int16s

@@ -1,9 +1,9 @@
 """The piece-square tables: Tomasz Michniewski's "simplified evaluation function".
 
 Centipawns from white's side, rank 8 first as one reads a diagram; the king
-has a middle-game and an end-game table. engine/evaluate.py reads them once,
-at import, into its arrays and then drops this module: on the Pico the
-tuples would otherwise stay in RAM for nothing.
+has a middle-game and an end-game table. host_tools/make_tables.py expands
+them into engine/tables_data.py, which engine/evaluate.py reads: the board
+itself never imports this module.
 """
 
 from ..rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
