@@ -11,7 +11,6 @@ move. ``--check`` fails if the committed data file differs from what the
 lines give (tests run it).
 """
 
-import argparse
 import os
 import struct
 import sys
@@ -19,6 +18,7 @@ import sys
 import chess
 
 from host_tools import _paths  # noqa: F401
+from host_tools.generated import write_or_check
 from scacchiera.rules import Position
 
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -93,21 +93,7 @@ def render(entries):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="fail if the committed book is out of date")
-    args = ap.parse_args(argv)
-    text = render(book_entries())
-    if args.check:
-        with open(OUT) as f:
-            if f.read() != text:
-                print("book_data.py is out of date: run python -m host_tools.make_book")
-                return 1
-        print("book_data.py is up to date")
-        return 0
-    with open(OUT, "w") as f:
-        f.write(text)
-    print("wrote %s (%d bytes of book)" % (OUT, len(text)))
-    return 0
+    return write_or_check(OUT, render(book_entries()), __doc__.split("\n")[0], argv)
 
 
 if __name__ == "__main__":

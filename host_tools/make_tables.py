@@ -10,12 +10,12 @@ image and are read in place: 4 KB of the Pico's heap that expanding them at impo
 ``--check`` fails if the committed file differs from what the tables give (tests run it).
 """
 
-import argparse
 import os
 import struct
 import sys
 
 from host_tools import _paths  # noqa: F401
+from host_tools.generated import write_or_check
 from scacchiera.engine import square_tables
 from scacchiera.engine.evaluate import VALUE
 from scacchiera.rules.squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
@@ -47,21 +47,7 @@ def render(middle, end):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="fail if the committed tables are out of date")
-    args = ap.parse_args(argv)
-    text = render(*expand())
-    if args.check:
-        with open(OUT) as f:
-            if f.read() != text:
-                print("tables_data.py is out of date: run python -m host_tools.make_tables")
-                return 1
-        print("tables_data.py is up to date")
-        return 0
-    with open(OUT, "w") as f:
-        f.write(text)
-    print("wrote %s" % OUT)
-    return 0
+    return write_or_check(OUT, render(*expand()), __doc__.split("\n")[0], argv)
 
 
 if __name__ == "__main__":
