@@ -48,7 +48,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host_tools.pico_emu",
                                      description="The Scacchiera firmware on MicroPython for the Pico, in an "
                                                  "emulated RP2040 (rp2040js), with the board's wiring as a model.")
-    parser.add_argument("--uf2", help="MicroPython for RPI_PICO (default: $SCACCHIERA_UF2 or ../shared/rp2040)")
+    parser.add_argument("--uf2", help="make uf2's scacchiera.uf2, booted as it is from erased flash; or a MicroPython "
+                                      "for the Pico, the firmware added as a board gets it (default: $SCACCHIERA_UF2 "
+                                      "or ../shared/rp2040's RPI_PICO_ROMFS)")
     parser.add_argument("--bootrom", help="the RP2040 bootrom B1 (default: beside the .uf2, or ../shared/rp2040)")
     parser.add_argument("--script", metavar="FILE", help="run a hands script (the simulator's format) and exit")
     parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
