@@ -298,8 +298,8 @@ def long_game(plies, seed=1):
 
 def print_puzzle_costs(hands):
     """Puzzles from the flash (training/): ``train`` to its reply, the first time (the modules
-    imported) and again; the board's own choice, which reads each record's rating from the file; by
-    theme, which reads its themes too."""
+    imported) and again; the board's own choice (a binary search over the ratings, read in place in
+    ROMFS); by theme, which reads the themes of the nearest records too."""
     def train(command):
         before = len(hands.protocol)
         hands.emu.send(json.dumps(dict(command, cmd="train")) + "\n")
@@ -310,7 +310,7 @@ def print_puzzle_costs(hands):
     chosen = train({"mode": "puzzle"})
     themed = train({"mode": "puzzle", "theme": "backRankMate"})
     print("  puzzles (firmware/puzzles.bin, %d B): train -> reply %.0f ms the first time (training/ imported), "
-          "%.0f ms again; the board's own choice (each record's rating read) %.0f ms; by theme %.0f ms"
+          "%.0f ms again; the board's own choice (a binary search over the ratings) %.0f ms; by theme %.0f ms"
           % (size, first, again, chosen, themed))
 
 
