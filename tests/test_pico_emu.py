@@ -564,3 +564,32 @@ def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
         assert "/main.py" in files and "/hal.mpy" not in files and "/scacchiera/runner.mpy" not in files
     finally:
         hands.emu.close()
+
+
+def test_make_deploy_updates_a_romfs_board_and_keeps_its_game(tmp_path):
+    """make deploy's code on a board flashed with make uf2, over the serial link (mpremote on a
+    pseudo-terminal): the ROMFS image written by ``mpremote romfs deploy``, a stale module on the
+    filesystem (which would hide /rom's) removed; the game in progress and the archive stay."""
+    from host_tools import deploy
+    from host_tools.pico_emu.board import PicoHands
+    from host_tools.pico_emu.pty import SerialLink
+    made = deploy.make_uf2(str(tmp_path / "first"))
+    hands = PicoHands(uf2=made["new"])
+    try:
+        _play_archived_games(hands, 1)
+        run(hands, "lift g1\nwait 200\nplace f3\nwait 700\nexpect moves g1f3")
+        before = _games_on(hands)
+        hands.repl("f = open('/hal.py', 'w'); f.write('raise ImportError'); f.close(); print('STALE')\n", "STALE")
+        link = SerialLink(hands.emu).start()
+        try:
+            assert deploy.upload(link.name, str(tmp_path / "build" / "firmware")) == 0
+        finally:
+            link.stop()
+        hands.wait(1500)
+        st = hands.status()
+        assert st["moves"] == ["g1f3"] and st["in_sync"], st
+        assert _games_on(hands) == before and len(before) == 1
+        files = hands.emu.flash_files()          # the firmware went to ROMFS, not onto the filesystem
+        assert "/hal.py" not in files and "/main.py" in files and not [f for f in files if f.endswith(".mpy")]
+    finally:
+        hands.emu.close()
