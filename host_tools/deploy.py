@@ -24,10 +24,13 @@ the same without the filesystem: it updates a board flashed before and
 leaves its games alone. The UF2 blocks are written by npm's ``uf2``
 (tools/rp2040/uf2.mjs).
 
-``upload``: builds, then with mpremote (PORT ``auto`` finds the Pico's USB
-serial port): stops the running firmware (Ctrl-C; the firmware disarms its
-watchdog), removes the old firmware files (never ``/games``, the saved game
-and the archive), copies the build and resets the board, which boots into
+``upload``: with mpremote (PORT ``auto`` finds the Pico's USB serial port),
+stops the running firmware (Ctrl-C; the firmware disarms its watchdog) and
+asks which MicroPython the board runs. On the ROMFS build: the build's
+ROMFS image (``mpremote romfs deploy``), the old module files removed from
+the filesystem, main.py; on stock MicroPython: the move to the ROMFS build,
+the games copied off and put back (``upgrade``), or with ``--stock`` the
+build's files copied as before. Never ``/games`` lost; the board resets into
 the saved game.
 
 ``pgn``: copies ``/games/archive`` (the PGN files) to DIR/archive, then resets.
@@ -260,12 +263,14 @@ def upload(port="auto", dest=DEFAULT, stock=False, flash_uf2=None, backup=None):
         for f in top:
             args += ["+", "cp", os.path.join(dest, f), ":"]
         return mpremote(port, *(args + ["+", "reset"]))
-    made = make_uf2(os.path.dirname(dest))
     if kind == "stock":
+        made = make_uf2(os.path.dirname(dest))
         return upgrade(port, made["new"], flash_uf2 or (lambda path: flash_by_drive(path, port)), backup)
-    main_py = os.path.join(os.path.dirname(dest), "firmware", "main.py")
-    return mpremote(port, "exec", _CLEAN, "+", "romfs", "deploy", os.path.join(os.path.dirname(dest),
-                    "scacchiera-romfs.img"), "+", "cp", main_py, ":main.py", "+", "reset")
+    build(dest)                       # a ROMFS board: the image alone (no MicroPython needed here)
+    image = os.path.join(os.path.dirname(dest), "scacchiera-romfs.img")
+    romfs_image(dest, image)
+    return mpremote(port, "exec", _CLEAN, "+", "romfs", "deploy", image, "+", "cp", os.path.join(dest, "main.py"),
+                    ":main.py", "+", "reset")
 
 
 def upgrade(port, uf2, flash_uf2, backup=None):

@@ -85,13 +85,6 @@ def build_firmware(dest=None):
     return dest
 
 
-def build_uf2(dest, base=None):
-    """``make uf2``'s scacchiera.uf2 in the folder ``dest`` (MicroPython ``base``: the ROMFS one found
-    as find_uf2 finds it); returns its path."""
-    from host_tools import deploy
-    return deploy.make_uf2(dest, base or find_uf2())["new"]
-
-
 def _assembled_uf2(firmware, base):
     """scacchiera.uf2 from an existing build folder (make uf2's parts around it), in a folder beside
     it, made again only when the build or ``base`` is newer."""
