@@ -470,8 +470,7 @@ def _games_on(hands):
     """{game number: PGN} of the board's archive, asked over the serial link."""
     listed = hands.query({"cmd": "games"})
     assert listed["ok"], listed
-    numbers = [g["game"] if isinstance(g, dict) else g for g in listed["games"]]
-    return {n: hands.query({"cmd": "pgn", "game": n})["pgn"] for n in numbers}
+    return {g["game"]: hands.query({"cmd": "pgn", "game": g["game"]})["pgn"] for g in listed["games"]}
 
 
 def test_make_uf2_boots_alone_from_erased_flash(tmp_path):

@@ -218,6 +218,23 @@ def test_choosing_takes_the_nearest_untried_and_the_theme(how):
         assert abs(ratings[k] - 1500) == min(abs(p[3] - 1500) for p in PUZZLES if "fork" in p[4])
 
 
+@pytest.mark.parametrize("how", ["file", "in-place"])
+def test_a_puzzle_file_cut_short_says_so(how, tmp_path):
+    with open(packer.BIN_PATH, "rb") as f:
+        data = f.read()[:-10]              # the last record loses its last 10 bytes
+    if how == "file":
+        path = tmp_path / "puzzles.bin"
+        path.write_bytes(data)
+        source = open(path, "rb")
+    else:
+        source = contextlib.nullcontext(InFlash(data))
+    with source as f:
+        puzzles = PuzzleFile(f)
+        puzzles.read(puzzles.count - 2)
+        with pytest.raises(ValueError, match="cut short"):
+            puzzles.read(puzzles.count - 1)
+
+
 def _nearest_by_walk(ratings, themes, rating, theme, tried):
     """choose's answer by reading every record, as it did before its binary search."""
     for tried_too in (False, True):

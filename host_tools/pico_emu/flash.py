@@ -40,10 +40,6 @@ class Layout:
 STOCK = Layout("stock", 0xA0000, 352)
 ROMFS = Layout("romfs", 0x100000, 256, romfs_offset=0xA0000, romfs_bytes=384 * 1024)
 
-# The old names: the stock layout's.
-FS_OFFSET = STOCK.fs_offset
-BLOCK_COUNT = STOCK.block_count
-
 
 def _fs(layout, **kwargs):
     import littlefs

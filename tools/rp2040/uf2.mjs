@@ -61,8 +61,9 @@ function write(out, base, parts) {
 /** What a UF2 holds: its runs of consecutive blocks ([start, end, blocks]) and whether the
 MicroPython in its first run was built with a ROMFS partition (its binary names the drive). */
 function info(path) {
+  const blocks = readBlocks(path);
   const runs = [];
-  for (const b of readBlocks(path)) {
+  for (const b of blocks) {
     const run = runs[runs.length - 1];
     if (run && b.flashAddress === run[1]) {
       run[1] += b.payload.length;
@@ -71,8 +72,8 @@ function info(path) {
       runs.push([b.flashAddress, b.flashAddress + b.payload.length, 1]);
     }
   }
-  const first = runs.length ? runs[0] : [0, 0];
-  const code = Buffer.concat(readBlocks(path).filter((b) => b.flashAddress < first[1]).map((b) => b.payload));
+  const end = runs.length ? runs[0][1] : 0;
+  const code = Buffer.concat(blocks.filter((b) => b.flashAddress < end).map((b) => b.payload));
   return { runs, romfs_build: code.includes('ROMFS') };
 }
 

@@ -413,10 +413,11 @@ class Journal:
         finally:
             forget(reader)
         if not self._rewrite:
-            self._save(runner, now)    # what the resume repaired, durable before the first scan
-        # A new journal (a first boot, a damaged one set aside) is written by the loop's first quiet
-        # scan instead: its file's first write erases flash sectors (~45 ms each) that would hold the
-        # boot, and a power cut before it loses nothing (the next boot starts the same new game).
+            self._save(runner, now)    # what the resume left to append, durable before the first scan
+        # A journal written whole (a first boot, a damaged one set aside, a torn tail cut) is written
+        # by the loop's first quiet scan instead: the write erases flash sectors (~45 ms each) that
+        # would hold the boot, and a power cut before it loses nothing (the old file stands, or none:
+        # the next boot does the same again).
 
     def scan(self, runner, now):
         """Write what the game did once the LEDs show it and its lines have gone to the host

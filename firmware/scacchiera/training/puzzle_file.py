@@ -65,12 +65,15 @@ class PuzzleFile:
         if not 0 <= index < self.count:
             raise ValueError("no puzzle %d (there are %d)" % (index, self.count))
         at = HEADER + index * RECORD
-        if self.data is not None and at + RECORD <= len(self.data):
-            self.record[:] = self.data[at:at + RECORD]
-        else:
+        if self.data is None:
             self.f.seek(at)
-            if self.f.readinto(self.record) != RECORD:
-                raise ValueError("the puzzle file is cut short")
+            got = self.f.readinto(self.record)
+        else:
+            got = len(self.data) - at
+            if got >= RECORD:
+                self.record[:] = self.data[at:at + RECORD]
+        if got < RECORD:
+            raise ValueError("the puzzle file is cut short")
         self.index = index
         return self.record
 
