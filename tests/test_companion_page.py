@@ -594,6 +594,38 @@ def test_the_ladder_table_in_a_panel(browser, tmp_path, monkeypatch):
         assert not page.errors
 
 
+def test_a_late_answer_for_the_general_table_never_paints_over_the_month_chosen(browser, tmp_path):
+    """The panel opened (general table asked for), then "this month" chosen: when the general answer
+    arrives last (a busy host), the month's table stays. CI once saw the general one win."""
+    from host_tools.ladder.ladder import Ladder
+    path = str(tmp_path / "ladder.sqlite3")
+    with Ladder(path) as ladder:
+        ladder.add_player("Anna")
+        ladder.add_player("Nonno", 1400)
+        ladder.record("Anna", "Nonno", "1-0", 30, time.strftime("%Y-%m-%d"))
+    board = ScriptedBoard()
+    with serve_board(board, ladder=path) as url:
+        board.url = url + "/"
+        board.answer()
+        page = open_page(browser, board)
+        held = []
+        page.route("**/api/ladder", lambda route: held.append(route))   # the general table: held back
+        page.locator("#ladder-box summary").click()
+        for _ in range(10000):                                   # Playwright calls the route as it pumps
+            if held:
+                break
+            page.evaluate("0")
+        assert held, "the open panel asked for no table"
+        page.select_option("#ladder-month", "this")
+        page.wait_for_function("document.querySelector('#ladder tbody tr td:nth-child(2)')?.textContent === 'Anna'")
+        with page.expect_event("requestfinished", lambda r: r.url.endswith("/api/ladder")):
+            held[0].continue_()
+        page.evaluate("() => new Promise(done => setTimeout(done, 0))")   # its handler has run
+        names = page.eval_on_selector_all("#ladder tbody tr td:nth-child(2)", "cells => cells.map(c => c.textContent)")
+        assert names == ["Anna", "Nonno"]
+        assert not page.errors
+
+
 def test_players_added_and_a_rated_game_recorded_from_the_page(browser, tmp_path):
     """The Ladder panel does its job with the companion's own Python: no command to type (the one it
     showed failed with the system Python), players added here, a rated game played on the board in it."""

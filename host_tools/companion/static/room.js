@@ -98,7 +98,12 @@ function thisMonth() {
   return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0");
 }
 
+// Each read is numbered: an older answer that arrives late (the panel opened, then the month chosen)
+// never paints over the table the player asked for last.
+let ladderReads = 0;
+
 export async function loadLadder() {
+  const read = ++ladderReads;
   const choice = $("ladder-month").value;
   const month = choice === "this" ? thisMonth() : "";
   let table;
@@ -107,9 +112,10 @@ export async function loadLadder() {
     table = await r.json();
     if (!r.ok) throw new Error(table.error || r.statusText);
   } catch (e) {
-    $("ladder-note").textContent = "the ladder could not be read: " + e.message;
+    if (read === ladderReads) $("ladder-note").textContent = "the ladder could not be read: " + e.message;
     return;
   }
+  if (read !== ladderReads) return;
   const body = $("ladder").querySelector("tbody");
   body.innerHTML = "";
   for (const row of table.rows) {
