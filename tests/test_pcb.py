@@ -98,14 +98,57 @@ def test_the_led_chain_runs_in_board_config_order(config):
         assert config.rc_to_led(row, col) == index, (board, ref)
         index += 1
         _, members = net_of(whole, board, ref, "2")  # DOUT
+        if ref == "LED8":                              # a strip's last LED drives the line through its 33 Ohm
+            assert (board, "R1", "1") in members and len(members) == 2, members
+            _, members = net_of(whole, board, "R1", "2")
     assert index == config.LED_COUNT == 64
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_only_the_cabled_connector_reaches_the_led_data(config):
+    """The jumpers of the cabled end bridged, the others open: the unused connector's DIN and DOUT
+    pins (and their 0.4 m of trace) join nothing but themselves."""
+    whole = boards.whole_board(config)
+    strip = boards.strip(config)
+    jumpers = [part for part in strip.parts if part.kind == "solder_jumper"]
+    assert sorted((part.serves, sorted(part.nets.values())) for part in jumpers) == [
+        ("J1", ["DIN", "DIN_J1"]), ("J1", ["DOUT", "DOUT_J1"]), ("J2", ["DIN", "DIN_J2"]), ("J2", ["DOUT", "DOUT_J2"])]
+    last = boards.chain_order(config)[-1]
+    for row in range(8):
+        board = "row%d" % row
+        used = boards.cabled_end(row, config)
+        unused = "J2" if used == "J1" else "J1"
+        for pin in ("3", "5"):                      # DIN, DOUT
+            _, members = net_of(whole, board, unused, pin)
+            assert sorted(ref for _b, ref, _pad in members) == sorted([unused, "JP1" if pin == "3" else "JP3"]) or \
+                sorted(ref for _b, ref, _pad in members) == sorted([unused, "JP2" if pin == "3" else "JP4"]), members
+            assert all(b == board for b, _ref, _pad in members)
+            _, members = net_of(whole, board, used, pin)
+            assert any(ref.startswith("LED") or ref == "R1" for b, ref, _pad in members if b == board), members
+            assert any(b == "carrier" for b, _ref, _pad in members) or (row == last and pin == "5")
+
+
+def test_each_column_has_its_pull_up_to_3v3_on_the_carrier():
+    whole = boards.whole_board()
+    carrier = boards.carrier()
+    pullups = [part for part in carrier.parts if part.kind == "column_pullup"]
+    assert len(pullups) == 8 and all(part.value == "10k" for part in pullups)
+    for column in range(8):
+        members = whole["COL%d" % column]
+        assert pico_pin(members) == ["GP%d" % board_config.COL_PINS[column]]
+        ours = [ref for board, ref, pad in members if board == "carrier" and ref.startswith("R") and pad == "1"]
+        assert len(ours) == 1, ours
+        assert ("carrier", ours[0], "2") in whole["+3V3"]
+    assert spec.COLUMN_PULLUP_OHMS == 10000
 
 
 def test_power_reaches_every_led_and_the_display_gets_3v3():
     whole = boards.whole_board()
     five = whole["+5V"]
     ground = whole["GND"]
-    assert pico_pin(five) == ["VBUS"]
+    assert pico_pin(five) == []                                     # the Pico's VBUS feeds it through the fuse
+    assert sorted(whole["VBUS"]) == [("carrier", "F1", "1"), ("carrier", "U1", "40")]
+    assert ("carrier", "F1", "2") in five
     assert set(pico_pin(ground)) == {"GND", "AGND"}
     for row in range(8):
         for n in range(1, 9):
@@ -225,3 +268,41 @@ def _segment_gap(a, b):
     dx = max(bx1 - ax2, ax1 - bx2, 0.0)
     dy = max(by1 - ay2, ay1 - by2, 0.0)
     return (dx * dx + dy * dy) ** 0.5
+
+
+def test_the_placement_file_turns_only_the_parts_the_fab_models_differently():
+    """KiCad's zero and the fab's differ for SOIC and (by KiBot's table) the WS2812B: each row of the
+    table names where it comes from; parts no table lists keep KiCad's angle."""
+    assert spec.fab_rotation("Package_SO:SOIC-14_3.9x8.7mm_P1.27mm", 0) == 270
+    assert spec.fab_rotation("LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", 90) == 270
+    assert spec.fab_rotation("LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", 270) == 90
+    for footprint in ("Resistor_SMD:R_0603_1608Metric", "Diode_SMD:D_SOD-123", "Fuse:Fuse_1206_3216Metric"):
+        assert spec.fab_rotation(footprint, 90) == 90
+    for prefix, offset, sources in spec.FAB_ROTATIONS:
+        assert offset % 90 == 0 and ("JLCKicadTools" in sources or "KiBot" in sources), prefix
+    placed = set(part.footprint.split(":")[1] for board in boards.boards().values() for part in board.parts
+                 if part.assembled)
+    assert all(kind in spec.LCSC for board in boards.boards().values() for kind in
+               set(part.kind for part in board.parts if part.assembled))
+    assert any(name.startswith("SOIC-") for name in placed) and any(name.startswith("LED_WS2812B") for name in placed)
+
+
+def test_each_reed_lies_with_a_glass_end_under_its_square_and_the_led_beside_it():
+    """The layout reed_field.py's estimate chose: over a flat reed's middle a standing magnet drives
+    nothing; over an end, on the reed's axis, the most (rev 1's reed, 5 mm beside, got 0.12-0.22 of
+    that for a piece put down within 5 mm of the centre)."""
+    from host_tools.pcb import reed_field
+    table = reed_field.compare()
+    chosen = table[reed_field.LAYOUTS[0][0]]
+    for name, rows in table.items():
+        for (_h, centred, worst), (_h2, best_centred, best_worst) in zip(rows, chosen):
+            assert centred <= best_centred + 1e-9 and worst <= best_worst + 1e-9, name
+    assert all(centred == pytest.approx(0.0, abs=1e-12) for _h, centred, _w in table["glass middle under the centre"])
+    strip = boards.strip()
+    lead = (spec.REED_PITCH - spec.REED_GLASS) / 2
+    leds = sorted((part.x, part.y) for part in strip.parts if part.kind == "led")
+    reeds = sorted((part.x, part.y) for part in strip.parts if part.kind == "reed")
+    for (led_x, led_y), (reed_x, reed_y) in zip(leds, reeds):
+        assert reed_x + lead == pytest.approx(led_x, abs=spec.GRID / 2)          # the glass starts at the centre
+        assert reed_y == pytest.approx(spec.STRIP_CENTRE, abs=spec.GRID / 2)     # on the squares' centre line
+        assert spec.STRIP_CENTRE - led_y == pytest.approx(spec.LED_OFFSET)

@@ -29,6 +29,7 @@ except ImportError as error:  # not the Python KiCad was built for, or no KiCad
              % sys.executable)
 from host_tools.pcb.netlist import kicad_netlist
 from host_tools.pcb.order_sheet import order_sheet
+from host_tools.pcb.placement_check import placement_check_svg
 
 OUT = os.path.join(boards_module.ROOT, "hardware", "pcb")
 
@@ -39,6 +40,7 @@ def generate(names, out=OUT):
     kicad_board.write_footprint_library(library)
     designs = boards_module.boards()
     summary = {}
+    checks = []
     for name in names:
         board = designs[name]
         started = time.time()
@@ -52,6 +54,9 @@ def generate(names, out=OUT):
         with tempfile.TemporaryDirectory() as scratch:
             kicad_board.fabrication(pcb, board, folder, os.path.join(scratch, "fab"))
             kicad_board.render(pcb, board, folder, os.path.join(scratch, "svg"))
+        for part in board.parts:
+            if part.ref in ("LED1", "D1", "U2"):              # one of each polarised part the fab places
+                checks.append((part.ref, part.kind, name, kicad_board.part_pads(pcb, part.ref)))
         tracks = [item for item in pcb.GetTracks() if item.GetClass() == "PCB_TRACK"]
         summary[name] = {
             "tracks": len(tracks),
@@ -70,6 +75,7 @@ def generate(names, out=OUT):
         sheet = order_sheet(designs, summary, kicad_board.pcbnew.Version())
         kicad_board.write_if_changed(os.path.join(out, "README.md"), sheet)
         kicad_board.write_if_changed(os.path.join(out, "assembly.svg"), assembly_svg())
+        kicad_board.write_if_changed(os.path.join(out, "placement-check.svg"), placement_check_svg(checks))
     return summary
 
 

@@ -69,6 +69,7 @@ class Part:
         self.y = y
         self.rotation = rotation
         self.nets = nets
+        self.serves = None  # a solder jumper: the connector ("J1"/"J2") it joins to the LEDs when bridged
 
     @property
     def value(self):
@@ -191,7 +192,8 @@ def strip(config=board_config):
                             int(2 * (spec.STRIP_WIDTH - spec.STRIP_CENTRE) + spec.STRIP_GAP + 0.999)))
     size = float(config.SQUARE_MM)
     centre = spec.STRIP_CENTRE
-    reed_y = snap(centre + spec.REED_OFFSET)
+    led_y = centre - spec.LED_OFFSET
+    reed_y = snap(centre)
     diode_y = snap(reed_y + 3.81)
     # J1: a 2x7 header standing across the strip (its courtyard: 3.68 left of pin 1, 6.22 right, 5.6 above).
     j1_x = snap_up(spec.STRIP_GAP + 4.8)  # its silkscreen box reaches 4.7 mm left of pin 1
@@ -205,13 +207,13 @@ def strip(config=board_config):
     for position in range(8):
         x = start + position * size + size / 2  # the square's centre
         n = position + 1
-        board.add(Part("LED%d" % n, "led", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", x, centre, 90,
-                       {"1": "+5V", "2": "DOUT" if position == 7 else "CHAIN%d" % n,
+        board.add(Part("LED%d" % n, "led", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", x, led_y, 90,
+                       {"1": "+5V", "2": "DOUT_LED" if position == 7 else "CHAIN%d" % n,
                         "3": "GND", "4": "DIN" if position == 0 else "CHAIN%d" % position}))
-        board.add(Part("C%d" % n, "led_cap", "Capacitor_SMD:C_0603_1608Metric", x + spec.LED_TO_CAP, centre, 90,
+        board.add(Part("C%d" % n, "led_cap", "Capacitor_SMD:C_0603_1608Metric", x + spec.LED_TO_CAP, led_y, 90,
                        {"1": "+5V", "2": "GND"}))
-        # The reed lies along the strip, one end of its glass beside the LED (hardware/README.md: a horizontal
-        # reed closes when the magnet's pole is over an end of the glass, not over its middle).
+        # The reed lies along the squares' centre line, one end of its glass under the square's centre
+        # (spec.py: a flat reed closes when the magnet is over an end of the glass, not over its middle).
         reed_x = snap(x - lead)
         board.add(Part("SW%d" % n, "reed", FOOTPRINT_LIBRARY + ":Reed_Glass14mm_P22.86mm", reed_x, reed_y, 0,
                        {"1": "POS%d" % position, "2": "REED%d" % n}))
@@ -227,10 +229,14 @@ def strip(config=board_config):
     # Flipped, a header's pin rows run the other way from its pin 1: both keep their pins on J1's rows.
     for ref, x, y, rotation in (("J1", j1_x, j1_y + 15.24, 0), ("J2", j2_x, j1_y, 180)):
         board.add(Part(ref, "strip_header", "Connector_IDC:IDC-Header_2x07_P2.54mm_Vertical", x, y, rotation,
-                       dict(STRIP_PINOUT), side="bottom"))
+                       strip_header_nets(ref), side="bottom"))
+    _strip_data_path(board, start, size, led_y)
     board.notes["header_centres"] = {"J1": (j1_x + 1.27, j1_y + 7.62), "J2": (j2_x - 1.27, j1_y + 7.62)}
-    board.texts = _strip_texts(board, start, size, centre, config)
-    for x in (board.width * 0.25, board.width * 0.75):
+    board.texts = _strip_texts(board, start, size, led_y, config)
+    # Four M3 holes along the long edge away from the LEDs: one near each end (no 100 mm of strip
+    # hanging free), two between.
+    ends = (snap(j1_right + 4.5), snap(j2_x - 6.22 - 4.5))
+    for x in (ends[0], board.width * 0.35, board.width * 0.65, ends[1]):
         board.holes.append((snap(x), snap(spec.STRIP_WIDTH - 3.5)))
     # Where the squares are on the strip: they begin `start` mm from J1's end (the strip reaches that far
     # past the row's first square), and end `j2_overhang` before J2's.
@@ -239,19 +245,53 @@ def strip(config=board_config):
     return board
 
 
-def _strip_texts(board, start, size, centre, config):
+def strip_header_nets(ref):
+    """A strip connector's pads: STRIP_PINOUT, its LED data pins on nets of their own (DIN_J1, DOUT_J2...)
+    that reach the LEDs only through that connector's solder jumpers."""
+    nets = dict(STRIP_PINOUT)
+    for pin, signal in STRIP_PINOUT.items():
+        if signal in ("DIN", "DOUT"):
+            nets[pin] = "%s_%s" % (signal, ref)
+    return nets
+
+
+def _strip_data_path(board, start, size, led_y):
+    """The series resistor at the last LED's output and the four solder jumpers that join the LED data
+    to the cabled connector only.
+
+    The data runs the strip's length once: into LED1 at J1's end, out of LED8 at J2's end. A strip
+    cabled at J1 takes DIN there and sends DOUT back along the strip to J1; one turned round, cabled at
+    J2, the other way. Each connector's DIN and DOUT leave the LED through a jumper placed at the LED,
+    so the unused connector's 0.4 m of trace is cut off where it starts: bridge the two jumpers marked
+    with the cabled connector's name, leave the other two open."""
+    first = start + size / 2
+    last = start + 7.5 * size
+    jumper = "Jumper:SolderJumper-2_P1.3mm_Open_Pad1.0x1.5mm"
+    y = snap(led_y)
+    board.add(Part("R1", "series_resistor", "Resistor_SMD:R_0603_1608Metric", snap(last + 9.0), y, 90,
+                   {"1": "DOUT_LED", "2": "DOUT"}))
+    for ref, x, nets, serves in (("JP1", first + 9.5, {"1": "DIN_J1", "2": "DIN"}, "J1"),
+                                 ("JP2", first + 13.0, {"1": "DIN_J2", "2": "DIN"}, "J2"),
+                                 ("JP3", last + 12.5, {"1": "DOUT", "2": "DOUT_J1"}, "J1"),
+                                 ("JP4", last + 16.0, {"1": "DOUT", "2": "DOUT_J2"}, "J2")):
+        part = board.add(Part(ref, "solder_jumper", jumper, snap(x), y, 90, nets))
+        part.serves = serves
+        board.texts.append(Text(snap(x), y - 2.8, serves, 1.0))
+
+
+def _strip_texts(board, start, size, led_y, config):
     """Each square's name both ways up (the upright one is right on a strip cabled at J1), the ends' roles."""
     texts = []
     forward = [row for row in range(8) if not strip_is_reversed(row, config)]
     backward = [row for row in range(8) if strip_is_reversed(row, config)]
     for position in range(8):
         x = start + position * size + size / 2
-        texts.append(Text(x - 3.2, centre - 6.2, square_label(position, config), 2.0))
-        texts.append(Text(x + 3.2, centre - 6.2, square_label(7 - position, config), 2.0, rotation=180))
+        texts.append(Text(x - 9.0, led_y, square_label(position, config), 2.0))
+        texts.append(Text(x - 12.5, led_y, square_label(7 - position, config), 2.0, rotation=180))
     names = lambda rows: " ".join(row_name(row, config) for row in rows) or "none"  # noqa: E731
-    texts.append(Text(start + size * 0.5 + 8, spec.STRIP_WIDTH - 2.2,
+    texts.append(Text(start + size * 0.5 + 12, spec.STRIP_WIDTH - 2.2,
                       "J1 end for rows %s" % names(forward), 1.2))
-    texts.append(Text(start + size * 7.5 - 8, spec.STRIP_WIDTH - 2.2,
+    texts.append(Text(start + size * 7.5 - 12, spec.STRIP_WIDTH - 2.2,
                       "J2 end for rows %s" % names(backward), 1.2, rotation=180))
     texts.append(Text(start + size * 4, spec.STRIP_WIDTH - 2.2, "Scacchiera rank strip", 1.2))
     return texts
@@ -282,7 +322,7 @@ def carrier(config=board_config):
         elif name in ("GND", "AGND"):
             net = "GND"
         elif name == "VBUS":
-            net = "+5V"
+            net = "VBUS"  # to +5V through the fuse
         elif name == "3V3(OUT)":
             net = "+3V3"
         if net:
@@ -310,7 +350,7 @@ def carrier(config=board_config):
                        x, y, 0, nets))
         ends = "J2" if strip_is_reversed(row, config) else "J1"
         board.texts.append(Text(x + 1.27, y + 22.4, "ROW%d" % row, 1.1))
-        board.texts.append(Text(x + 1.27, y + 24.0, "%s %s" % (row_name(row, config), ends), 1.1))
+        board.texts.append(Text(x + 1.27, y + 24.1, "%s %s" % (row_name(row, config), ends), 1.1))
     last = "DATA%d" % len(order)
     for part in board.parts:
         for pin, net in list(part.nets.items()):
@@ -324,22 +364,32 @@ def carrier(config=board_config):
                     "9": "GND", "10": "+5V", "12": "GND", "13": "+5V", "14": "+5V"}))
     board.add(Part("R1", "data_resistor", "Resistor_SMD:R_0603_1608Metric", snap(shifter_x - 7.0),
                    snap(shifter_y - 3.81), 0, {"1": "LED_5V", "2": "DATA0"}))
-    board.add(Part("C1", "bulk_cap", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", snap(shifter_x - 10.0),
+    board.add(Part("C1", "bulk_cap", "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm", snap(shifter_x - 10.0),
                    snap(82.0), 0, {"1": "+5V", "2": "GND"}))
+    # The fuse: the Pico's VBUS feeds the board's +5V through it (only the firmware holds the LEDs
+    # to their budget; all white would draw about 4 A through the Pico's USB path).
+    board.add(Part("F1", "fuse", "Fuse:Fuse_1206_3216Metric", snap(pico_x - 14.5), snap(pico_y - 17.0), 90,
+                   {"1": "VBUS", "2": "+5V"}))
+    # A 10 kOhm pull-up per column, to +3V3: the columns' wiring recovers in microseconds (spec.py).
+    for column in range(8):
+        board.add(Part("R%d" % (column + 2), "column_pullup", "Resistor_SMD:R_0603_1608Metric",
+                       snap(36.0 + column * 3.81), snap(50.8), 90, {"1": "COL%d" % column, "2": "+3V3"}))
+    board.texts.append(Text(snap(36.0 + 3.5 * 3.81), snap(50.8) - 2.6, "column pull-ups 10k", 1.0))
     board.add(Part("C2", "shifter_cap", "Capacitor_SMD:C_0603_1608Metric", snap(shifter_x + 6.5),
                    snap(shifter_y - 3.81), 0, {"1": "+5V", "2": "GND"}))
     buttons = {"1": "GND"}
     for index, (name, _pin) in enumerate(config.BUTTONS):
         buttons[str(index + 2)] = "BTN_" + name.upper()
     board.add(Part("J9", "buttons_header", "Connector_PinHeader_2.54mm:PinHeader_1x%02d_P2.54mm_Vertical"
-                   % len(buttons), snap(shifter_x + 4.0), snap(80.0), 90, buttons))
+                   % len(buttons), snap(shifter_x + 2.0), snap(80.0), 90, buttons))
     board.add(Part("J10", "display_header", "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
-                   snap(shifter_x + 4.0), snap(88.0), 90, {"1": "GND", "2": "+3V3", "3": "SCL", "4": "SDA"}))
-    header_x = snap(shifter_x + 4.0)
-    board.texts.append(Text(header_x + 5.08, snap(80.0) + 2.3,
-                            "GND " + " ".join(name for name, _pin in config.BUTTONS), 0.9))
-    board.texts.append(Text(header_x + 3.81, snap(88.0) + 2.3, "GND VCC SCL SDA", 0.9))
-    board.texts.append(Text(pico_x, pico_y + 27.8, "USB to the board's edge", 1.0))
+                   snap(shifter_x + 2.0), snap(88.0), 90, {"1": "GND", "2": "+3V3", "3": "SCL", "4": "SDA"}))
+    header_x = snap(shifter_x + 2.0)
+    board.texts.append(Text(header_x + 5.08, snap(80.0) + 2.4,
+                            "GND " + " ".join(name for name, _pin in config.BUTTONS), 1.0))
+    board.texts.append(Text(header_x + 3.81, snap(88.0) + 2.4, "GND VCC SCL SDA", 1.0))
+    # The Pico's USB end (its footprint has USB up) goes to the board's edge.
+    board.texts.append(Text(pico_x + 12.0, pico_y - 5.0, "USB to the board's edge ->", 1.0, rotation=90))
     board.texts.append(Text(30.0, board.height - 3.0, "Scacchiera carrier", 1.5))
     for x, y in ((3.81, 3.81), (3.81, board.height - 3.81), (board.width - 3.81, board.height - 3.81),
                  (snap(66.0), 3.81)):
@@ -389,6 +439,10 @@ def whole_board(config=board_config):
                 pads[("row%d" % row, part.ref, pad)] = ("row%d" % row, net)
     for key, net in pads.items():
         join(key, net)
+    for row in range(8):
+        for part in strip_board.parts:
+            if part.serves == cabled_end(row, config):    # its jumpers bridged, the other end's open
+                join(("row%d" % row, part.ref, "1"), ("row%d" % row, part.ref, "2"))
     for index, row in enumerate(chain_order(config)):
         header = "J%d" % (index + 1)
         end = cabled_end(row, config)

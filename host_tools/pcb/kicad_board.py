@@ -99,7 +99,7 @@ def build(board, library):
         item.SetPosition(point(text.x, text.y))
         item.SetLayer(pcbnew.F_SilkS if text.layer == "F.SilkS" else pcbnew.B_SilkS)
         item.SetTextSize(pcbnew.wxSize(mm(text.size), mm(text.size)))
-        item.SetTextThickness(mm(text.size * 0.15))
+        item.SetTextThickness(mm(max(spec.SILK_STROKE, text.size * 0.15)))
         item.SetTextAngle(text.rotation * 10)
         pcb.Add(item)
     route(pcb, board, nets)
@@ -147,9 +147,10 @@ def _outline(pcb, width, height):
 def _place_reference(footprint, part):
     """Small references on the silkscreen, kept off the pads: at the part's side, or hidden on dense parts."""
     reference = footprint.Reference()
-    reference.SetTextSize(pcbnew.wxSize(mm(0.8), mm(0.8)))
-    reference.SetTextThickness(mm(0.12))
-    if part.kind in ("led", "led_cap", "diode", "shifter_cap", "data_resistor"):
+    reference.SetTextSize(pcbnew.wxSize(mm(spec.SILK_TEXT), mm(spec.SILK_TEXT)))
+    reference.SetTextThickness(mm(spec.SILK_STROKE))
+    if part.kind in ("led", "led_cap", "diode", "shifter_cap", "data_resistor", "column_pullup", "series_resistor",
+                     "solder_jumper"):
         reference.SetVisible(False)  # the assembly drawing (placement file) names them
     footprint.Value().SetVisible(False)
 
@@ -413,19 +414,19 @@ def bom(board):
     for part in board.parts:
         if not part.assembled:
             continue
-        key = (part.value, spec.PARTS[part.kind][1], part.footprint.split(":")[1])
+        key = (part.value, spec.PARTS[part.kind][1], part.footprint.split(":")[1], part.kind)
         groups.setdefault(key, []).append(part.ref)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["Comment", "Designator", "Footprint", "LCSC Part #", "Manufacturer part"])
-    for (value, mpn, footprint), refs in sorted(groups.items()):
-        writer.writerow([value, ",".join(sorted(refs, key=_ref_key)), footprint, "", mpn])
+    for (value, mpn, footprint, kind), refs in sorted(groups.items()):
+        writer.writerow([value, ",".join(sorted(refs, key=_ref_key)), footprint, spec.LCSC[kind][0], mpn])
     return out.getvalue()
 
 
 def placement(pcb, board):
     """JLCPCB's placement (CPL) file: Designator, Mid X, Mid Y, Layer, Rotation, for the parts the fab places."""
-    assembled = set(part.ref for part in board.parts if part.assembled)
+    assembled = dict((part.ref, part) for part in board.parts if part.assembled)
     rows = []
     for footprint in pcb.GetFootprints():
         reference = footprint.GetReference()
@@ -435,13 +436,28 @@ def placement(pcb, board):
         # KiCad's y grows downwards; the Gerbers and this file count y upwards from the bottom-left corner.
         x = pcbnew.ToMM(position.x)
         y = board.height - pcbnew.ToMM(position.y)
-        rows.append([reference, "%.3fmm" % x, "%.3fmm" % y, "Top", "%d" % int(round(footprint.GetOrientationDegrees()))])
+        angle = spec.fab_rotation(assembled[reference].footprint, footprint.GetOrientationDegrees())
+        rows.append([reference, "%.3fmm" % x, "%.3fmm" % y, "Top", "%d" % angle])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
     for row in sorted(rows, key=lambda row: _ref_key(row[0])):
         writer.writerow(row)
     return out.getvalue()
+
+
+def part_pads(pcb, reference):
+    """A footprint's pads as the board shows them: [(number, net, dx, dy, width, height)] in mm from
+    its centre, y down, each pad's size turned with the part."""
+    footprint = pcb.FindFootprintByReference(reference)
+    centre = footprint.GetPosition()
+    out = []
+    for pad in footprint.Pads():
+        box = pad.GetBoundingBox()
+        position = pad.GetPosition()
+        out.append((pad.GetNumber(), pad.GetNetname(), pcbnew.ToMM(position.x - centre.x),
+                    pcbnew.ToMM(position.y - centre.y), pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight())))
+    return sorted(out)
 
 
 def _ref_key(reference):

@@ -55,20 +55,53 @@ def order_sheet(boards, summary, kicad_version, config=boards_module.board_confi
         "",
         "The BOM and placement (CPL) files are in %s's format (BOM: Comment, Designator, Footprint, LCSC Part #;" % spec.FAB,
         "CPL: Designator, Mid X, Mid Y, Layer, Rotation, from the board's bottom-left corner) and list only the parts",
-        "the fab places: the SMD parts, all on the top side. The LCSC column is empty: pick each part in the fab's",
-        "library by the manufacturer part in the last column (we could not check the fab's catalogue). Check the",
-        "placement preview: KiCad's and the fab's zero rotation differ for some packages.",
+        "the fab places: the SMD parts, all on the top side.",
+        "",
+        "**LCSC numbers: check stock.** Each was read on the page below; stock, prices and the part behind a number",
+        "change, so open each before ordering, and pick an equal part (the manufacturer part in the BOM's last column)",
+        "if one is gone.",
+        "",
+        "| Part | LCSC | Read on |",
+        "| --- | --- | --- |",
+    ]
+    for kind in sorted(set(part.kind for board in (strip, carrier) for part in board.parts if part.kind in spec.LCSC)):
+        code, source = spec.LCSC[kind]
+        lines.append("| %s (%s) | %s | %s |" % (spec.PARTS[kind][1], spec.PARTS[kind][0], code, source))
+    lines += [
+        "",
+        "**Rotations.** KiCad's zero angle and the fab's part models differ for some packages: the CPL adds, per footprint,",
+        "what public KiCad-to-JLCPCB tables give (`host_tools/pcb/spec.py`, `FAB_ROTATIONS`):",
+        "",
+        "| Footprint | Added | Sources |",
+        "| --- | --- | --- |",
+    ]
+    for prefix, offset, sources in spec.FAB_ROTATIONS:
+        lines.append("| `%s...` | %d degrees | %s |" % (prefix, offset, sources))
+    lines += [
+        "",
+        "The tables disagree about the WS2812B, so **check in the fab's placement preview, before paying**, one of each",
+        "polarised part against [placement-check.svg](placement-check.svg): every LED's VDD pin (pin 1) on the pad the wide",
+        "+5V track reaches, with GND diagonally opposite (a LED turned 180 degrees gets VDD and GND swapped); the",
+        "74AHCT125's pin-1 dot on the square pad; each 1N4148W's band toward the ROW track. If the preview shows a part",
+        "turned, rotate it there (the fab's tool allows it) and tell us which way.",
         "",
         "| Board | The fab places (per board) | You solder (per board) |",
         "| --- | --- | --- |",
-        "| rank strip | %d WS2812B, %d x 100 nF, %d x 1N4148W | %d reed switches; one 2x7 box header, on the underside "
-        "at the cabled end |"
+        "| rank strip | %d WS2812B, %d x 100 nF, %d x 1N4148W, a 33 Ohm | %d reed switches; one 2x7 box header, on the "
+        "underside at the cabled end; two solder jumpers bridged (below) |"
         % (_count(strip, "led"), _count(strip, "led_cap"), _count(strip, "diode"), _count(strip, "reed")),
-        "| carrier | 74AHCT125 (SOIC-14), 330 Ohm, 100 nF | the Pico, %d 2x7 box headers, 1000 uF, a 1x5 and a 1x4 header |"
-        % _count(carrier, "strip_header"),
+        "| carrier | 74AHCT125 (SOIC-14), 330 Ohm, 100 nF, %d x 10 kOhm (column pull-ups), a 0.5 A resettable fuse | the "
+        "Pico, %d 2x7 box headers, %d uF, a 1x5 and a 1x4 header |"
+        % (_count(carrier, "column_pullup"), _count(carrier, "strip_header"), spec.BULK_UF),
         "",
         "Plus 8 ribbon cables, 14-way, with a 2x7 IDC socket at each end, pin 1 to pin 1 (red stripe on pin 1).",
         "Reeds: bend the leads to %.2f mm (9 holes of a 2.54 mm grid), at least 2-3 mm from the glass." % spec.REED_PITCH,
+        "",
+        "**The strip's solder jumpers.** The LED data runs the strip once; each connector's DIN and DOUT reach the LEDs",
+        "through a solder jumper beside the LED they serve, so the unused connector's 0.4 m of trace is cut where it",
+        "starts. Bridge with solder the two jumpers marked with the connector you cable (J1 or J2: JP1 and JP3 for J1,",
+        "JP2 and JP4 for J2) and leave the other two open. The 33 Ohm at the last LED's output damps the line to the",
+        "next strip (%d Ohm, `spec.SERIES_OHMS`)." % spec.SERIES_OHMS,
         "",
         "## What drives the price",
         "",
@@ -99,15 +132,29 @@ def order_sheet(boards, summary, kicad_version, config=boards_module.board_confi
         "",
         "## Fit under the wood",
         "",
-        "- The LEDs sit %d mm apart, under the squares' centres. A strip reaches %.1f mm past its row's squares at"
-        % (config.SQUARE_MM, strip.notes["j1_overhang"]),
-        "  its J1 end and %.1f mm at its J2 end; strips turned round have their J2 end on the other side, so the"
-        % strip.notes["j2_overhang"],
-        "  frame must cover %.1f mm beyond the squares on both sides (`assembly.svg` draws it)."
+        "- The squares' centres are %d mm apart along a strip, on a line %.0f mm from its top edge. A strip reaches"
+        % (config.SQUARE_MM, spec.STRIP_CENTRE),
+        "  %.1f mm past its row's squares at its J1 end and %.1f mm at its J2 end; strips turned round have their J2 end"
+        % (strip.notes["j1_overhang"], strip.notes["j2_overhang"]),
+        "  on the other side, so the frame must cover %.1f mm beyond the squares on both sides (`assembly.svg` draws it)."
         % max(strip.notes["j1_overhang"], strip.notes["j2_overhang"]),
-        "- A strip is %.0f mm wide, its LEDs %.0f mm from one long edge; neighbouring rows' strips are %s mm apart."
-        % (strip.height, spec.STRIP_CENTRE, " or ".join("%.1f" % gap for gap in gaps)),
-        "- Each reed lies %.0f mm beside its LED, one end of its glass level with the square's centre." % spec.REED_OFFSET,
+        "- A strip is %.0f mm wide; neighbouring rows' strips are %s mm apart."
+        % (strip.height, " or ".join("%.1f" % gap for gap in gaps)),
+        "- Each reed lies on the squares' centre line, one end of its glass under the square's centre; the LED sits",
+        "  %.1f mm beside it, toward the strip's top edge. Over a flat reed's middle a standing magnet closes nothing;"
+        % spec.LED_OFFSET,
+        "  over an end it does best (`python3 -m host_tools.pcb.reed_field` prints the estimate; the bench test of",
+        "  `hardware/README.md` measures your magnets before you order).",
+        "- %d M3 holes along each strip's bottom edge, one near each end (no strip hangs free past them by more than"
+        % len(strip.holes),
+        "  %.0f mm): screw it to the top panel" % max(min(x for x, _y in strip.holes),
+                                                   strip.width - max(x for x, _y in strip.holes)),
+        "  through spacers a little taller than the reed's glass (2.3 mm), with M3 wood screws or threaded inserts.",
+        "- Depth: the reed's glass and the LEDs on the top side (2.3 mm), the board (%.1f mm), then on the underside at"
+        % spec.THICKNESS_MM,
+        "  the cabled end the box header (about 9 mm) and the IDC plug in it (about 10 mm more): about 23 mm below the",
+        "  top panel at the cable side, about 7 mm elsewhere. Give the case that depth along the cable side (a pocket",
+        "  one square wide is enough), or fit a right-angle box header, which lies flat (about 9 mm).",
         "",
         "## Checked by program",
         "",
