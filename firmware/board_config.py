@@ -54,13 +54,14 @@ SIO_GPIO_IN = const(0xD0000004)  # same address on the RP2040 and the RP2350
 # Reading a row: drive it LOW, wait until the microsecond timer has ticked
 # ROW_PULL_US + 1 times (0: up to 1 us, never less than the ~0.1 us the wait's
 # own instructions take), read. The columns of its closed reeds fall through the
-# reed, the diode and the pin's driver in about 15 ns (~100 Ohm x ~100 pF to the
-# input's low threshold; the input synchroniser adds two 8 ns clock cycles),
-# so that is ample. Then release the row and
-# let the columns it pulled LOW rise again before the next row: the ~50 kOhm
-# internal pull-ups recharge the wiring and diode capacitance (~100 pF) with
-# tau ~ 5 us. The scan polls the columns until all read 1, at most
-# ROW_SETTLE_US (hal.scan_matrix): a row with no piece costs no wait.
+# reed, the diode and the pin's driver in nanoseconds, so that is ample. Then
+# release the row and let the columns it pulled LOW rise again before the next
+# row: their pull-ups recharge the wiring (on the PCBs about 450 pF a column:
+# hardware/pcb, host_tools/fakehw/columns.py). How long that takes is measured,
+# not guessed: at boot hal.py times each column from LOW back to 1 and waits at
+# most twice the slowest (sensing/columns.py; `status` gives it). The scan polls
+# the columns until all read 1, so a row with no piece costs no wait.
+# ROW_SETTLE_US is the most it waits before that measurement.
 ROW_PULL_US = const(0)
 ROW_SETTLE_US = const(20)
 

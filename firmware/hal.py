@@ -13,7 +13,8 @@ rows, pull the row LOW (the row pins are open-drain outputs: LOW or
 released, never driven HIGH), wait for the timer's tick, read all 30 GPIO inputs
 in one load from SIO GPIO_IN (the columns are consecutive, so one shift and
 mask gives the row), release the row, and wait until the columns read 1 again
-(the pull-ups recharge the wiring: at most ``ROW_SETTLE_US``), timing both
+(the pull-ups recharge the wiring: at most ``settle_us``, set from each column's
+recovery timed at boot by ``measure_columns``), timing both
 waits on the chip's microsecond timer. A closed reed reads 0. No allocation.
 The loop is viper machine code that writes and reads SIO's registers through
 a pointer (``scan_matrix``): MicroPython's open-drain pin is its output held
@@ -47,6 +48,7 @@ from scacchiera import const, micropython, ptr8, ptr32
 # SIO, the same on the RP2040 and the RP2350: its base, and its registers as word offsets
 _SIO = const(0xD0000000)
 _SIO_GPIO_IN = const(1)          # 0x004: every pad's level
+_SIO_GPIO_OUT_CLR = const(6)     # 0x018: write 1s to set those outputs' levels LOW
 _SIO_GPIO_OE_SET = const(9)      # 0x024: write 1s to enable those pins' outputs
 _SIO_GPIO_OE_CLR = const(10)     # 0x028: write 1s to disable them
 _TIMER_RP2040 = const(0x40054000)     # the microsecond timer's registers (the RP2350's TIMER0), ...
@@ -243,6 +245,29 @@ def scan_matrix(params, raw):
         r += 1
 
 
+@micropython.viper
+def column_recovery(params, bit: int, limit: int) -> int:
+    """How long (us) the column on GPIO ``bit`` (its mask) takes to read 1 again after being held LOW:
+    its own driver pulls it LOW for 2 us (the wiring's capacitance discharged), lets go, and the
+    timer counts until GPIO_IN shows it HIGH, or past ``limit``. Every row is released meanwhile,
+    so nothing else drives the column. ``params``: (sio, timer), as scan_matrix's."""
+    regs = ptr32(params[0])
+    clock = ptr32(params[1])
+    regs[_SIO_GPIO_OUT_CLR] = bit
+    regs[_SIO_GPIO_OE_SET] = bit
+    start = clock[_TIMERAWL]
+    while clock[_TIMERAWL] - start <= 2:
+        pass
+    regs[_SIO_GPIO_OE_CLR] = bit
+    start = clock[_TIMERAWL]
+    elapsed = 0
+    while not (regs[_SIO_GPIO_IN] & bit):
+        elapsed = clock[_TIMERAWL] - start
+        if elapsed > limit:
+            break
+    return elapsed
+
+
 class Hardware:
     """The Pico, wired as board_config.py says."""
 
@@ -262,13 +287,31 @@ class Hardware:
         self._raw = bytearray(8)
         self._wiring = Wiring(cfg.rc_to_square)
         self._straight = self._wiring.straight
-        self.read_rows = self._reader()
+        self.settle_us = cfg.ROW_SETTLE_US
+        self.columns = None       # what measure_columns found: status and diag report it
+        self.measure_columns()
         self._wdt = None
         self.fs = OsFS(root)
         self.serial = serial if serial is not None else UsbSerial()
         self.display, self.display_why = find_display(Pin)   # the optional OLED (an Oled), or None and why
 
     # -- the switch matrix ---------------------------------------------------------
+
+    def measure_columns(self):
+        """Time each column from LOW back to 1 and set the scan's longest wait after a row from the
+        slowest (sensing/columns.py): the wiring's own figure, not a guess. At boot and when
+        diagnostics start; returns the report (``self.columns``)."""
+        from scacchiera.sensing import columns
+        params = (SIO, self._timer)
+        times = [column_recovery(params, 1 << pin, columns.LIMIT_US) for pin in cfg.COL_PINS]
+        self.columns = columns.report(times, cfg.COL_PINS)
+        self.set_settle(self.columns["settle_us"])
+        return self.columns
+
+    def set_settle(self, us):
+        """The scan waits at most ``us`` after each row for its columns to read 1 again."""
+        self.settle_us = us
+        self.read_rows = self._reader()
 
     def _reader(self):
         """``read_rows(out)``, the scan of the matrix: ``out`` gets 8 rank bytes, bit f of byte r set
@@ -279,7 +322,7 @@ class Hardware:
         on the RP2040, as MicroPython's lookup cache hit or missed)."""
         # At most 4 names closed over: a closure's call with more allocates (py/objclosure.c).
         scan, raw = scan_matrix, self._raw
-        params = (SIO, self._timer, self._row_pins, cfg.ROW_PULL_US, cfg.ROW_SETTLE_US, cfg.COL_SHIFT, cfg.COL_MASK)
+        params = (SIO, self._timer, self._row_pins, cfg.ROW_PULL_US, self.settle_us, cfg.COL_SHIFT, cfg.COL_MASK)
         if self._straight:
             def read_rows(out):
                 scan(params, out)

@@ -200,9 +200,8 @@ def render_pinout(cfg):
         "With row r driven LOW, a 0 in bit c means the reed at (row r, column c) is closed.",
         "The columns fall within nanoseconds of driving a row (firmware/hal.py reads them once the",
         "microsecond timer has ticked); after releasing it, wait until every column reads 1 again",
-        "before driving the next (the pull-ups recharge the wiring: firmware/hal.py polls for it, %d us"
-        % cfg.ROW_SETTLE_US,
-        "at most).",
+        "before driving the next (the pull-ups recharge the wiring: firmware/hal.py polls for it, at most",
+        "twice the slowest column's recovery, which it times at boot; `status` gives it as `columns`).",
         "",
         "## The header, pin by pin",
         "",

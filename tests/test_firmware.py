@@ -364,9 +364,56 @@ def _hal():
         import hal
     finally:
         sys.path.remove(FAKEHW)
-        for name in ("hal", "machine", "neopixel", "matrix", "simclock"):
+        for name in ("hal", "machine", "neopixel", "matrix", "simclock", "columns", "column_copper"):
             sys.modules.pop(name, None)
     return hal
+
+
+def _occupied(hw):
+    rows = hw.read_rows(bytearray(8))
+    return [sq for sq in range(64) if rows[sq >> 3] >> (sq & 7) & 1]
+
+
+def test_slow_columns_ghost_at_a_fixed_20_us_and_the_measured_wait_ends_it(tmp_path):
+    """The electrical model of the columns (fakehw/columns.py, from the routed boards' copper): rev 1's
+    columns, on the Pico's own pull-up at its datasheet's worst, recover in ~28 us, so a scan that waits
+    20 us after a row sees each piece once more one row further on; the wait hal.py measures at boot,
+    or rev 2's 10 kOhm per column, reads the board right."""
+    from host_tools.fakehw.columns import ColumnLoads
+    hal = _hal()
+    machine = hal.machine
+    from fakehal import LoopSerial
+    pieces = [0, 27, 45]                                   # a1, d4, f6
+    ghosts = sorted(pieces + [sq + 8 for sq in pieces])    # a2, d5, f7 too
+    for pull_up, ghosted in ((None, ghosts), (10000, pieces)):
+        machine.reset_board(columns=ColumnLoads(pull_up_ohms=pull_up))
+        machine.board.set_squares(pieces)
+        hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root=str(tmp_path / "games"))
+        measured = hw.settle_us
+        hw.set_settle(20)                                  # the rev 1 firmware's fixed wait
+        assert _occupied(hw) == ghosted, pull_up
+        hw.set_settle(measured)
+        assert _occupied(hw) == pieces, pull_up
+        report = hw.columns
+        if pull_up is None:
+            assert min(report["recovery_us"]) > 20 and measured > 2 * 28, report
+            assert len(report["problems"]) == 8 and "fit its 10 kOhm pull-up" in report["problems"][0]
+        else:
+            assert max(report["recovery_us"]) <= 5 and measured <= 12 and report["problems"] == [], report
+
+
+def test_a_column_held_low_is_named_and_leaves_the_wait_to_the_others(tmp_path):
+    from host_tools.fakehw.columns import ColumnLoads
+    hal = _hal()
+    machine = hal.machine
+    from fakehal import LoopSerial
+    machine.reset_board(columns=ColumnLoads(pull_up_ohms=10000))
+    machine.board.short_to_ground(board_config.COL_PINS[3])
+    hw = hal.Hardware(clock=machine.clock, serial=LoopSerial(), root=str(tmp_path / "games"))
+    report = hw.columns
+    assert report["problems"] == ["column 3 (GP%d) stays LOW: a short to GND, a solder bridge or a damaged pin"
+                                  % board_config.COL_PINS[3]]
+    assert report["recovery_us"][3] > 500 and report["settle_us"] <= 12
 
 
 @pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")

@@ -68,6 +68,16 @@ def test_board_scenarios_under_micropython():
     assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % len(scripts)
 
 
+def test_slow_columns_ghost_at_20_us_and_the_measured_wait_ends_it_under_micropython():
+    """tests/test_firmware.py's column test, on MicroPython: the model, hal.py's measurement and the
+    scan with no allocation (host_tools/fakehw first on the path)."""
+    out = run_micropython("tests/mpy/check_column_settle.py", paths=("host_tools/fakehw", "firmware", "tests/mpy"))
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1] == "ok", lines
+    assert lines[0].startswith("pull-up None: at 20 us ghosts, measured wait ") and "pull-up 10000: at 20 us right" in lines[1]
+
+
 def test_scan_path_allocates_nothing_once_steady():
     # host_tools/fakehw first: the firmware's main loop runs on the fake machine module.
     out = run_micropython("tests/mpy/check_scan_no_alloc.py", paths=("host_tools/fakehw", "firmware", "tests/mpy"))

@@ -78,6 +78,8 @@ def test_committed_files_are_what_make_pcb_makes(generated):
             fresh = os.path.join(folder, name)
             relative = os.path.relpath(fresh, str(out))
             committed = os.path.join(COMMITTED, relative)
+            if relative == "column_copper.py":         # beside the electrical model that reads it
+                committed = os.path.join(ROOT, "host_tools", "fakehw", "column_copper.py")
             if not os.path.exists(committed) or _content(fresh) != _content(committed):
                 stale.append(relative)
     assert not stale, "run `make pcb` and commit hardware/pcb: %s differ" % ", ".join(sorted(stale))

@@ -142,6 +142,19 @@ def test_the_matrix_read_by_machine_code_is_the_pins(pico):
         assert read[:8] == read[8:] == expected, (occupied, read)
 
 
+def _numbers_read(rise_us, squares, script, marker):
+    """The numbers ``script`` prints after ``marker``, on an emulated board whose columns rise
+    ``rise_us`` after being let go, with magnets on ``squares``."""
+    from host_tools.pico_emu.board import PicoHands
+    pico = PicoHands(column_rise_us=rise_us)
+    try:
+        pico.emu.set_squares(squares)
+        pico.wait(100)
+        return [int(x) for x in lines(pico.repl(script, marker), marker)[0]]
+    finally:
+        pico.emu.close()
+
+
 # A scan with no wait at all, beside hal.read_rows, and how long read_rows takes (the median of 21).
 SCAN_WITHOUT_WAITS = """
 import time, hal, board_config as cfg
@@ -165,18 +178,11 @@ def test_the_matrix_read_waits_for_the_columns_to_rise_and_no_longer_than_its_bo
     ghosts (each row also the columns before it); hal.read_rows waits and reads the squares. A column that never rises (a wiring fault) makes
     the rows after it read it, and the read still ends: each row waits ROW_SETTLE_US at most."""
     import board_config as cfg
-    from host_tools.pico_emu.board import PicoHands
     from host_tools.pico_emu.emulator import COLUMN_RISE_US
     diagonal = {r * 9 for r in range(8)}
     expected = [1 << r for r in range(8)]
     for rise_us in (COLUMN_RISE_US, 15, 10 ** 7):
-        pico = PicoHands(column_rise_us=rise_us)
-        try:
-            pico.emu.set_squares(diagonal)
-            pico.wait(100)
-            took, *read = [int(x) for x in lines(pico.repl(SCAN_WITHOUT_WAITS, "ROWS"), "ROWS")[0]]
-        finally:
-            pico.emu.close()
+        took, *read = _numbers_read(rise_us, diagonal, SCAN_WITHOUT_WAITS, "ROWS")
         rows, raw = read[:8], read[8:]
         if rise_us == COLUMN_RISE_US:
             assert rows == expected, rows
@@ -188,3 +194,33 @@ def test_the_matrix_read_waits_for_the_columns_to_rise_and_no_longer_than_its_bo
             assert all(rows[r] & expected[r] for r in range(8)), rows
             assert took <= 8 * (cfg.ROW_PULL_US + cfg.ROW_SETTLE_US) + 150, took
 
+
+
+# The columns timed at boot (hal.measure_columns), then a read at rev 1's fixed 20 us and one at that wait.
+READ_AT_20_AND_MEASURED = """
+import hal
+hw = hal.Hardware()
+measured = hw.settle_us
+hw.set_settle(20)
+fixed = bytes(hw.read_rows(bytearray(8)))
+hw.set_settle(measured)
+right = bytes(hw.read_rows(bytearray(8)))
+print('COLS', measured, ' '.join('%d' % x for x in fixed + right), max(hw.columns['recovery_us']))
+"""
+
+
+def test_the_wait_measured_at_boot_reads_slow_columns_right_on_the_emulated_pico():
+    """The emulated board's columns rise as the electrical model says rev 1's do (host_tools/fakehw/
+    columns.py: the routed copper, the ribbons, the Pico's pull-up at its worst): a fixed 20 us wait
+    reads each piece once more one row further on; the wait hal.py measures at boot does not."""
+    from host_tools.fakehw.columns import ColumnLoads
+    rise_us = max(ColumnLoads(pull_up_ohms=None).recovery_us(c) for c in range(8))
+    assert rise_us > 20
+    pieces = {0, 27, 45}                                        # a1, d4, f6
+    measured, *read = _numbers_read(rise_us, pieces, READ_AT_20_AND_MEASURED, "COLS")
+    fixed, right, slowest = read[:8], read[8:16], read[16]
+    expected = [sum(1 << f for f in range(8) if r * 8 + f in pieces) for r in range(8)]
+    ghosts = [sum(1 << f for f in range(8) if r * 8 + f in pieces or (r - 1) * 8 + f in pieces) for r in range(8)]
+    assert fixed == ghosts, fixed
+    assert right == expected, right
+    assert slowest >= rise_us and measured >= 2 * rise_us, (measured, slowest)

@@ -335,6 +335,36 @@ def test_diag_from_the_protocol_pauses_the_game_and_reports():
     assert board.game.tracker.state == 4, "the game looks again: e2 is missing"
 
 
+def test_diag_bench_test_tells_one_reed_live_and_lights_it_green_or_red():
+    """``diag on e4``: the bench test of one reed. Each change of its reed is told at once
+    (``ev: reed``, with how often it changed: a reed that chatters as the magnet nears shows it),
+    and its LED is green while closed, red while open."""
+    board = Board()
+    board.lines()
+    board.send("diag on e4", 4)
+    board.wait(50)
+    lines = board.lines()
+    assert [l for l in lines if "re" in l] == [{"re": "diag", "ok": True, "on": True, "square": "e4"}]
+    assert [l for l in lines if l.get("ev") == "reed"] == [{"ev": "reed", "square": "e4", "closed": False, "changes": 0}]
+    led = board_config.square_to_led(28) * 3
+
+    def colour():
+        pixels = board.hw.pixels
+        return [pixels[led + "GRB".index(c)] for c in "RGB"]    # the strip's bytes are GRB
+    assert colour()[0] > 0 and colour()[1] == 0, colour()            # red: open
+    board.hw.place(28)                                              # the magnet comes down...
+    board.wait(20)
+    board.hw.lift(28)                                               # ...a bounce...
+    board.wait(20)
+    board.hw.place(28)                                              # ...and closed
+    board.wait(50)
+    told = [l for l in board.lines() if l.get("ev") == "reed"]
+    assert [(l["closed"], l["changes"]) for l in told] == [(True, 1), (False, 2), (True, 3)], told
+    assert colour()[1] > 0 and colour()[0] == 0, colour()            # green: closed
+    assert ask(board, '{"cmd": "diag", "square": "z9"}')["error"] == "bad_field"
+    assert ask(board, "diag off")["on"] is False
+
+
 # -- every kind of bad line: one error, nothing changed --------------------------------
 
 SPRINT_START = SprintPosition(seed=2).fen()

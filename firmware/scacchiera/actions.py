@@ -7,6 +7,7 @@ takes (protocol, runner, game, args) and returns its reply's fields.
 
 from .commands import ProtocolError, clock_fields
 from .report import frame_names, occupied
+from .rules.squares import parse_square, square_name
 from .storage.journal import printable
 
 
@@ -175,12 +176,24 @@ def _pgn(p, runner, game, a):
 def _diag(p, runner, game, a):
     from . import diagnostics
     now = runner.hw.ticks_ms()
+    square = a.get("square")
+    if square is not None:
+        try:
+            square = parse_square(square)
+        except ValueError:
+            raise ProtocolError("bad_field", "square: a square's name, e.g. e4")
     if a.get("on", True):
         diagnostics.start(runner, now)
+        if square is not None:
+            diagnostics.running(runner).watch(square)
     else:
         diagnostics.stop(runner, now)
     runner.app.dirty = True
-    return {"on": diagnostics.running(runner) is not None}
+    running = diagnostics.running(runner)
+    out = {"on": running is not None}
+    if running is not None and running.watched >= 0:
+        out["square"] = square_name(running.watched)
+    return out
 
 
 def _watch(p, runner, game, a):

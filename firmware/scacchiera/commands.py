@@ -25,7 +25,7 @@ COMMANDS = {
     "hello": "proto:i", "status": "mem:b", "new": "fen:s* profile:s variant:s seed:i position:i", "show": "uci:s!",
     "unshow": "", "undo": "", "claim": "", "offer": "side:s", "draw": "side:s", "resign": "side:s",
     "promote": "piece:s!", "set": "name:s! value:v!*", "suggest": "uci:s", "games": "", "pgn": "game:i",
-    "diag": "on:b", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
+    "diag": "on:b square:s", "watch": "leds:b occupancy:b", "leds": "", "occupancy": "",
     "clock": "white:i! black:i! run:s", "end": "how:s! side:s!", "decline": "side:s", "tag": "name:s! value:s*",
     "train": "mode:s! side:s puzzle:i rating:i theme:s seed:i fen:s moves:s*", "line": "moves:s!*",
 }
@@ -218,6 +218,9 @@ def _status(p, runner, game, a):
         status["seed"] = pos.seed              # a Sprint game's decks: new with this seed deals them again
     if runner.display is not None:
         status["display"] = list(runner.display.lines)
+    columns = getattr(runner.hw, "columns", None)
+    if columns is not None:
+        status["columns"] = columns            # the wiring's recovery times and the scan's wait (hal.py)
     if a.get("mem"):                   # asked for only: gc.mem_free walks the heap (docs/protocol.md)
         try:
             import gc

@@ -4,10 +4,14 @@ While it runs the game is paused and the board shows its wiring directly:
 
 - the LED follows the magnet: every square whose reed is closed is lit white;
 - a walking LED: one LED at a time in chain order (LED 0, 1, 2...), red on
-  the first lap, green on the second, blue on the third, and so on;
+  the first lap, green on the second, blue on the third, and so on; or, for
+  the bench test of one reed (``diag on e4``), that square's LED only,
+  green while its reed is closed and red while open, and a line at each change;
 - a report once a second (the serial protocol prints it): the occupancy map,
   the measured scan rate, and the stuck and dead switches, that is the squares
-  never seen open and never seen closed since diagnostics started.
+  never seen open and never seen closed since diagnostics started; and on the
+  board, the columns' recovery times, measured again as diagnostics start, with
+  the scan's wait set from them (hal.py, sensing/columns.py).
 
 A main-loop part (parts.py) that holds the board while it runs (``Runner.hold``:
 the game gets no scans, this part draws the LEDs). The ``diag`` button
@@ -31,6 +35,9 @@ def running(runner):
 
 def start(runner, now):
     if running(runner) is None:
+        measure = getattr(runner.hw, "measure_columns", None)
+        if measure is not None:
+            measure()                 # the columns timed afresh: the report gives them (hal.py)
         diag = Diagnostics(runner.led_of_square, runner.led_order,
                            max(1, runner.max_level * runner.brightness // 100))
         diag.begin(runner, now)
@@ -65,6 +72,19 @@ class Diagnostics:
         self.walk = -1                    # the walking LED's index, as last drawn
         self.reported = 0                 # when the last report went, and runner.scans then
         self.scans = 0
+        self.watched = -1                 # the square of the bench test (``diag on e4``), or -1
+        self.watched_closed = 0           # its reed now: 1 closed
+        self.watched_changes = 0          # how often it changed since watched (a reed that chatters)
+        self.watched_news = False         # a change the protocol has not told yet
+
+    def watch(self, square):
+        """The bench test: ``square``'s reed told live (an ``ev: reed`` line at each change) and lit
+        green while closed, red while open: raise or lower a magnet over it and see where it closes."""
+        self.watched = square
+        self.watched_closed = (self.rows[square >> 3] >> (square & 7)) & 1
+        self.watched_changes = 0
+        self.watched_news = True
+        self.changed = True
 
     def begin(self, runner, now):
         self.reported = now
@@ -93,6 +113,13 @@ class Diagnostics:
             if mine[r] != b:
                 mine[r] = b
                 self.changed = True
+        watched = self.watched
+        if watched >= 0:
+            closed = (rows[watched >> 3] >> (watched & 7)) & 1
+            if closed != self.watched_closed:
+                self.watched_closed = closed
+                self.watched_changes += 1
+                self.watched_news = True
         if self.walking(now) != self.walk:
             self.changed = True
 
@@ -105,7 +132,11 @@ class Diagnostics:
         self.look(runner.rows, now)
 
     def tick(self, runner, now):
-        """Once a second, the report, with the scans/s since the last one."""
+        """Once a second, the report, with the scans/s since the last one; the watched reed at once."""
+        if self.watched_news:
+            self.watched_news = False
+            runner.protocol.send({"ev": "reed", "square": square_name(self.watched),
+                                  "closed": bool(self.watched_closed), "changes": self.watched_changes})
         dt = elapsed(now, self.reported)
         if dt >= REPORT_MS:
             scans = runner.scans
@@ -113,6 +144,9 @@ class Diagnostics:
             self.reported = now
             self.scans = scans
             report["ev"] = "diag"
+            columns = getattr(runner.hw, "columns", None)
+            if columns is not None:
+                report["columns"] = columns
             runner.protocol.send(report)
 
     def draw(self, runner, buf, now):
@@ -129,6 +163,8 @@ class Diagnostics:
         pass
 
     def walking(self, now):
+        if self.watched >= 0:
+            return self.led_of_square[self.watched]
         return (elapsed(now, self.started) // WALK_MS) % 64
 
     def render(self, buf, now):
@@ -145,6 +181,9 @@ class Diagnostics:
         step = elapsed(now, self.started) // WALK_MS
         walk = step % 64
         channel = (step // 64) % 3              # 0 red, 1 green, 2 blue
+        if self.watched >= 0:                   # the bench test: the watched square only, green or red
+            walk = leds[self.watched]
+            channel = 1 if self.watched_closed else 0
         i = walk * 3
         for slot in range(3):
             buf[i + slot] = level if self.offsets[slot] == channel else 0

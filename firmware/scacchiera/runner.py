@@ -32,6 +32,8 @@ host_tools/fakehw for tests and the simulator)::
     open_data(name)        a data file shipped with the firmware (puzzles.bin), open for binary
                            reading; OSError if there is none
     display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
+    columns, measure_columns()  optional: the columns' recovery times and the scan's wait (hal.py,
+                           sensing/columns.py), measured at boot and again by diagnostics
 """
 
 import gc
@@ -102,6 +104,9 @@ class Runner:
         now = hw.ticks_ms()
         self.cause = hw.reset_cause()
         self.protocol.send({"ev": "boot", "proto": VERSION, "firmware": FIRMWARE, "cause": self.cause})
+        columns = getattr(hw, "columns", None)     # hal.py measured the columns' wiring (sensing/columns.py)
+        if columns and columns["problems"]:
+            self.protocol.send({"ev": "wiring", "problems": columns["problems"], "settle_us": columns["settle_us"]})
         hw.read_rows(self.rows)
         parts = self.parts
         for part in parts:

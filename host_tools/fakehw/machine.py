@@ -49,12 +49,31 @@ _low = 0          # pins driven LOW (bit n = GPIO n)
 _high = 0         # pins driven HIGH
 _memo = {}        # _high -> {_low -> GPIO_IN word}
 _memo_rev = -1
+# The columns' recovery (columns.py), when the board has one: a column let go of reads 0 until
+# the timer has counted its delay (or the board's clock moved on: the next scan comes later).
+_rc_pins = ()                  # the column GPIOs with a delay
+_after_reed = [0] * _NUM_GPIOS  # us to read 1 after a closed reed let go (from the diode's drop)
+_after_self = [0] * _NUM_GPIOS  # us after the pin's own driver let go (from 0 V)
+_ready = [0] * _NUM_GPIOS       # the timer count it reads 1 again at; 0: not recovering
+_ready_clock = [0] * _NUM_GPIOS  # the board's clock (us) when it was let go
 
 
-def reset_board(diodes=True):
-    """A new board: no magnets, nothing driven, no pulls, a clock at 0."""
-    global board, clock, watchdog, resets, cause, writes, registers, _low, _high, _memo, _memo_rev
+def reset_board(diodes=True, columns=None):
+    """A new board: no magnets, nothing driven, no pulls, a clock at 0.
+
+    ``columns``: a columns.ColumnLoads (each column's capacitance and pull-up: a column read
+    too soon after a closed reed let go still reads 0), or None (they recover at once).
+    """
+    global board, clock, watchdog, resets, cause, writes, registers, _low, _high, _memo, _memo_rev, _rc_pins
     board = ReedMatrix(diodes=diodes, pull_ups=False)
+    _rc_pins = ()
+    for pin in range(_NUM_GPIOS):
+        _after_reed[pin] = _after_self[pin] = _ready[pin] = _ready_clock[pin] = 0
+    if columns is not None:
+        for pin, (reed, own) in columns.by_pin().items():
+            _after_reed[pin] = reed
+            _after_self[pin] = own
+        _rc_pins = tuple(sorted(columns.by_pin()))
     clock = simclock.Clock()
     watchdog = None
     resets = 0
@@ -83,41 +102,80 @@ def reboot(reason=WDT_RESET):
     registers[_WDT + 8] = {WDT_RESET: 1, FORCED_RESET: 2}.get(reason, 0)
     _low = _high = 0
     for pin in range(_NUM_GPIOS):
+        _ready[pin] = 0
+    for pin in range(_NUM_GPIOS):
         board.pull(pin, None)
 
 
 def _word():
+    """What GPIO_IN reads now: the pads' levels, with the columns still recovering read as 0."""
+    word = _static(_high, _low)
+    if _rc_pins:
+        now = TIMER.count
+        for pin in _rc_pins:
+            ready = _ready[pin]
+            if ready and (word >> pin) & 1:
+                if _ready_clock[pin] == clock._us and 0 < ((ready - now) & 0x3FFFFFFF) < 0x20000000:
+                    word &= ~(1 << pin)
+                else:
+                    _ready[pin] = 0
+    return word
+
+
+def _static(high, low):
+    """The levels once everything has settled, for these pins driven HIGH and LOW (cached)."""
     if board.revision == _memo_rev:
-        by_low = _memo.get(_high)
+        by_low = _memo.get(high)
         if by_low is not None:
-            word = by_low.get(_low)
+            word = by_low.get(low)
             if word is not None:
                 return word
     depth = _unlock()
     try:
-        return _solve()
+        return _solve(high, low)
     finally:
         _relock(depth)
 
 
-def _solve():
-    """The GPIO_IN word for the pins driven now, solved on the board and cached."""
+def _driven(high, low):
+    """The pins driven change to ``high`` and ``low``: a column that falls starts no delay, one that
+    rises (a closed reed's row let go, or its own driver) reads 0 for its recovery first."""
+    global _high, _low
+    if _rc_pins:
+        before = _static(_high, _low)
+        after = _static(high, low)
+        now = TIMER.count
+        for pin in _rc_pins:
+            bit = 1 << pin
+            if not after & bit:
+                _ready[pin] = 0
+            elif not before & bit:
+                delay = _after_self[pin] if _low & bit else _after_reed[pin]
+                if delay:
+                    _ready[pin] = ((now + delay) & 0x3FFFFFFF) or 1
+                    _ready_clock[pin] = clock._us
+    _high = high
+    _low = low
+
+
+def _solve(high, low):
+    """The GPIO_IN word for these pins driven, solved on the board and cached."""
     global _memo_rev
     if board.revision != _memo_rev:
         _memo.clear()
         _memo_rev = board.revision
-    by_low = _memo.get(_high)
+    by_low = _memo.get(high)
     if by_low is None:
-        by_low = _memo[_high] = {}
+        by_low = _memo[high] = {}
     for pin in range(_NUM_GPIOS):
         bit = 1 << pin
-        if _low & bit:
+        if low & bit:
             board.drive(pin, 0)
-        elif _high & bit:
+        elif high & bit:
             board.drive(pin, 1)
         else:
             board.release(pin)
-    word = by_low[_low] = board.gpio_in()
+    word = by_low[low] = board.gpio_in()
     return word
 
 
@@ -165,17 +223,17 @@ class Pin:
         self._apply()
 
     def _apply(self):
-        global _low, _high
         bit = 1 << self.id
-        _low &= ~bit
-        _high &= ~bit
+        low = _low & ~bit
+        high = _high & ~bit
         if self._mode == Pin.OUT:
             if self._out:
-                _high |= bit
+                high |= bit
             else:
-                _low |= bit
+                low |= bit
         elif self._mode == Pin.OPEN_DRAIN and not self._out:
-            _low |= bit
+            low |= bit
+        _driven(high, low)
 
     def value(self, v=None):
         if v is None:
@@ -215,7 +273,7 @@ mem32 = _Mem32()
 
 class _Sio:
     """SIO's registers by word, as hal.scan_matrix's pointer reads and writes them: GPIO_IN (1),
-    GPIO_OE_SET (9) and GPIO_OE_CLR (10). MicroPython's open-drain pin holds its output LOW and
+    GPIO_OUT_CLR (6), GPIO_OE_SET (9) and GPIO_OE_CLR (10). MicroPython's open-drain pin holds its output LOW and
     switches the output enable: an enabled open-drain pin pulls LOW, a disabled one floats."""
 
     def __getitem__(self, word):
@@ -224,11 +282,12 @@ class _Sio:
         raise ValueError("fake SIO: no register at word %d" % word)
 
     def __setitem__(self, word, bits):
-        global _low
         if word == 9:
-            _low |= bits
+            _driven(_high, _low | bits)
         elif word == 10:
-            _low &= ~bits
+            _driven(_high, _low & ~bits)
+        elif word == 6:
+            pass      # GPIO_OUT_CLR: the output levels LOW, which an enabled pin here always is
         else:
             raise ValueError("fake SIO: no register at word %d" % word)
 

@@ -100,6 +100,16 @@ class ReedMatrix:
         self.revision += 1
         self._levels = None
 
+    def short_to_ground(self, pin, shorted=True):
+        """A fault: `pin` joined to GND (a solder bridge, a damaged pin), as a pressed button joins its own."""
+        _check_pin(pin)
+        if shorted:
+            self._pressed[pin] = True
+        else:
+            self._pressed.pop(pin, None)
+        self.revision += 1
+        self._levels = None
+
     # --- the pins, as the firmware sees them ---
 
     def drive(self, pin, level):

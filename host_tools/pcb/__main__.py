@@ -18,6 +18,7 @@ import time
 
 from host_tools.pcb import boards as boards_module
 from host_tools.pcb.assembly import assembly_svg
+from host_tools.pcb.column_figures import column_copper_module, track_lengths
 
 try:
     from host_tools.pcb import kicad_board
@@ -32,6 +33,8 @@ from host_tools.pcb.order_sheet import order_sheet
 from host_tools.pcb.placement_check import placement_check_svg
 
 OUT = os.path.join(boards_module.ROOT, "hardware", "pcb")
+# The columns' copper goes beside the electrical model that reads it (into --out when one is given).
+COLUMN_COPPER = os.path.join(boards_module.ROOT, "host_tools", "fakehw", "column_copper.py")
 
 
 def generate(names, out=OUT):
@@ -41,6 +44,7 @@ def generate(names, out=OUT):
     designs = boards_module.boards()
     summary = {}
     checks = []
+    lengths = {}
     for name in names:
         board = designs[name]
         started = time.time()
@@ -54,6 +58,7 @@ def generate(names, out=OUT):
         with tempfile.TemporaryDirectory() as scratch:
             kicad_board.fabrication(pcb, board, folder, os.path.join(scratch, "fab"))
             kicad_board.render(pcb, board, folder, os.path.join(scratch, "svg"))
+        lengths[name] = track_lengths(pcb, kicad_board.pcbnew)
         for part in board.parts:
             if part.ref in ("LED1", "D1", "U2"):              # one of each polarised part the fab places
                 checks.append((part.ref, part.kind, name, kicad_board.part_pads(pcb, part.ref)))
@@ -76,6 +81,8 @@ def generate(names, out=OUT):
         kicad_board.write_if_changed(os.path.join(out, "README.md"), sheet)
         kicad_board.write_if_changed(os.path.join(out, "assembly.svg"), assembly_svg())
         kicad_board.write_if_changed(os.path.join(out, "placement-check.svg"), placement_check_svg(checks))
+        kicad_board.write_if_changed(COLUMN_COPPER if out == OUT else os.path.join(out, "column_copper.py"),
+                                     column_copper_module(lengths["strip"], lengths["carrier"]))
     return summary
 
 

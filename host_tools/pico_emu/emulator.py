@@ -98,9 +98,9 @@ def _assembled_uf2(firmware, base):
     return out
 
 
-# A column a closed reed pulled LOW reads 1 again this long after it is let go: the Pico's ~50 kOhm
-# pull-up recharging ~100 pF of wiring (board_config.py) reaches the input's high threshold (0.625 x
-# 3.3 V) after ~1 tau. The scan must wait for it (hal.scan_matrix) or the next row reads a ghost.
+# A column a closed reed pulled LOW reads 1 again this long after it is let go: a short hand-wired
+# board's (the Pico's ~50 kOhm pull-up and ~100 pF). The PCBs' figures come from
+# host_tools/fakehw/columns.py; the scan waits what hal.py measured at boot (hal.scan_matrix).
 COLUMN_RISE_US = 5
 
 

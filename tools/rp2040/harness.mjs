@@ -7,7 +7,8 @@
 //   are replaced by a BKPT that the harness serves (NOR semantics, datasheet-typical busy times);
 // - a USB host that keeps an OUT request pending until it has bytes (as a real host's NAK does);
 // - the reed matrix as an electrical model (a column reads 0 while a row with a closed reed on that
-//   column is driven LOW, and for init's `column_rise_ns` after: its pull-up recharging the wiring;
+//   column is driven LOW, or the column's own driver holds it LOW, and for init's `column_rise_ns`
+//   after: its pull-up recharging the wiring;
 //   diodes, so no ghosts), the buttons, the WS2812 chain decoded from pulse widths on the LED pin;
 // - resets: the watchdog (or machine.reset) restarts the chip with the same flash and the watchdog's
 //   reason kept; a power cut stops it, and `boot` powers it on again;
@@ -392,6 +393,10 @@ class Board {
           if (low & (1 << r)) pulled |= 1 << c;
         }
       }
+    }
+    for (let c = 0; c < cols.length; c++) {
+      // The firmware's own driver holding a column LOW (hal.column_recovery times its rise after).
+      if (mcu.gpio[cols[c]].value === GPIOPinState.Low) pulled |= 1 << c;
     }
     const riseNs = this.cfg.column_rise_ns || 0;
     for (let c = 0; c < cols.length; c++) {
