@@ -287,9 +287,7 @@ class Hardware:
         self._raw = bytearray(8)
         self._wiring = Wiring(cfg.rc_to_square)
         self._straight = self._wiring.straight
-        self.settle_us = cfg.ROW_SETTLE_US
-        self.columns = None       # what measure_columns found: status and diag report it
-        self.measure_columns()
+        self.measure_columns()     # sets settle_us, read_rows and columns (status and diag report it)
         self._wdt = None
         self.fs = OsFS(root)
         self.serial = serial if serial is not None else UsbSerial()
@@ -304,7 +302,7 @@ class Hardware:
         from scacchiera.sensing import columns
         params = (SIO, self._timer)
         times = [column_recovery(params, 1 << pin, columns.LIMIT_US) for pin in cfg.COL_PINS]
-        self.columns = columns.report(times, cfg.COL_PINS)
+        self.columns = columns.report(times, cfg.COL_PINS, cfg.ROW_SETTLE_US)
         self.set_settle(self.columns["settle_us"])
         return self.columns
 

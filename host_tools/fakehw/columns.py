@@ -44,7 +44,8 @@ PIN_PF = 5             # the RP2040's pad and its input (an assumption: the data
 
 
 def strip_reversed(row, config=board_config):
-    """True when row `row`'s strip is mounted turned round (its LEDs run from column 7 to 0)."""
+    """True when row `row`'s strip is mounted turned round (its LEDs run from column 7 to 0): as
+    host_tools/pcb/boards.strip_is_reversed says, without the PCB generator (this runs on MicroPython)."""
     return config.rc_to_led(row, 1) < config.rc_to_led(row, 0)
 
 

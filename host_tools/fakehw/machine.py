@@ -70,10 +70,11 @@ def reset_board(diodes=True, columns=None):
     for pin in range(_NUM_GPIOS):
         _after_reed[pin] = _after_self[pin] = _ready[pin] = _ready_clock[pin] = 0
     if columns is not None:
-        for pin, (reed, own) in columns.by_pin().items():
+        delays = columns.by_pin()
+        for pin, (reed, own) in delays.items():
             _after_reed[pin] = reed
             _after_self[pin] = own
-        _rc_pins = tuple(sorted(columns.by_pin()))
+        _rc_pins = tuple(sorted(delays))
     clock = simclock.Clock()
     watchdog = None
     resets = 0

@@ -93,15 +93,10 @@ class ReedMatrix:
         pin = self.config.button_pin(name)
         if pin is None:
             raise ValueError("no button " + name)
-        if down:
-            self._pressed[pin] = True
-        else:
-            self._pressed.pop(pin, None)
-        self.revision += 1
-        self._levels = None
+        self.short_to_ground(pin, down)
 
     def short_to_ground(self, pin, shorted=True):
-        """A fault: `pin` joined to GND (a solder bridge, a damaged pin), as a pressed button joins its own."""
+        """`pin` joined to GND: a pressed button, or a fault (a solder bridge, a damaged pin)."""
         _check_pin(pin)
         if shorted:
             self._pressed[pin] = True

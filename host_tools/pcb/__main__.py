@@ -30,7 +30,7 @@ except ImportError as error:  # not the Python KiCad was built for, or no KiCad
              % sys.executable)
 from host_tools.pcb.netlist import kicad_netlist
 from host_tools.pcb.order_sheet import order_sheet
-from host_tools.pcb.placement_check import placement_check_svg
+from host_tools.pcb.placement_check import CHECKS, placement_check_svg
 
 OUT = os.path.join(boards_module.ROOT, "hardware", "pcb")
 # The columns' copper goes beside the electrical model that reads it (into --out when one is given).
@@ -59,8 +59,8 @@ def generate(names, out=OUT):
             kicad_board.fabrication(pcb, board, folder, os.path.join(scratch, "fab"))
             kicad_board.render(pcb, board, folder, os.path.join(scratch, "svg"))
         lengths[name] = track_lengths(pcb, kicad_board.pcbnew)
-        for part in board.parts:
-            if part.ref in ("LED1", "D1", "U2"):              # one of each polarised part the fab places
+        for part in board.parts:                              # one of each polarised part the fab places
+            if part.kind in CHECKS and part.kind not in [kind for _ref, kind, _board, _pads in checks]:
                 checks.append((part.ref, part.kind, name, kicad_board.part_pads(pcb, part.ref)))
         tracks = [item for item in pcb.GetTracks() if item.GetClass() == "PCB_TRACK"]
         summary[name] = {

@@ -60,7 +60,7 @@ def snap_up(value):
 class Part:
     """One footprint on a board: `nets` maps pad numbers to net names."""
 
-    def __init__(self, ref, kind, footprint, x, y, rotation, nets, side="top"):
+    def __init__(self, ref, kind, footprint, x, y, rotation, nets, side="top", serves=None):
         self.ref = ref
         self.side = side  # "bottom": soldered from underneath (KiCad flips it to B.Cu)
         self.kind = kind
@@ -69,7 +69,7 @@ class Part:
         self.y = y
         self.rotation = rotation
         self.nets = nets
-        self.serves = None  # a solder jumper: the connector ("J1"/"J2") it joins to the LEDs when bridged
+        self.serves = serves  # a solder jumper: the connector ("J1"/"J2") it joins to the LEDs when bridged
 
     @property
     def value(self):
@@ -274,8 +274,7 @@ def _strip_data_path(board, start, size, led_y):
                                  ("JP2", first + 13.0, {"1": "DIN_J2", "2": "DIN"}, "J2"),
                                  ("JP3", last + 12.5, {"1": "DOUT", "2": "DOUT_J1"}, "J1"),
                                  ("JP4", last + 16.0, {"1": "DOUT", "2": "DOUT_J2"}, "J2")):
-        part = board.add(Part(ref, "solder_jumper", jumper, snap(x), y, 90, nets))
-        part.serves = serves
+        board.add(Part(ref, "solder_jumper", jumper, snap(x), y, 90, nets, serves=serves))
         board.texts.append(Text(snap(x), y - 2.8, serves, 1.0))
 
 

@@ -2,7 +2,7 @@
 
 MicroPython keeps a littlefs2 filesystem at the end of the Pico's 2 MiB flash
 and mounts it as ``/`` (blocks of 4096 B, program size 256). Where it starts
-depends on the build (hardware/micropython/ROMFS-BUILD.md):
+depends on the build (hardware/micropython/ROMFS_BUILD.md):
 
 - ``STOCK``, the official RPI_PICO: 1408 KiB at offset 0xA0000 (352 blocks),
   holding the whole firmware after ``make deploy``;

@@ -13,7 +13,6 @@ from .. import const
 MARGIN = const(2)          # the wait: the slowest column's time, twice, ...
 MARGIN_US = const(2)       # ... and 2 us (the timer's tick, the poll's own time)
 LIMIT_US = const(500)      # a column not back to 1 by then is held LOW: a short, a bad pin
-SLOW_US = const(20)        # slower than this: the wiring lacks its pull-ups (hardware/pcb: 10 kOhm per column)
 
 
 def settle_us(times):
@@ -26,15 +25,15 @@ def settle_us(times):
     return slowest * MARGIN + MARGIN_US
 
 
-def report(times, pins):
+def report(times, pins, slow_us):
     """What ``status`` and ``diag`` say of the columns: the wait, each time, and a sentence for
-    each column that is held LOW or slow."""
+    each column that is held LOW or slower than ``slow_us`` (board_config.ROW_SETTLE_US)."""
     problems = []
     for column in range(len(times)):
         t = times[column]
         where = "column %d (GP%d)" % (column, pins[column])
         if t > LIMIT_US:
             problems.append(where + " stays LOW: a short to GND, a solder bridge or a damaged pin")
-        elif t > SLOW_US:
+        elif t > slow_us:
             problems.append("%s takes %d us to recover: fit its 10 kOhm pull-up (hardware/pcb)" % (where, t))
     return {"settle_us": settle_us(times), "recovery_us": list(times), "problems": problems}
