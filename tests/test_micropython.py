@@ -78,6 +78,14 @@ def test_slow_columns_ghost_at_20_us_and_the_measured_wait_ends_it_under_micropy
     assert lines[0].startswith("pull-up None: at 20 us ghosts, measured wait ") and "pull-up 10000: at 20 us right" in lines[1]
 
 
+def test_a_ctrl_c_or_a_crash_inside_a_locked_stretch_leaves_the_heap_usable():
+    """The REPL tools' two Ctrl-Cs could stop the loop with the heap locked (the REPL then had no
+    memory): start.serve unlocks it (tests/mpy/check_ctrl_c.py)."""
+    out = run_micropython("tests/mpy/check_ctrl_c.py", paths=("host_tools/fakehw", "firmware", "tests/mpy"))
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "ok", out.stdout
+
+
 def test_scan_path_allocates_nothing_once_steady():
     # host_tools/fakehw first: the firmware's main loop runs on the fake machine module.
     out = run_micropython("tests/mpy/check_scan_no_alloc.py", paths=("host_tools/fakehw", "firmware", "tests/mpy"))

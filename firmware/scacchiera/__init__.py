@@ -40,6 +40,14 @@ except ImportError:  # CPython: no heap to lock
         pass
 
 
+def heap_unlock_all():
+    """Unlock the heap however deep it is locked. A Ctrl-C (the REPL tools send two) can land
+    between a lock and its unlock: the loop then stops with the heap locked, and the REPL after it
+    has no memory (its first line a MemoryError, the board stuck)."""
+    while heap_unlock():
+        pass
+
+
 # Millisecond timestamps wrap, as MicroPython's time.ticks_ms() does. Logic never reads a clock:
 # every call is handed ``now`` (ms). On the Pico that is ``time.ticks_ms()``, which wraps at 2**30;
 # in the simulator and the tests it is simulated time. Differences go through ``elapsed`` so both

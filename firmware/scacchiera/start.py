@@ -9,6 +9,7 @@ main.py, so that an update never has to change main.py.
 """
 
 import board_config as cfg
+from . import heap_unlock_all
 from .runner import Runner, PERIOD_US
 
 WATCHDOG_MS = 8000   # longer than any healthy pause: a flash write, a PGN at the end of a game
@@ -45,9 +46,11 @@ def serve(runner, steps=-1):
     try:
         runner.run(steps)
     except KeyboardInterrupt:
+        heap_unlock_all()    # a Ctrl-C inside a locked stretch (scacchiera/__init__.py) left it locked
         hw.stop_watchdog()   # Ctrl-C on the serial link (the REPL, mpremote): stay stopped
         raise
     except Exception as e:
+        heap_unlock_all()    # the crash line needs memory
         runner.crash(e)
         hw.reset()
     return runner

@@ -52,10 +52,11 @@ FUSE_HOLD_MA = 500  # the resettable fuse between the Pico's VBUS and the board'
 BULK_UF = 220
 
 # --- The column pull-ups ---
-# Each column net runs through eight ribbons and eight strips: about 0.3-0.6 nF. The Pico's own
-# pull-up (50-80 kOhm) would take 11-37 us to bring it from a closed reed's LOW back above the
-# input threshold; a 10 kOhm one per column on the carrier takes a fifth of that.
+# Each column net runs through eight ribbons and eight strips: about 450 pF. The Pico's own
+# pull-up (50-80 kOhm) takes 17-28 us to bring it from a closed reed's LOW back above the input
+# threshold; with a 10 kOhm one per column on the carrier, about 3 us (host_tools/fakehw/columns.py).
 COLUMN_PULLUP_OHMS = 10000
+
 
 def ipc2221_width_mm(current_a, rise_c=TEMPERATURE_RISE_C, oz=COPPER_OZ):
     """The narrowest outer-layer track (mm) that carries `current_a` with a `rise_c` temperature rise."""
@@ -72,15 +73,15 @@ PARTS = {
     "diode": ("1N4148W", "ST (Semtech) 1N4148W (SOD-123)", True),
     "reed": ("reed NO 10-20 AT", "Littelfuse MACD-14 (14 mm glass)", False),
     "strip_header": ("IDC 2x7", "2x7 2.54 mm shrouded box header", False),
-    "series_resistor": ("33", "UNI-ROYAL 0603WAF330JT5E (0603)", True),
+    "series_resistor": (str(SERIES_OHMS), "UNI-ROYAL 0603WAF330JT5E (0603)", True),
     "solder_jumper": ("jumper", "solder jumper, open: bridge it with solder", False),
     "pico": ("Raspberry Pi Pico", "Raspberry Pi SC0915", False),
     "shifter": ("74AHCT125", "Texas Instruments SN74AHCT125DR (SOIC-14)", True),
     "data_resistor": ("330", "UNI-ROYAL 0603WAF3300T5E (0603)", True),
     "shifter_cap": ("100nF", "YAGEO CC0603KRX7R9BB104 (0603 X7R 50 V)", True),
-    "column_pullup": ("10k", "UNI-ROYAL 0603WAF1002T5E (0603)", True),
-    "fuse": ("PTC 0.5A", "Littelfuse 1206L050YR (1206, 0.5 A hold, 1 A trip, 6 V)", True),
-    "bulk_cap": ("220uF 25V", "Rubycon 25YXJ220M6.3X11 (6.3 mm, 2.5 mm pitch)", False),
+    "column_pullup": ("%dk" % (COLUMN_PULLUP_OHMS // 1000), "UNI-ROYAL 0603WAF1002T5E (0603)", True),
+    "fuse": ("PTC %gA" % (FUSE_HOLD_MA / 1000.0), "Littelfuse 1206L050YR (1206, 0.5 A hold, 1 A trip, 6 V)", True),
+    "bulk_cap": ("%duF 25V" % BULK_UF, "Rubycon 25YXJ220M6.3X11 (6.3 mm, 2.5 mm pitch)", False),
     "buttons_header": ("1x5 header", "2.54 mm pin header", False),
     "display_header": ("1x4 header", "2.54 mm pin header", False),
     "mounting_hole": ("M3", "", False),
