@@ -565,6 +565,26 @@ def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
         hands.emu.close()
 
 
+def test_the_serial_link_hands_the_board_what_the_tool_wrote_last_before_it_stops():
+    """mpremote writes its last command (a reset) and exits; the link must not stop serving before
+    those bytes reach the board (make deploy's tests saw the board left in the raw REPL)."""
+    from host_tools.pico_emu.board import PicoHands
+    from host_tools.pico_emu.pty import SerialLink
+    hands = PicoHands()
+    try:
+        link = SerialLink(hands.emu)                 # no thread: nothing read until stop
+        os.write(link.slave, b'{"cmd": "status", "id": "last"}\n')
+        link.stop()
+        for _ in range(30):
+            hands.wait(100)
+            if [line for line in hands.emu.lines() if isinstance(line, dict) and line.get("id") == "last"]:
+                break
+        else:
+            raise AssertionError("the line written before stop never reached the board")
+    finally:
+        hands.emu.close()
+
+
 def test_make_deploy_updates_a_romfs_board_and_keeps_its_game(tmp_path):
     """make deploy's code on a board flashed with make uf2, over the serial link (mpremote on a
     pseudo-terminal): the ROMFS image written by ``mpremote romfs deploy``, a stale module on the

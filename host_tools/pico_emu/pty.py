@@ -55,9 +55,14 @@ class SerialLink:
             self.step()
 
     def stop(self):
+        """Stop serving, once the bytes the tool wrote last have reached the board: mpremote writes its
+        ``reset`` and exits, and a thread stopped before its next slice would leave them unread (the
+        board then sat in the raw REPL: a test's status went unanswered, now and then, on a busy machine)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
+        while select.select([self.master], [], [], 0)[0]:
+            self.step()
         os.close(self.master)
         os.close(self.slave)
 
