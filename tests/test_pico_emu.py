@@ -542,6 +542,7 @@ def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
                    "expect moves e2e4 e7e5")
         before = _games_on(hands)
         assert len(before) == 5
+        mark = len(hands.emu.serial)
         link = SerialLink(hands.emu).start()
 
         def drop(path):
@@ -553,8 +554,7 @@ def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
         finally:
             link.stop()
         assert hands.emu.layout.name == "romfs"
-        hands.wait(1500)
-        st = hands.status()
+        st = _status_after_deploy(hands, mark)
         assert st["moves"] == ["e2e4", "e7e5"] and st["in_sync"], st
         assert _games_on(hands) == before
         kept = sorted(os.listdir(tmp_path / "backup" / "games" / "archive"))
@@ -563,6 +563,31 @@ def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
         assert "/main.py" in files and "/hal.mpy" not in files and "/scacchiera/runner.mpy" not in files
     finally:
         hands.emu.close()
+
+
+def _status_after_deploy(hands, mark):
+    """The board's status once it has booted again after make deploy's reset (a boot line printed
+    after ``mark``); if it never does, what it printed since."""
+    from host_tools.pico_emu.emulator import EmulatorError
+    for _ in range(60):
+        if any(isinstance(line, dict) and line.get("ev") == "boot" for line in _lines_after(hands, mark)):
+            break
+        hands.wait(100)
+    try:
+        hands.wait(500)
+        return hands.status()
+    except EmulatorError:
+        raise AssertionError("no status after the deploy; the board printed: %r" % hands.emu.serial[mark:][-3000:])
+
+
+def _lines_after(hands, mark):
+    out = []
+    for text in hands.emu.serial[mark:].splitlines():
+        try:
+            out.append(json.loads(text))
+        except ValueError:
+            pass
+    return out
 
 
 def test_the_serial_link_hands_the_board_what_the_tool_wrote_last_before_it_stops():
@@ -599,13 +624,13 @@ def test_make_deploy_updates_a_romfs_board_and_keeps_its_game(tmp_path):
         run(hands, "lift g1\nwait 200\nplace f3\nwait 700\nexpect moves g1f3")
         before = _games_on(hands)
         hands.repl("f = open('/hal.py', 'w'); f.write('raise ImportError'); f.close(); print('STALE')\n", "STALE")
+        mark = len(hands.emu.serial)
         link = SerialLink(hands.emu).start()
         try:
             assert deploy.upload(link.name, str(tmp_path / "build" / "firmware")) == 0
         finally:
             link.stop()
-        hands.wait(1500)
-        st = hands.status()
+        st = _status_after_deploy(hands, mark)
         assert st["moves"] == ["g1f3"] and st["in_sync"], st
         assert _games_on(hands) == before and len(before) == 1
         files = hands.emu.flash_files()          # the firmware went to ROMFS, not onto the filesystem
