@@ -300,3 +300,155 @@ def start_game(page, opponent=None, colour=None, clock=None, variant=None, seed=
         page.set_checked("#ng-rated", rated)
     page.click("#reset")
     page.wait_for_selector("#new-game", state="hidden")
+
+
+# -- a person on the companion page, on a phone (390 x 844, touch) or a desktop (1280 x 800) ----------
+
+SIZES = {"phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+         "desktop": {"viewport": {"width": 1280, "height": 800}}}
+
+
+def finger_drag(page, start, end, steps=4):
+    """A finger pressed at ``start`` (x, y), moved to ``end`` and lifted: real touch input (Chromium's
+    Input.dispatchTouchEvent through the DevTools protocol), not mouse events."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x0 + (x1 - x0) * i / steps, "y": y0 + (y1 - y0) * i / steps}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium for a module's browser tests (imported by the modules that use it)."""
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request):
+    """Each test twice: on the phone and on the desktop."""
+    return request.param
+
+
+# What a player needs without scrolling (issue: "phone first"), and the buttons among them.
+FIRST_VIEWPORT = ("#board", "#turn-line", "#clock-white", "#clock-black", "#last-move", "#explain",
+                  "#act-new", "#act-undo", "#act-offer", "#act-resign", "#hint", "#flip")
+BUTTONS = ("#act-new", "#act-undo", "#act-offer", "#act-resign", "#hint", "#flip")
+
+
+class Player:
+    """A page on a simulated board, and the hands of a person who uses only that page."""
+
+    def __init__(self, browser, board, url, size):
+        self.board = board
+        self.size = size
+        self.context = browser.new_context(**SIZES[size])
+        self.page = self.context.new_page()
+        self.errors = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("dialog", lambda d: d.accept())          # "Resign this game?": yes
+        self.page.goto(url + "/")
+        self.page.wait_for_selector("#conn:text('connected')")
+        self.page.wait_for_selector("#board .piece")
+
+    def centre(self, square):
+        box = self.page.locator(".sq[data-square='%s']" % square).bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def drag_to(self, square, point, steps=4):
+        """A piece taken from ``square`` and let go at ``point``: a finger on the phone (touch events
+        through the DevTools protocol), the mouse on the desktop."""
+        x0, y0 = self.centre(square)
+        x1, y1 = point
+        if self.size == "phone":
+            finger_drag(self.page, (x0, y0), point, steps)
+        else:
+            self.page.mouse.move(x0, y0)
+            self.page.mouse.down()
+            self.page.mouse.move(x1, y1, steps=steps)
+            self.page.mouse.up()
+
+    def drag(self, fr, to):
+        self.drag_to(fr, self.centre(to))
+        self.page.wait_for_function("([fr, to]) => !window.scacchiera.state.hand", arg=[fr, to])
+
+    def take_off(self, square):
+        """A piece dragged off the board (let go over the page's header): into the tray."""
+        header = self.page.locator("header").bounding_box()
+        self.drag_to(square, (header["x"] + 30, header["y"] + header["height"] / 2))
+        self.page.wait_for_function("sq => !window.scacchiera.state.hand", arg=square)
+
+    def play(self, game, move):
+        """``move`` (python-chess, legal in ``game``) made with the pieces, as hands make it: a capture
+        dropped onto its victim, castling king first, en passant with the victim taken off first."""
+        fr, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
+        if game.is_castling(move):
+            rook_from, rook_to = {"g1": ("h1", "f1"), "c1": ("a1", "d1"),
+                                  "g8": ("h8", "f8"), "c8": ("a8", "d8")}[to]
+            self.drag(fr, to)
+            self.drag(rook_from, rook_to)
+        elif game.is_en_passant(move):
+            self.take_off(to[0] + fr[1])
+            self.drag(fr, to)
+        else:
+            self.drag(fr, to)
+            # An underpromotion (the computer's, now and then): the new piece tapped, queen -> knight ->
+            # rook -> bishop (docs/gestures.md), before the board takes the queen.
+            for _ in range({chess.KNIGHT: 1, chess.ROOK: 2, chess.BISHOP: 3}.get(move.promotion, 0)):
+                for action in ("lift", "place"):
+                    self.page.evaluate("([action, sq]) => window.scacchiera.post(action, {square: sq})", [action, to])
+                    self.page.wait_for_timeout(80)
+        game.push(move)
+        self.moves_are(len(game.move_stack))
+
+    def tap(self, square):
+        """A finger's tap on the phone, a click on the desktop (the square scrolled into sight first)."""
+        self.page.locator(".sq[data-square='%s']" % square).scroll_into_view_if_needed()
+        x, y = self.centre(square)
+        if self.size == "phone":
+            self.page.touchscreen.tap(x, y)
+        else:
+            self.page.mouse.click(x, y)
+
+    def tap_move(self, game, move):
+        """``move`` made by taps only: the piece, then (once its squares show) the square it goes to;
+        the simulated hands make the rest of the move (a victim, a castling's rook, a queen)."""
+        fr, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
+        self.tap(fr)
+        self.page.wait_for_function("([fr, to]) => { const s = window.scacchiera.state; return s.hand_from === fr && "
+                                    "s.dests.includes(to) && document.querySelector(`.sq[data-square='${to}']`)"
+                                    ".classList.contains('dest'); }", arg=[fr, to])
+        self.tap(to)
+        game.push(move)
+        self.moves_are(len(game.move_stack))
+        self.page.wait_for_function("() => !window.scacchiera.state.hand && window.scacchiera.state.in_sync")
+
+    def moves_are(self, plies, timeout=15000):
+        self.page.wait_for_function("n => window.scacchiera.state.moves.length === n", arg=plies, timeout=timeout)
+
+    def in_first_viewport(self, selector):
+        box = self.page.locator(selector).bounding_box()
+        width, height, scrolled = self.page.evaluate("[innerWidth, innerHeight, scrollY]")
+        return box is not None and scrolled == 0 and box["x"] >= 0 and box["y"] >= 0 and \
+            box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
+
+    def assert_first_viewport(self, *selectors):
+        self.page.evaluate("scrollTo(0, 0)")
+        for selector in selectors or FIRST_VIEWPORT:
+            assert self.in_first_viewport(selector), (self.size, selector, self.page.locator(selector).bounding_box())
+        assert self.page.evaluate("document.scrollingElement.scrollWidth") <= self.page.evaluate("innerWidth")
+
+    def said(self, text, timeout=10000):
+        self.page.wait_for_function("t => document.getElementById('explain').textContent.includes(t)",
+                                    arg=text, timeout=timeout)
+        return self.page.inner_text("#explain")
+
+    def shot(self, name):
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.page.screenshot(path=os.path.join(ARTIFACTS, "play-%s-%s.png" % (name, self.size)))
+
+

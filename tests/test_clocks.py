@@ -311,3 +311,38 @@ def test_a_sprint_flag_is_a_loss_while_tiles_remain():
     pos = SprintPosition(seed=4)        # kings only on the board, every tile still to come
     flag_fall(pos, 1)
     assert pos.outcome() == ("1-0", "time_forfeit")
+
+
+def test_the_computers_clock_stops_when_it_announces_its_move():
+    """The host's computer plays Black: its clock stops at its ``show`` (the move is decided there),
+    nobody's runs while the hands make it, and White's starts when it is made, with Black's bonus."""
+    board = clocked_board()
+    assert ask(board, "set opponent host")["ok"] and ask(board, "set engine_side b")["ok"]
+    board.play("e2e4")
+    board.wait(2000)                                 # the computer thinks for 2 s
+    shown = ask(board, "show e7e5")
+    assert shown["ok"], shown
+    clock = ask(board, "status")["clock"]
+    held = clock["black"]
+    assert clock["running"] is None and 297000 <= held <= 298000, clock
+    board.wait(5000)                                 # the hands take 5 s to make it: not the computer's time
+    assert ask(board, "status")["clock"]["black"] == held
+    board.play("e7e5")
+    clock = ask(board, "status")["clock"]
+    # White's clock started when e5 was put down (the settle time since), not at the announcement.
+    assert clock["running"] == "w" and clock["black"] == held + 3000 and 302000 <= clock["white"] < 303000, clock
+
+
+def test_a_withdrawn_announcement_runs_the_computers_clock_again_and_a_persons_show_stops_nothing():
+    board = clocked_board()
+    assert ask(board, "set opponent host")["ok"] and ask(board, "set engine_side b")["ok"]
+    board.play("e2e4")
+    assert ask(board, "show e7e5")["ok"]
+    assert ask(board, "status")["clock"]["running"] is None
+    assert ask(board, "unshow")["ok"]
+    assert ask(board, "status")["clock"]["running"] == "b"
+    # Between two people a shown move (a hint from an older host) is nobody's announcement.
+    people = clocked_board()
+    people.play("e2e4")
+    assert ask(people, "show e7e5")["ok"]
+    assert ask(people, "status")["clock"]["running"] == "b"

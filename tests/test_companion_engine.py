@@ -10,7 +10,7 @@ import pytest
 
 from companion_support import ScriptedBoard, make, status_reply, step_until
 from host_tools.companion.boards import ActionError, SimulatedBoard
-from host_tools.companion.engine import OWN, OWN_COMMAND, engines, find_engine, python_chess_board
+from host_tools.companion.engine import LEVEL_ELO, OWN, OWN_COMMAND, engines, find_engine, python_chess_board
 
 STOCKFISH = find_engine()
 NO_STOCKFISH = pytest.mark.skipif(STOCKFISH is None, reason="no Stockfish (apt-get install stockfish; .ci/run "
@@ -44,7 +44,8 @@ def test_the_engines_levels_are_its_own():
     assert board.state()["computer"]["engines"] == ["stockfish", OWN]
     board.act("computer", {"engine": OWN, "sides": ["white"], "level": 2})
     c = board.state()["computer"]
-    assert c["name"] == "Scacchiera" and c["levels"] == {"elo": None, "skill": None, "level": [1, 7]}
+    assert c["name"] == "Scacchiera" and c["levels"] == {"elo": None, "skill": None, "level": [1, 7],
+                                                         "level_elo": LEVEL_ELO}     # each level's Elo, measured
     assert c["level"] == 2 and c["elo"] is None and c["sides"] == ["white"]
     with pytest.raises(ActionError, match="no elo setting"):
         board.act("computer", {"elo": 1500})

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from companion_support import (ARTIFACTS, BROWSER_TESTS, ScriptedBoard, chromium, served as serve_board, start_game,
+from companion_support import (ARTIFACTS, BROWSER_TESTS, ScriptedBoard, chromium, finger_drag, served as serve_board, start_game,
                                 status_reply)
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
@@ -474,18 +474,9 @@ def touch_drag(page, fr, to, steps=5):
 
 
 def cdp_drag_to(page, fr, point, steps=5):
-    """A finger on ``fr``'s piece, slid to ``point`` (x, y in the viewport) and lifted: real touch
-    input (Chromium's Input.dispatchTouchEvent through the DevTools protocol), not mouse events."""
-    cdp = page.context.new_cdp_session(page)
+    """A finger on ``fr``'s piece, slid to ``point`` (x, y in the viewport) and lifted."""
     a = page.locator(".sq[data-square='%s']" % fr).bounding_box()
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-    x1, y1 = point
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-    for i in range(1, steps + 1):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-            {"x": x0 + (x1 - x0) * i / steps, "y": y0 + (y1 - y0) * i / steps}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
+    finger_drag(page, (a["x"] + a["width"] / 2, a["y"] + a["height"] / 2), point, steps)
 
 
 def test_a_phone_plays_by_touch(browser, board):
@@ -676,16 +667,22 @@ def test_a_position_set_up_in_check_shows_the_check(browser, board):
     assert pieces == ["black king", "black queen", "white king"]
 
 
-def test_the_computers_levels_run_from_the_engines_own_bottom_to_its_top(browser, board):
-    """Elo in steps of 150 over the range the engine reports (Stockfish 16: 1320-3190), its top
-    included even off the step; Skill Level one by one."""
+def test_the_computers_levels_are_one_scale_with_the_elo_named(browser, board):
+    """Elo in steps of 100 over the range the engine reports (Stockfish 16: 1320-3190), its top
+    included even off the step, then full strength; no Skill Level mixed in (33 items, two scales,
+    before). The project's engine: its levels with the Elo measured for each."""
     page = open_page(browser, board)
-    values = page.evaluate("""import('/companion.js').then(m => m.levelChoices(
-        {elo: [1320, 3190], skill: [0, 20], level: null}).map(([value]) => value))""")
+    choices = page.evaluate("""import('/companion.js').then(m => m.levelChoices(
+        {elo: [1320, 3190], skill: [0, 20], level: null}))""")
+    values = [v for v, _ in choices]
     elos = [int(v.split()[1]) for v in values if v.startswith("elo ")]
-    assert elos[0] == 1320 and elos[-1] == 3190 and elos[-2] == 3120 and len(elos) == 14
-    assert [v for v in values if v.startswith("skill ")] == ["skill %d" % k for k in range(21)]
-    assert values[0] == ""                                   # full strength
+    assert elos[0] == 1320 and elos[-1] == 3190 and elos[-2] == 3120 and len(elos) == 20
+    assert elos == sorted(elos) and not [v for v in values if v.startswith("skill ")]
+    assert choices[-1] == ["", "full strength (above Elo 3190)"]
+    own = page.evaluate("""import('/companion.js').then(m => m.levelChoices(
+        {elo: null, skill: null, level: [1, 7], level_elo: {1: 480, 7: 1740}}))""")
+    assert own[0] == ["level 1", "Level 1 (about Elo 480)"] and own[-1] == ["level 7", "Level 7 (about Elo 1740)"]
+    assert len(own) == 7
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -773,8 +770,13 @@ def test_arrow_keys_walk_the_moves_f_flips_and_the_page_follows_a_dark_system(br
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#viewing:visible")
     page.wait_for_function("document.getElementById('viewing-text').textContent === 'after 1. e4'")
-    # One board on screen: the earlier position on the mirror, in the simulated board's place.
-    assert page.locator("#mirror").is_visible() and page.locator("#board").is_hidden()
+    # One board in one look: the earlier position on the simulated board itself (its squares and
+    # pieces, the move marked, no light), not on the mirror.
+    assert page.locator("#board").is_visible() and page.locator("#mirror").is_hidden()
+    assert page.evaluate("document.querySelector('.sq[data-square=e5] .piece') === null")
+    assert page.evaluate("document.querySelector('.sq[data-square=e4] .piece').dataset.piece") == "P"
+    assert sorted(page.eval_on_selector_all("#board .sq.last", "cs => cs.map(c => c.dataset.square)")) == ["e2", "e4"]
+    assert page.eval_on_selector_all("#board .led.on", "ls => ls.length") == 0
     page.keyboard.press("Home")
     page.wait_for_function("document.getElementById('viewing-text').textContent === 'the start position'")
     page.keyboard.press("ArrowRight")

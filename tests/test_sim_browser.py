@@ -266,7 +266,7 @@ def test_the_same_page_for_a_board_on_usb(tmp_path):
             browser.close()
 
 
-@pytest.mark.parametrize("engine, level", [("stockfish", "skill 3"), ("scacchiera", "level 2")])
+@pytest.mark.parametrize("engine, level", [("stockfish", "elo 1450"), ("scacchiera", "level 2")])
 def test_play_the_computer_from_the_page(served, page, engine, level):
     from host_tools.companion.engine import engines
     board = served[0]

@@ -273,8 +273,9 @@ def test_the_boards_rating_is_seed_003s_elo_and_survives_in_its_file():
     assert progress.load(fs, 10)[:3] == (1000, 0, 0)
     rating = 1000
     for index, puzzle_rating, solved in ((3, 1200, True), (5, 800, False), (9, 1000, True)):
-        rating += elo.change(rating, puzzle_rating, 1.0 if solved else 0.0)
-        assert progress.record(fs, index, puzzle_rating, solved, 10) == rating
+        change = elo.change(rating, puzzle_rating, 1.0 if solved else 0.0)
+        rating += change
+        assert progress.record(fs, index, puzzle_rating, solved, 10) == (rating, change)
     got, tried, won, bits, damaged = progress.load(fs, 10)
     assert not damaged
     assert (got, tried, won) == (rating, 3, 2)

@@ -113,7 +113,7 @@ class Opponent:
             and variant_of(pos) != SPRINT  # Sprint: the hands play both sides
         if ours and tracker.required < 0:
             if self.move >= 0 and self.move_ply == pos.ply() and self.move_key == pos.hash:
-                tracker.require(self.move)   # shown again after an unshow: the engine has spoken
+                game.require_move(self.move)   # shown again after an unshow: the engine has spoken
             elif self.level and self.purpose != _MOVE:
                 if self.purpose:
                     self._stop()             # a hint asked just before the turn passed
@@ -171,7 +171,7 @@ class Opponent:
                 if game.result is not None:
                     return                   # it took the draw: no move
             self.move, self.move_ply, self.move_key = move, self.ply, self.key
-            game.tracker.require(move)
+            game.require_move(move)
             game.tracker.hold = False
             game.emit("engine_move", uci=pos.uci(move))
         elif game.options.suggest and game.result is None:

@@ -111,7 +111,7 @@ def serve_sim(args):
     if listening is None:
         return 2
     try:
-        board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed)
+        board = SimulatedBoard(args.fen, args.profile, args.variant, args.seed, hands_play_computer=True)
     except ValueError as e:
         for sock in listening[0]:
             sock.close()

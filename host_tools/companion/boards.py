@@ -8,13 +8,14 @@ thread) whenever what the page shows may have changed.
 """
 
 import json
+import os
 import secrets
 import threading
 import time
 
 from host_tools.companion.model import BoardModel, MAX_LINE
 from host_tools.companion.players import RATED_EVENT, Players
-from host_tools.sim.device import SimBoard, SimError
+from host_tools.sim.device import OTHERS_MS, SimBoard, SimError
 from scacchiera.options import OPPONENTS as BOARD_OPPONENTS
 from scacchiera.rules.variants import PROFILES, VARIANTS, SPRINT, CHESS960
 
@@ -156,6 +157,33 @@ def past_positions(pgn):
     return out
 
 
+def chess960_number(start):
+    """The Chess960 start position's number (0-959, python-chess's numbering; 518 is chess's) of a
+    game whose start is ``start`` (the model's), or None for another game."""
+    if not start or not start[4] or not start[1]:
+        return None
+    import chess
+    try:
+        return chess.Board(start[1], chess960=True).chess960_pos()
+    except ValueError:
+        return None
+
+
+def pgn_summary(pgn):
+    """What the Past games list says of a game: {"white", "black", "result", "date", "moves", "event"}
+    from its PGN (the moves counted by python-chess; None where it cannot replay them: Sprint)."""
+    import io
+
+    import chess.pgn
+    from host_tools.companion.players import parse_headers
+    headers = parse_headers(pgn)
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    plies = None if game is None or game.errors else len(list(game.mainline_moves()))
+    return {"white": headers.get("White", "?"), "black": headers.get("Black", "?"),
+            "result": headers.get("Result", "*"), "date": headers.get("Date", "????.??.??"),
+            "event": headers.get("Event"), "moves": None if plies is None else (plies + 1) // 2}
+
+
 class Board:
     """What the server needs of a board."""
 
@@ -174,6 +202,9 @@ class Board:
         self.ladder_said = None         # what became of the last rated game (recorded, or why not)
         self._rated = None              # (session, game number) of the last rated game recorded
         self.past = {"games": None, "open": None, "error": None}   # the board's archive, as the page asked
+        self._summaries = {}            # (game, bytes) -> who played whom, result, date, moves (pgn_summary)
+        self._analysis = None           # analysis.Analyses, made when first needed
+        self.analysis_seconds = 0.1     # the engine's time a position when a past game is analysed
         self.started = None             # the last "new game" from the page: its opponent, the person's colour
         self.training = {"player": None, "said": None}   # whose puzzle is on the board; its record's news
         self.model.on_drill = self._drilled
@@ -292,8 +323,10 @@ class Board:
             self.ask({"cmd": "pgn", "game": number}, self._opened)
         elif op == "import":
             self._import_past(number)
+        elif op == "analyse":
+            self._analyse_past(number)
         else:
-            raise ActionError("'op' is list, open or import")
+            raise ActionError("'op' is list, open, import or analyse")
 
     # -- a new game, in one place ------------------------------------------------------------
 
@@ -350,7 +383,17 @@ class Board:
         elif opponent != "person":
             self.command({"cmd": "set", "name": "engine_side", "value": other[0]})
             self.command({"cmd": "set", "name": "opponent", "value": opponent})
+        self.players.machine = {other: self._machine_name(opponent, level)} if opponent != "person" else {}
         self.started = {"opponent": opponent, "colour": colour, "by_lot": by_lot}
+
+    def _machine_name(self, opponent, level):
+        """The name the PGN gives the computer: the engine's, with its level."""
+        if opponent != "computer":
+            return "Scacchiera level %s" % opponent[7:]
+        for key, words in (("elo", "Elo %d"), ("skill", "Skill Level %d"), ("level", "Level %d")):
+            if level.get(key) is not None:
+                return "%s (%s)" % (self.computer.name, words % level[key])
+        return self.computer.name
 
     def new_game(self, fields):
         """The protocol's ``new`` (fen, profile, variant, seed): the hands then set the pieces up."""
@@ -361,15 +404,74 @@ class Board:
         self.model.command(cmd, on_reply)
 
     def _listed(self, reply):
-        self.past = dict(self.past, games=reply.get("games") if reply.get("ok") else self.past["games"],
-                         error=None if reply.get("ok") else reply.get("message"))
+        """The archive's list; each game then read once (``pgn N``, one after the other) to say who
+        played whom, the result, the date and the moves (a game's text never changes: its number and
+        size name it)."""
+        if not reply.get("ok"):
+            self.past = dict(self.past, error=reply.get("message"))
+            return
+        self.past = dict(self.past, games=[self._described(g) for g in reply.get("games") or ()], error=None)
+        self._describe_next()
+
+    def _described(self, listed):
+        return dict(listed, **self._summaries.get((listed.get("game"), listed.get("bytes")), {}))
+
+    def _describe_next(self):
+        for listed in self.past["games"] or ():
+            key = (listed.get("game"), listed.get("bytes"))
+            if key not in self._summaries:
+                self._summaries[key] = {}          # asked: not asked again while the answer comes
+                self.ask({"cmd": "pgn", "game": key[0]}, lambda reply, key=key: self._summarised(key, reply))
+                return
+
+    def _summarised(self, key, reply):
+        self._summaries[key] = pgn_summary(reply["pgn"]) if reply.get("ok") else {"unreadable": True}
+        self.past = dict(self.past, games=[self._described(g) for g in self.past["games"] or ()])
+        self.notify()
+        self._describe_next()
 
     def _opened(self, reply):
         if reply.get("ok"):
+            saved = self._analyses().saved(reply["pgn"]) if self._analyses() is not None else None
             self.past = dict(self.past, open={"game": reply["game"], "pgn": reply["pgn"],
-                                              "positions": past_positions(reply["pgn"])}, error=None)
+                                              "positions": past_positions(reply["pgn"]),
+                                              "analysis": dict(saved, state="saved") if saved else None}, error=None)
         else:
             self.past = dict(self.past, error=reply.get("message"))
+
+    # -- a past game's computer analysis (analysis.py), kept beside the ladder ------------------
+
+    def _analyses(self):
+        """The analyses of this computer (in the ladder's folder), with the best engine it has."""
+        if self.ladder_path is None:
+            return None
+        if self._analysis is None:
+            from host_tools.companion import analysis, engine
+            command = engine.find_engine() or engine.OWN_COMMAND
+            self._analysis = analysis.Analyses(os.path.join(os.path.dirname(os.path.abspath(self.ladder_path)),
+                                                            "analysis"), command, self.analysis_seconds, engine.ROOT)
+        return self._analysis
+
+    def _analyse_past(self, number):
+        opened = self.past["open"]
+        if not opened or opened["game"] != number:
+            raise ActionError("open game %s first" % number)
+        analyses = self._analyses()
+        if analyses is None:
+            raise ActionError("no folder to keep the analysis in (no ladder here)")
+        if opened.get("analysis") and opened["analysis"].get("state") in ("saved", "done"):
+            return                                 # made already: never twice
+        pgn = opened["pgn"]
+
+        def show(analysis):
+            opened_now = self.past["open"]
+            if opened_now and opened_now["pgn"] == pgn:
+                self.past = dict(self.past, open=dict(opened_now, analysis=analysis))
+                self.notify()
+
+        if analyses.start(pgn, lambda result: show(dict(result, state="error" if "error" in result else "done")),
+                          lambda done, total: show({"state": "running", "done": done, "total": total})):
+            show({"state": "running", "done": 0, "total": None})
 
     def _import_past(self, number):
         from host_tools.ladder.db import LadderError
@@ -416,6 +518,9 @@ class Board:
         state["started"] = self.started
         from scacchiera.training.puzzle_file import THEMES
         state["training"] = dict(self.training, themes=list(THEMES))
+        from host_tools.companion.engine import LEVEL_ELO
+        state["level_elo"] = LEVEL_ELO       # the board's engine's levels, as measured (the page names them)
+        state["chess960_position"] = chess960_number(self.model.start)
         return state
 
     def connected(self):
@@ -459,9 +564,14 @@ class SimulatedBoard(Board):
     kind = "simulated"
     hands = True
 
-    def __init__(self, fen=None, profile="fide", variant=None, seed=None, speed=1.0, period=0.005):
+    def __init__(self, fen=None, profile="fide", variant=None, seed=None, speed=1.0, period=0.005,
+                 hands_play_computer=False):
         super().__init__()
         self.sim = SimBoard(fen, profile, variant, seed)
+        # The hands make the moves the board lights for the other side (the computer's, a drill's
+        # opponent's): on in the simulator a person opens (companion/__main__.py), a setting on its page.
+        self.hands_play_computer = hands_play_computer
+        self._others = None            # (UCI, simulated ms when the hands make it) of the move lit for them
         self.speed = speed
         self.period = period
         self._seen = 0                 # lines of sim.protocol already given to the model
@@ -507,10 +617,29 @@ class SimulatedBoard(Board):
                 self.advance(ms)
 
     def advance(self, ms):
-        """Let ``ms`` of simulated time pass, then tell the page what changed."""
+        """Let ``ms`` of simulated time pass, then tell the page what changed (and the hands make
+        the computer's move once it has been lit for OTHERS_MS)."""
         with self.sim.lock:
             self.sim.wait(ms)
+            self._play_others()
             self._pump()
+
+    def _play_others(self):
+        uci = self.sim.others_move() if self.hands_play_computer else None
+        if uci is None:
+            self._others = None
+        elif self._others is None or self._others[0] != uci:
+            self._others = (uci, self.sim.now + OTHERS_MS)     # lit now: made once the person has seen it
+        elif self.sim.now >= self._others[1]:
+            self._others = None
+            self._with_hands(lambda: self.sim.play(uci))
+
+    def _with_hands(self, act):
+        """The hands act (a whole move takes simulated time): the wall clock's thread pays it back."""
+        before = self.sim.now
+        act()
+        if self.speed:
+            self._ahead += self.sim.now - before
 
     def _touch(self):
         """A hand's touch takes time: the firmware scans before the next one comes (a busy host
@@ -541,8 +670,10 @@ class SimulatedBoard(Board):
         with self.sim.lock:
             state = super().state()
             sim = self.sim
-            state.update({"pieces": list(sim.pieces), "hand": sim.hand, "tray": list(sim.tray),
-                          "now": sim.now, "speed": self.speed, "buttons": list(sim.hw.button_names)})
+            state.update({"pieces": list(sim.pieces), "hand": sim.hand, "hand_from": sim.hand_square(),
+                          "dests": sim.destinations(), "tray": list(sim.tray), "spares": list(sim.spares),
+                          "now": sim.now, "speed": self.speed, "buttons": list(sim.hw.button_names),
+                          "hands_play_computer": self.hands_play_computer})
             if sim.hw.display is not None:       # the simulated panel (static/display.js draws it)
                 state.update(sim.display_state())
             return state
@@ -562,6 +693,18 @@ class SimulatedBoard(Board):
                     self._touch()
                 elif action == "tray":
                     sim.to_tray()
+                elif action == "move":
+                    uci = _text(fields, "uci")
+                    self._with_hands(lambda: sim.play(uci))
+                elif action == "fill":
+                    square = _text(fields, "square")
+                    self._with_hands(lambda: sim.fill(square))
+                elif action == "hands":
+                    computer = fields.get("computer")
+                    if not isinstance(computer, bool):
+                        raise ActionError("'computer' must be true or false")
+                    self.hands_play_computer = computer
+                    sim.version += 1
                 elif action == "press":
                     sim.press(_text(fields, "button"))
                 elif action == "new":
@@ -577,6 +720,21 @@ class SimulatedBoard(Board):
             raise ActionError(str(e))
         self._pump()
         self.on_change()
+
+    def train(self, fields):
+        """A drill on the simulator: the hands set its position up as soon as the board has it, as
+        for a new game."""
+        super().train(fields)
+        if fields.get("mode") == "stop":
+            return
+        with self.sim.lock:
+            for _ in range(100):               # the board reads the drill's lines, then sets it up
+                if not self.sim.hw.serial.unread():
+                    break
+                self.sim.wait(20)
+            self.sim.wait(40)
+            self.sim.set_up()
+            self._pump()
 
     def new_game(self, fields):
         """A new game on the simulator: the protocol's ``new``, as on a real board (its options

@@ -32,6 +32,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OWN = "scacchiera"                # the id of the project's own engine
 OWN_COMMAND = [sys.executable, "-m", "host_tools.uci"]
 LEVELS = (("elo", "UCI_Elo"), ("skill", "Skill Level"), ("level", "Level"))
+# The project engine's levels on Stockfish's UCI_Elo scale, as measured (docs/engine.md, "Strength":
+# the ladder of 28 Nov 2026): named beside each level on the page.
+LEVEL_ELO = {1: 480, 2: 660, 3: 860, 4: 1030, 5: 1230, 6: 1460, 7: 1740}
 SPRINT_REFUSED = "the computer plays chess only (not Scacchi Sprint)"
 
 
@@ -150,6 +153,8 @@ class Computer:
         for key, name in LEVELS:
             opt = options.get(name)
             out[key] = [opt.min, opt.max] if opt is not None and opt.min is not None else None
+        if self.ident == OWN:
+            out["level_elo"] = LEVEL_ELO
         return out
 
     def configure(self, sides=None, elo=None, skill=None, level=None, engine=None):

@@ -136,6 +136,7 @@ class BoardModel:
             self.refusal = None    # the board's newest refusal of a line sent for the person (the page says it)
             self.refusals = 0      # refusals seen (the page shows each new one once)
             self.drill = None      # the board's newest drill event (training: a puzzle, a replay...)
+            self.drills = 0        # drill events seen (each one numbered: n)
             self._changed()
 
     def connected(self):
@@ -276,13 +277,15 @@ class BoardModel:
             if kind == "new_game":             # its number may be the old one's: its tags are not
                 self.pgn_key = self.headers = None
                 self._kept.clear()
+                self.drill = None              # a drill's news is its game's (a new drill's start follows)
             if kind in ("move", "takeback", "new_game"):
                 self.refusal = None            # the game moved on: an old refusal is no longer news
                 self.trouble = None
             elif kind in _TROUBLE:
                 self.trouble = ev
         if kind == "drill":
-            self.drill = ev
+            self.drills += 1
+            self.drill = dict(ev, n=self.drills, san=self._drill_san(ev.get("uci")))
             if self.on_drill is not None:
                 self.on_drill(ev)
         if kind == "clock":
@@ -368,6 +371,24 @@ class BoardModel:
         except (ValueError, KeyError, IndexError):
             pos = None                     # a board newer than these rules: show what it says
         self.replay = pos
+
+    def _drill_san(self, uci):
+        """A drill's move in SAN, both letter sets ({"en", "it"}): the player's move, judged right or
+        wrong (a wrong one is taken back at once, so it is read from the position before it)."""
+        if not uci or self.start is None:
+            return None
+        moves = list((self.status or {}).get("moves") or ())
+        for before in (moves[:-1], moves) if moves and moves[-1] == uci else (moves,):
+            try:
+                pos = self._start_position()
+                for m in before:
+                    pos.push(pos.parse_uci(m))
+                move = pos.parse_uci(uci)
+                if move in pos.legal_moves():
+                    return {"en": pos.san(move, "en"), "it": pos.san(move, "it")}
+            except (ValueError, KeyError, IndexError):
+                continue
+        return None
 
     def _start_position(self):
         """The game's first position (a Sprint game from its seed: its decks and first tile drawn)."""

@@ -16,6 +16,7 @@ import time
 EVENT = "Scacchiera"
 RATED_EVENT = "Scacchiera rated"
 NAME_MAX = 60            # the page's fields' maxlength (the board takes up to 80 characters)
+ANONYMOUS = "Anonymous"
 UNKNOWN = {"Site": "?", "Date": "????.??.??", "White": "?", "Black": "?", "Event": EVENT}
 
 
@@ -101,7 +102,17 @@ class Players:
 
     def __init__(self):
         self.given = None
+        self.machine = {}                # {"white" or "black": the computer's name} for the game on now
         self._restore_suggest = False    # whether the companion turned suggest off for a rated game
+
+    def named(self):
+        """The names the game's PGN gets: the panel's, the computer's for its side, and, against
+        the computer, ``Anonymous`` (as lichess.org says) for a person who gave none."""
+        names = dict(self.given)
+        if self.machine:
+            for side in ("white", "black"):
+                names[side] = self.machine.get(side) or names[side] or ANONYMOUS
+        return names
 
     def set(self, fields):
         self.given = check_players(fields)
@@ -122,7 +133,7 @@ class Players:
         if self.given is None or status is None or status.get("diag"):
             return []
         cmds = []
-        for name, value in tags_to_send(self.given, status, headers, today or host_date()):
+        for name, value in tags_to_send(self.named(), status, headers, today or host_date()):
             cmd = {"cmd": "tag", "name": name}
             if value is not None:
                 cmd["value"] = value

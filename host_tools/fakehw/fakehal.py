@@ -83,6 +83,10 @@ class LoopSerial:
         self._rx = self._rx[self._pos:] + bytearray(data)
         self._pos = 0
 
+    def unread(self):
+        """The bytes the host sent that the board has not read yet."""
+        return len(self._rx) - self._pos
+
     def send(self, line):
         """A line from the host (a dict is sent as JSON)."""
         if not isinstance(line, str):

@@ -59,6 +59,7 @@ class Clocks:
         self.paused = STOPPED           # the clock a power cut stopped, to run again once the board is in step
         self.low = False                # the running clock is in its last LOW_MS
         self.host = False               # the host's clock decides (follow): no flag falls here
+        self.held = STOPPED             # the clock an engine's announced move stopped (``announced``)
         self._after = array("i")        # the mover's ms left after each ply (_UNKNOWN: not timed)
         self._n = 0                     # plies in _after
         # Before the last move, for an amendment: its mover's ms, which clock ran and since when.
@@ -68,7 +69,7 @@ class Clocks:
     def reset(self):
         """A new game: both players have the whole time, nothing runs until the first move."""
         self.white = self.black = self.base
-        self.running = self.paused = STOPPED
+        self.running = self.paused = self.held = STOPPED
         self.low = self.host = False
         self._n = 0
 
@@ -147,8 +148,27 @@ class Clocks:
         self._record(ply, left)
         self.running = BLACK_RUNS if white else WHITE_RUNS
         self.since = at
-        self.paused = STOPPED
+        self.paused = self.held = STOPPED
         self.low = False
+
+    def announced(self, white, now):
+        """The computer (``white``: its colour) has announced its move at ``now``: its clock stops
+        there, and the opponent's starts once the hands have made the move (``moved``). True if a
+        clock stopped. Not on the host's clock (an online game's server keeps its own)."""
+        mine = WHITE_RUNS if white else BLACK_RUNS
+        if self.host or self.running != mine:
+            return False
+        self.stop(now)
+        self.held = mine
+        return True
+
+    def unannounced(self, now):
+        """The announced move was withdrawn (the host's ``unshow``): its clock runs again from ``now``."""
+        if self.held == STOPPED:
+            return False
+        self.running, self.held = self.held, STOPPED
+        self.since = now
+        return True
 
     def amended(self, white):
         """The last move (by ``white``) is being replaced (a castling whose rook came first):
@@ -174,7 +194,7 @@ class Clocks:
         self._n = ply if ply < self._n else self._n
         self.running = STOPPED if ply == 0 else (WHITE_RUNS if white_to_move else BLACK_RUNS)
         self.since = now
-        self.paused = STOPPED
+        self.paused = self.held = STOPPED
         self.low = False
 
     def _before(self, ply):
@@ -189,7 +209,7 @@ class Clocks:
         stops at 0 and waits for the host to end the game."""
         self.white, self.black = white, black
         self.running, self.since = running, now
-        self.paused = STOPPED
+        self.paused = self.held = STOPPED
         self.low = False
         self.host = True
 
@@ -205,7 +225,7 @@ class Clocks:
 
     def pause(self, white_to_move):
         """Power-up with a game in progress: the side to move's clock waits for the board to be in step."""
-        self.running = STOPPED
+        self.running = self.held = STOPPED
         self.paused = (WHITE_RUNS if white_to_move else BLACK_RUNS) if self._n else STOPPED
 
     def resume(self, now):

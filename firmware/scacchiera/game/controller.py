@@ -389,12 +389,23 @@ class Game:
     def show_move(self, uci):
         """Ask the hands to play this move (an engine's): only it will be accepted."""
         move = self.position.parse_uci(uci)   # ValueError if illegal
-        self.tracker.require(move)
+        self.require_move(move)
         return move
+
+    def require_move(self, move):
+        """The hands are to make ``move`` (the host's ``show``, the board's engine's choice): only it
+        is taken. The computer's own move is made when it is announced: its clock stops now, and
+        the person's starts once the hands have made it (docs/rules.md, "Chess clocks")."""
+        self.tracker.require(move)
+        if self.clocks.on and self.position.turn == self.machine and \
+                self.clocks.announced(self.position.turn == WHITE, self.now):
+            self.clocks.report(self, self.now)
 
     def unshow_move(self):
         """Forget the move ``show_move`` asked for: any legal move is accepted again."""
         self.tracker.forget_required()
+        if self.clocks.on and self.clocks.unannounced(self.now):
+            self.clocks.report(self, self.now)
 
     def claim(self, now=0):
         """A draw claim (50 moves, threefold); returns the outcome if granted, else None."""

@@ -192,7 +192,7 @@ class Drill:
                 fields["solved"] = not self.failed
                 from .progress import record
                 try:
-                    fields["rating"] = record(runner.hw.fs, index, rating, not self.failed, count)
+                    fields["rating"], fields["rating_change"] = record(runner.hw.fs, index, rating, not self.failed, count)
                 except OSError as e:      # the flash full: the drill and the game go on, unsaved
                     fields["saved"] = self.saved = False
                     runner.protocol.send({"ev": "storage_error", "file": "puzzles.rec",

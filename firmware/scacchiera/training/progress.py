@@ -61,12 +61,13 @@ def change(rating, opponent, score):
 
 
 def record(fs, index, puzzle_rating, solved, count=None):
-    """Puzzle ``index`` (rated ``puzzle_rating``) was solved or failed: the new rating, saved."""
+    """Puzzle ``index`` (rated ``puzzle_rating``) was solved or failed: (the new rating, its change), saved."""
     if count is None:
         count = index + 1
     rating, tried, won, bits, _damaged = load(fs, max(count, index + 1))
     if len(bits) <= index >> 3:
         bits.extend(bytearray((index >> 3) + 1 - len(bits)))
+    before = rating
     rating = max(0, min(65535, rating + change(rating, puzzle_rating, 1.0 if solved else 0.0)))
     tried = min(65535, tried + 1)
     won = min(65535, won + (1 if solved else 0))
@@ -81,4 +82,4 @@ def record(fs, index, puzzle_rating, solved, count=None):
         f.write(bits)
         f.write(bytes((crc & 255, crc >> 8)))
     fs.rename(NAME + ".tmp", NAME)
-    return rating
+    return rating, rating - before

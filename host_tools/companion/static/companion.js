@@ -1,11 +1,14 @@
 // The companion page's physical board: draws what the board says (its pieces, its LEDs) and,
-// when the board has simulated hands, turns drags into their actions (lift a piece, put it
-// down anywhere, into the tray). All decisions are the firmware's: the page never judges a move.
-// Also the board's options, its buttons, the computer's box and the game's buttons.
+// when the board has simulated hands, turns drags and taps into their actions (lift a piece, put
+// it down anywhere, into the tray; a tapped piece's move made whole; a lit square filled with the
+// piece it asks for). All decisions are the firmware's: the page never judges a move (the squares a
+// lifted piece may go to come from the board's rules). Also the board's options, its buttons, the
+// computer's box and the game's buttons.
 import { $ } from "./dom.js";
-import { squareIndex, squareName } from "./explain.js";
+import { boardOf, squareIndex, squareName } from "./explain.js";
 import { t } from "./i18n.js";
 import { onState, post } from "./link.js";
+import { onView, viewPly } from "./view.js";
 
 // Filled glyphs for both colours (coloured by CSS): solid white pieces read better than outlines.
 const GLYPHS = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
@@ -200,6 +203,81 @@ function renderTurn(s) {
   const n = s.san.length;
   $("turn-words").textContent = s.result !== "*" ? "" : SIDE_WORDS[s.turn] + " to move";
   $("last-move").textContent = n ? "last: " + Math.ceil(n / 2) + (n % 2 ? ". " : "… ") + s.san[n - 1] : "";
+  $("variant-line").textContent = s.chess960_position !== null && s.chess960_position !== undefined ?
+    "Chess960 #" + s.chess960_position : "";
+}
+
+// An LED as the eye sees it: a light, its colour at full brightness with a pale core, so that a dim
+// meaning (the last move's (40, 40, 120)) reads on the dark squares as on the light ones.
+export function lightOf(rgb) {
+  const top = Math.max(1, ...rgb);
+  const full = rgb.map((c) => Math.round((c * 255) / top));
+  return { full, core: full.map((c) => Math.round(c + (255 - c) * 0.45)) };
+}
+
+// The squares the page draws: the board's pieces and LEDs, or (walking the move list) an earlier
+// position of the game with its move marked, in the same look.
+function drawSquares(s) {
+  const ply = viewPly();
+  const earlier = ply !== null && s.fens && s.fens[ply] !== undefined;
+  const pieces = earlier ? boardOf(s.fens[ply]) : null;
+  const lastMove = earlier && ply > 0 ? (s.moves[ply - 1] || "").replace(/^.@/, "") : "";
+  const marked = lastMove ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
+  const dests = !earlier && s.board.hands ? s.dests || [] : [];
+  document.body.classList.toggle("viewing-earlier", earlier);
+  for (const cell of $("board").children) {
+    const name = cell.dataset.square;
+    const sq = squareIndex(name);
+    const led = cell.querySelector(".led");
+    const info = earlier ? { meaning: "", rgb: [0, 0, 0], blink: false } : s.led_squares[sq];
+    const lit = info.meaning !== "";
+    // blink: false (steady), true (blinks) or 2 (a slow pulse: a draw that may be claimed)
+    led.className = "led" + (lit ? " on" : "") + (lit && info.blink ? (info.blink === 2 ? " blink slow" : " blink") : "");
+    const light = lightOf(info.rgb);
+    led.style.background = lit ? `radial-gradient(circle, rgb(${light.core}) 0%, rgba(${light.full},.7) 45%, transparent 72%)` : "";
+    const piece = earlier ? pieces[sq] : s.pieces[sq];
+    cell.title = lit ? name + ": " + info.meaning : name;
+    cell.setAttribute("aria-label", name + ", " + (piece ? PIECE_WORDS[piece] : "empty") +
+      (lit ? ", light: " + info.meaning : ""));
+    cell.dataset.led = info.meaning;
+    cell.classList.toggle("last", marked.includes(name));
+    cell.classList.toggle("dest", dests.includes(name));
+    cell.classList.toggle("selected", !earlier && !!s.hand && s.hand_from === name);
+    const old = cell.querySelector(".piece");
+    if (old) old.remove();
+    if (piece) cell.appendChild(pieceEl(piece));
+  }
+}
+onView(() => { if (state) drawSquares(state); });
+
+// The pieces the board asks to have put back (a takeback, a capture undone) that stand beside it:
+// next to the board, each tapped or dragged onto its lit square. {letter: [squares]}
+function wanted(s) {
+  const frame = s.leds || {};
+  const game = boardOf(s.fen);
+  const beside = (s.tray || []).concat(s.spares || [], s.hand && !s.hand_from ? [s.hand] : []);
+  const out = {};
+  for (const [sq, meaning] of Object.entries(frame)) {
+    const letter = game[squareIndex(sq)];
+    if ((meaning === "to-fill" || meaning === "fix") && letter && !s.pieces[squareIndex(sq)] &&
+        (beside.includes(letter) || s.hand === letter)) (out[letter] = out[letter] || []).push(sq);
+  }
+  return out;
+}
+
+function drawWanted(s) {
+  const asked = s.board.hands && viewPly() === null ? wanted(s) : {};
+  const box = $("wanted-pieces");
+  box.innerHTML = "";
+  for (const [letter, squares] of Object.entries(asked)) {
+    for (const sq of squares.sort()) {
+      const el = pieceEl(letter);
+      el.dataset.square = sq;
+      el.title = "put it on " + sq + " (tap it, or tap " + sq + ")";
+      box.appendChild(el);
+    }
+  }
+  $("wanted").hidden = !box.children.length;
 }
 
 let builtFlipped = null;
@@ -210,27 +288,14 @@ function render(s) {
   for (const el of document.querySelectorAll(".hands-only")) el.hidden = !s.board.hands;
   document.body.classList.toggle("sim", !!s.board.hands);
   $("kind").textContent = s.board.hands ? "simulator" : "a board on USB";
-  for (const cell of $("board").children) {
-    const name = cell.dataset.square;
-    const sq = squareIndex(name);
-    const led = cell.querySelector(".led");
-    const info = s.led_squares[sq];
-    const lit = info.meaning !== "";
-    // blink: false (steady), true (blinks) or 2 (a slow pulse: a draw that may be claimed)
-    led.className = "led" + (lit ? " on" : "") + (lit && info.blink ? (info.blink === 2 ? " blink slow" : " blink") : "");
-    led.style.background = lit ? `radial-gradient(circle, rgb(${info.rgb}) 0%, rgba(${info.rgb},.55) 45%, transparent 72%)` : "";
-    cell.title = lit ? name + ": " + info.meaning : name;
-    cell.setAttribute("aria-label", name + ", " + (s.pieces[sq] ? PIECE_WORDS[s.pieces[sq]] : "empty") +
-      (lit ? ", light: " + info.meaning : ""));
-    cell.dataset.led = info.meaning;
-    const old = cell.querySelector(".piece");
-    if (old) old.remove();
-    if (s.pieces[sq]) cell.appendChild(pieceEl(s.pieces[sq]));
-  }
+  drawSquares(s);
+  drawWanted(s);
   $("hand").innerHTML = "";
   if (s.hand) $("hand").appendChild(pieceEl(s.hand));
   $("tray").innerHTML = "";
   for (const p of s.tray || []) $("tray").appendChild(pieceEl(p));
+  $("spares").innerHTML = "";
+  for (const p of s.spares || []) $("spares").appendChild(pieceEl(p));
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
   $("result").textContent = s.result === "*" ? "the game goes on" : s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
@@ -247,6 +312,7 @@ function render(s) {
   if (s.board.hands) {
     $("speed").value = String(s.speed);
     $("stepper").hidden = s.speed !== 0;
+    $("hands-computer").checked = !!s.hands_play_computer;
   }
   renderSprint(s);
   renderComputer(s.computer);
@@ -272,15 +338,27 @@ export function fillSelect(select, choices) {
 }
 
 // The computer's box: which engine plays which side (chosen in the new game dialog), its level
-// (the engine's own: UCI_Elo's range, Skill Level, the project engine's Level), changeable mid-game.
+// (changeable mid-game) on one scale, each choice with its Elo named: an engine's own UCI_Elo range
+// in steps of 100 (its top always offered) and full strength, or the project's engine's levels
+// with the Elo measured for each (docs/engine.md, "Strength": `levels.level_elo`), or, for an
+// engine with neither, its Skill Level.
+export const ELO_STEP = 100;
 export function levelChoices(levels) {
-  const choices = [["", "full strength"]];
-  for (const [key, words, stride] of [["elo", "Elo ", 150], ["skill", "Skill Level ", 1], ["level", "Level ", 1]]) {
-    if (!levels[key]) continue;
-    const [low, high] = levels[key];
-    for (let k = low; k <= high; k += stride) choices.push([key + " " + k, words + k]);
-    if ((high - low) % stride) choices.push([key + " " + high, words + high]);   // its top, always offered
-  }
+  const choices = [];
+  if (levels.elo) {
+    const [low, high] = levels.elo;
+    for (let k = low; k <= high; k += ELO_STEP) choices.push(["elo " + k, "Elo " + k]);
+    if ((high - low) % ELO_STEP) choices.push(["elo " + high, "Elo " + high]);
+    choices.push(["", "full strength (above Elo " + high + ")"]);
+  } else if (levels.level) {
+    const [low, high] = levels.level;
+    const elo = levels.level_elo || {};
+    for (let k = low; k <= high; k++) choices.push(["level " + k, "Level " + k + (elo[k] ? " (about Elo " + elo[k] + ")" : "")]);
+  } else if (levels.skill) {
+    const [low, high] = levels.skill;
+    for (let k = low; k <= high; k++) choices.push(["skill " + k, "Skill Level " + k]);
+    choices.push(["", "full strength"]);
+  } else choices.push(["", "full strength"]);
   return choices;
 }
 export function levelOf(c) {
@@ -322,35 +400,97 @@ function renderSprint(s) {
   $("seed").textContent = s.sprint.seed;
 }
 
-// -- dragging: pointer events work for mouse and touch --------------------------
+// -- the hands: drags and taps (pointer events work for mouse and touch) ---------------------------
+//
+// A drag lifts a piece and puts it down where it is let go (onto an enemy piece: a capture, the
+// victim taken off first; far off the board: into the tray). A tap, as on lichess.org: a piece
+// tapped is lifted and the squares it may go to show; a tap on one of them makes the whole move (the
+// hands take a victim off, bring the castling rook, the promotion's queen); a tap elsewhere puts it
+// back, with no move; a tap on another piece of the same side takes that one instead. While the
+// board asks for pieces (after a takeback, a wrong move), a tap on a lit square puts the asked piece
+// there, and a held piece goes where it is tapped.
+
+const TAP_PX = 10;             // a press that moves less than this is a tap
+let press = null;              // the press on the board now: {x, y, square, lifted, dragging}
 
 function startDrag(ev, letter, from) {
   ev.preventDefault();
   const el = pieceEl(letter);
   el.classList.add("dragging");
   document.body.appendChild(el);
-  drag = { piece: letter, el, from };
+  drag = { piece: letter, el, from, x: ev.clientX, y: ev.clientY };
   moveDrag(ev);
 }
 
 function moveDrag(ev) {
+  if (press && !press.dragging && Math.hypot(ev.clientX - press.x, ev.clientY - press.y) >= TAP_PX) {
+    press.dragging = true;
+    if (press.lifted) startDrag(ev, press.lifted, "board");
+  }
   if (!drag) return;
   drag.el.style.left = ev.clientX + "px";
   drag.el.style.top = ev.clientY + "px";
 }
 
+// The square under a point, or the board's nearest square when the point is just past its edge
+// (half a square): a piece let go a few pixels off the board is put on it, not into the tray.
+function squareAt(x, y) {
+  const target = document.elementFromPoint(x, y);
+  const cell = target && target.closest(".sq");
+  if (cell) return cell.dataset.square;
+  const box = $("board").getBoundingClientRect();
+  const margin = box.width / 16;
+  if (x < box.left - margin || x > box.right + margin || y < box.top - margin || y > box.bottom + margin) return null;
+  const inside = (v, lo, hi) => Math.min(hi - 1, Math.max(lo + 1, v));
+  const near = document.elementFromPoint(inside(x, box.left + margin, box.right - margin),
+                                         inside(y, box.top + margin, box.bottom - margin));
+  const edge = near && near.closest(".sq");
+  return edge ? edge.dataset.square : null;
+}
+
 async function endDrag(ev) {
+  const p = press;
+  press = null;
+  if (p && !p.dragging) {
+    if (drag) { drag.el.remove(); drag = null; }
+    return tap(p);
+  }
   if (!drag) return;
   const d = drag;
   drag = null;
   d.el.remove();
-  const target = document.elementFromPoint(ev.clientX, ev.clientY);
-  const cell = target && target.closest(".sq");
-  if (cell) {
-    await post("place", d.from === "tray" ? { square: cell.dataset.square, piece: d.piece } : { square: cell.dataset.square });
+  const square = squareAt(ev.clientX, ev.clientY);
+  if (square) {
+    await post("place", d.from === "tray" ? { square, piece: d.piece } : { square });
   } else if (d.from === "board") {
     await post("tray");
   }
+}
+
+const white = (letter) => letter === letter.toUpperCase();
+
+function tap(p) {
+  const s = state;
+  const sq = p.square;
+  if (p.lifted) return;                         // a piece tapped: it stays lifted, its moves show
+  const meaning = (s.leds || {})[sq] || "";
+  if (s.hand && s.hand_from) {
+    if (sq === s.hand_from) return post("place", { square: sq });            // put back: no move
+    const dests = s.dests || [];
+    if (dests.length) {
+      if (dests.includes(sq)) return post("move", { uci: s.hand_from + sq });
+      const other = s.pieces[squareIndex(sq)];
+      if (other && white(other) === white(s.hand)) {                         // that piece instead
+        return post("place", { square: s.hand_from }).then((ok) => ok && post("lift", { square: sq }));
+      }
+      return post("place", { square: s.hand_from });                          // elsewhere: no move
+    }
+  }
+  if (meaning === "to-fill" || meaning === "fix") {
+    const asked = boardOf(s.fen)[squareIndex(sq)];
+    if (asked && !s.pieces[squareIndex(sq)]) return post("fill", { square: sq });
+  }
+  if (s.hand) return post("place", { square: sq });   // mending the board: where the person puts it
 }
 
 // The physical board by keyboard: Enter or Space on a square lifts its piece into the hand, or puts
@@ -363,18 +503,42 @@ $("board").addEventListener("keydown", (ev) => {
   post(occupied && !state.hand ? "lift" : "place", { square: cell.dataset.square });
 });
 
-$("board").addEventListener("pointerdown", async (ev) => {
-  if (!state || !state.board.hands) return;   // a real board: the pieces are moved by hand
-  const piece = ev.target.closest(".piece");
+$("board").addEventListener("pointerdown", (ev) => {
+  if (!state || !state.board.hands || viewPly() !== null) return;   // a real board's pieces move by hand
   const cell = ev.target.closest(".sq");
-  if (!piece || !cell) return;
-  startDrag(ev, piece.dataset.piece, "board");
-  await post("lift", { square: cell.dataset.square }); // the reed opens as the piece leaves
+  if (!cell) return;
+  ev.preventDefault();
+  const square = cell.dataset.square;
+  const piece = state.pieces[squareIndex(square)];
+  press = { x: ev.clientX, y: ev.clientY, square, lifted: null, dragging: false };
+  if (piece && !state.hand) {
+    press.lifted = piece;
+    post("lift", { square });                  // the reed opens as the piece leaves
+  }
 });
 $("tray").addEventListener("pointerdown", (ev) => {
   const piece = ev.target.closest(".piece");
   if (piece) startDrag(ev, piece.dataset.piece, "tray");
 });
+$("spares").addEventListener("pointerdown", (ev) => {
+  const piece = ev.target.closest(".piece");
+  if (piece) startDrag(ev, piece.dataset.piece, "tray");
+});
+// A piece the board asks for, beside the board: tapped, it goes to its lit square; or dragged.
+$("wanted-pieces").addEventListener("pointerdown", (ev) => {
+  const piece = ev.target.closest(".piece");
+  if (!piece) return;
+  startDrag(ev, piece.dataset.piece, state && state.hand === piece.dataset.piece && !state.hand_from ? "hand" : "tray");
+  drag.wanted = piece.dataset.square;
+});
+window.addEventListener("pointerup", (ev) => {
+  if (drag && drag.wanted && Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < TAP_PX) {
+    const square = drag.wanted;
+    drag.el.remove();
+    drag = null;
+    post("fill", { square });
+  }
+}, true);
 for (const side of ["white", "black"]) {
   $("hand-" + side).addEventListener("pointerdown", (ev) => {
     if (!state || !state.board.hands) return;
@@ -388,10 +552,15 @@ $("hand").addEventListener("pointerdown", (ev) => {
 });
 window.addEventListener("pointermove", moveDrag);
 window.addEventListener("pointerup", endDrag);
+window.addEventListener("pointercancel", () => {
+  press = null;
+  if (drag) { drag.el.remove(); drag = null; }
+});
 
 // -- controls ----------------------------------------------------------------------
 
 $("speed").addEventListener("change", () => post("clock", { speed: Number($("speed").value) }));
+$("hands-computer").addEventListener("change", () => post("hands", { computer: $("hands-computer").checked }));
 for (const b of document.querySelectorAll("[data-advance]")) {
   b.addEventListener("click", () => post("clock", { advance: Number(b.dataset.advance) }));
 }

@@ -76,7 +76,7 @@ const WORDS = {
   "variant": "variante", "standard": "classica", "Train…": "Allenamento…", "Train": "Allenamento", "Drill": "Esercizio", "a puzzle": "un problema",
   "guess the move (a game)": "indovina la mossa (una partita)", "replay a game": "rivedi una partita",
   "an opening": "un'apertura", "Player": "Giocatore", "Theme": "Tema", "Rating": "Punteggio", "any": "qualsiasi",
-  "or a file": "o un file", "Stop the drill": "Ferma l'esercizio", "Drill stopped": "Esercizio fermato",
+  "or a file": "o un file", "Stop the drill": "Ferma l'esercizio",
   "Replay: make each move the lights show": "Rivedi: fai ogni mossa che mostrano le luci",
   "New game": "Nuova partita", "Opponent": "Avversario", "Level": "Livello", "You play": "Giochi con",
   "by lot": "a sorte", "Clock": "Orologio", "Game": "Gioco", "Deck seed": "Seme del mazzo",
@@ -84,11 +84,14 @@ const WORDS = {
   "Cancel": "Annulla", "Start": "Inizia", "(the standard position)": "(la posizione iniziale)", "at random": "a caso",
   "What the lights mean": "Cosa dicono le luci", "every meaning, not only the lights on now": "tutti i significati, non solo le luci accese",
   "no light is on": "nessuna luce accesa", "To move:": "Muove:", "Board:": "Scacchiera:", "Result:": "Risultato:",
-  "In the hand": "In mano", "Tray": "Vassoio", "(pieces off the board: drop a piece here to take it off)":
-    "(i pezzi fuori dalla scacchiera: lascia qui un pezzo per toglierlo)",
+  "In the hand": "In mano", "Tray": "Vassoio", "(the pieces taken: drop a piece here to take it off)":
+    "(i pezzi presi: lascia qui un pezzo per toglierlo)", "Spares": "Pezzi di riserva", "(for a promotion)": "(per una promozione)",
+  "Put back:": "Da rimettere:", "the simulated hands make the computer's moves": "le mani simulate fanno le mosse del computer",
+  "Next puzzle": "Prossimo problema", "Puzzle solved": "Problema risolto", "Puzzle not solved": "Problema non risolto",
+  "Drill done": "Esercizio finito", "Computer analysis": "Analisi del computer",
+  "its moves light up on the board (from, to): make them with the pieces (on the simulator its hands may: Options); its clock stops when it announces its move":
+    "le sue mosse si accendono sulla scacchiera (da, a): falle con i pezzi (sul simulatore possono farle le sue mani: Opzioni); il suo orologio si ferma quando annuncia la mossa",
   "Moves": "Mosse", "The computer": "Il computer", "plays": "gioca", "level": "livello",
-  "its moves light up on the board (from, to): make them with the pieces; the board's clocks run for it too":
-    "le sue mosse si accendono sulla scacchiera (da, a): falle con i pezzi; l'orologio corre anche per lui",
   "Options": "Opzioni", "the game": "la partita", "the board (hardware)": "la scacchiera (hardware)",
   "the simulator": "il simulatore", "simulated time ×": "tempo simulato ×", "1 (real time)": "1 (tempo reale)",
   "0.1 (hands 10× faster)": "0.1 (mani 10× più veloci)", "4 (hands 4× slower)": "4 (mani 4× più lente)", "step mode": "passo passo",
@@ -201,8 +204,25 @@ const PATTERNS = [
   [/^game (\d+)$/, (m) => "partita " + m[1]],
   [/^(.*) — (blinks|pulses slowly)$/, (m) => WORDS[m[1]] === undefined ? null :
     WORDS[m[1]] + (m[2] === "blinks" ? " — lampeggia" : " — pulsa lento")],
-  [/^(\d+) bytes$/, (m) => m[1] + " byte"],
   [/^after (.*)$/, (m) => "dopo " + m[1]],
+  [/^Puzzle (\S+) \(rated (\d+)\): you play (White|Black)\. Find the best move after the lit one\.$/,
+    (m) => "Problema " + m[1] + " (valore " + m[2] + "): giochi col " + (m[3] === "White" ? "Bianco" : "Nero") +
+      ". Trova la mossa migliore dopo quella accesa."],
+  [/^Moves: (\d+) · right at the first try: (\d+) · mistakes: (\d+)(?: · (\d+) s)?$/,
+    (m) => "Mosse: " + m[1] + " · giuste al primo tentativo: " + m[2] + " · errori: " + m[3] + (m[4] ? " · " + m[4] + " s" : "")],
+  [/^Score: (\d+) %$/, (m) => "Punteggio: " + m[1] + " %"],
+  [/^Puzzle rating: (.*)$/, (m) => "Valore nei problemi: " + m[1]],
+  [/^Elo (\d+)$/, (m) => "Elo " + m[1]],
+  [/^full strength \(above Elo (\d+)\)$/, (m) => "massima forza (oltre Elo " + m[1] + ")"],
+  [/^Level (\d) \(about Elo (\d+)\)$/, (m) => "Livello " + m[1] + " (circa Elo " + m[2] + ")"],
+  [/^Skill Level (\d+)$/, (m) => "Skill Level " + m[1]],
+  [/^the board's engine, level (\d) \(about Elo (\d+)\)$/, (m) => "il motore della scacchiera, livello " + m[1] + " (circa Elo " + m[2] + ")"],
+  [/^analysing… ?(.*)$/, (m) => "analisi in corso… " + m[1].replace("positions", "posizioni")],
+  [/^Accuracy: White (.*) · Black (.*) \((.*); the mean of the moves' accuracies\)$/,
+    (m) => "Precisione: Bianco " + m[1] + " · Nero " + m[2] + " (" + m[3] + "; la media della precisione delle mosse)"],
+  [/^(blunder|mistake|inaccuracy)(?:: (.*) was best)?$/, (m) => ({ blunder: "errore grave", mistake: "errore",
+    inaccuracy: "imprecisione" }[m[1]]) + (m[2] ? ": meglio " + m[2] : "")],
+  [/^(.*?)(\d+) moves?$/, (m) => m[1] + m[2] + (m[2] === "1" ? " mossa" : " mosse")],
 ];
 
 let lang = localStorage.getItem(KEY) || ((navigator.language || "").startsWith("it") ? "it" : "en");

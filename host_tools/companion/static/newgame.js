@@ -14,7 +14,8 @@ function opponents(s) {
   if (c) for (const id of c.engines) out.push(["computer " + id, (id === "scacchiera" ? "Scacchiera's engine" : id) + " on this computer"]);
   const spec = s.option_specs && s.option_specs.opponent;
   for (const choice of (spec && spec.choices) || []) {
-    if (/^engine \d/.test(choice)) out.push([choice, "the board's engine, level " + choice.slice(7)]);
+    const elo = (s.level_elo || {})[choice.slice(7)];
+    if (/^engine \d/.test(choice)) out.push([choice, "the board's engine, level " + choice.slice(7) + (elo ? " (about Elo " + elo + ")" : "")]);
   }
   if (s.lichess) out.push(["lichess", "someone on Lichess (online)"]);
   return out;
@@ -40,19 +41,29 @@ function showLevel() {
   $("ng-position-row").hidden = $("variant").value !== "chess960";
 }
 
+// The last choices made here (kept in this browser): the dialog opens with them, as an app's does.
+const REMEMBERED = "scacchiera.newgame";
+function remembered() {
+  try { return JSON.parse(localStorage.getItem(REMEMBERED)) || {}; } catch (e) { return {}; }
+}
+const offered = (select, value) => [...select.options].some((o) => o.value === value);
+
 function fill(s) {
+  const last = remembered();
   fillSelect($("ng-opponent"), opponents(s));
   const c = s.computer;
   const now = c && c.sides.length ? "computer " + c.engine :
     /^engine \d/.test((s.options || {}).opponent || "") ? s.options.opponent : "person";
-  $("ng-opponent").value = now;
+  $("ng-opponent").value = offered($("ng-opponent"), last.opponent) ? last.opponent : now;
   fillSelect($("ng-clock"), clocks(s));
-  const clock = (s.options || {}).clock || "off";
-  if (![...$("ng-clock").options].some((o) => o.value === clock)) fillSelect($("ng-clock"), clocks(s).concat([[clock, clock]]));
+  const clock = last.clock || (s.options || {}).clock || "off";
+  if (!offered($("ng-clock"), clock)) fillSelect($("ng-clock"), clocks(s).concat([[clock, clock]]));
   $("ng-clock").value = clock;
   fillSelect($("variant"), s.variants.map((v) => [v, CHOICE_LABELS[v] || v]));
-  $("variant").value = s.variant;
-  $("ng-rated").checked = !!(s.players && s.players.rated);
+  $("variant").value = offered($("variant"), last.variant) ? last.variant : s.variant;
+  $("ng-rated").checked = last.rated !== undefined ? last.rated : !!(s.players && s.players.rated);
+  const colour = document.querySelector("input[name=ng-colour][value='" + (last.colour || "white") + "']");
+  if (colour) colour.checked = true;
   $("ng-error").textContent = "";
   showLevel();
 }
@@ -65,7 +76,9 @@ function fillLevels(s) {
   if (key === levelsFor) return;
   levelsFor = key;
   fillSelect($("ng-level"), levelChoices(s.computer.levels));
-  $("ng-level").value = levelOf(s.computer);
+  const last = remembered();
+  const engine = "computer " + s.computer.engine;
+  $("ng-level").value = last.opponent === engine && offered($("ng-level"), last.level) ? last.level : levelOf(s.computer);
 }
 onState(fillLevels);
 
@@ -103,6 +116,9 @@ $("ng-form").addEventListener("submit", async (ev) => {
   if (fields.opponent === "computer") fields.level = levelFields($("ng-level").value);
   if (fields.variant === "sprint" && $("seed-in").value !== "") fields.seed = Math.round(Number($("seed-in").value));
   if (fields.variant === "chess960" && $("position-in").value !== "") fields.position = Math.round(Number($("position-in").value));
-  if (await post("start", fields)) dialog.close();
-  else $("ng-error").textContent = lastRefusal() || "not started";
+  if (await post("start", fields)) {
+    localStorage.setItem(REMEMBERED, JSON.stringify({ opponent: chosen, level: $("ng-level").value,
+      colour: fields.colour, clock: fields.clock, variant: fields.variant, rated: fields.rated }));
+    dialog.close();
+  } else $("ng-error").textContent = lastRefusal() || "not started";
 });

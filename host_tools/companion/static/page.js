@@ -3,15 +3,15 @@
 // an arrow), the state said in words beside it with its squares marked, the legend of the LED
 // colours, a move list to click through earlier positions, the PGN with its headers, and the
 // settings kept in localStorage. Each state comes from link.js. On the simulator the simulated
-// board is the board and the mirror shows only an earlier position (one board on screen); with a
-// board on USB the mirror is the board.
+// board is the only board on screen (an earlier position too: view.js); with a board on USB the
+// mirror is the board.
 import { $ } from "./dom.js";
 import { Chessground } from "./vendor/chessground.js";
 import { MEANINGS, explain, refusalNote } from "./explain.js";
 import { onState, post, redraw } from "./link.js";
+import { onView, setViewPly, viewPly } from "./view.js";
 
 const SETTINGS = "scacchiera.settings";
-let viewPly = null;        // null: the game as it stands; a number: the position after that many plies
 let state = null;
 
 // -- settings: language, player names, site, rated, simulated speed (kept in this browser) --------
@@ -137,13 +137,13 @@ function lastMoveOf(uci) {
 
 function drawMirror(s, said) {
   const plies = s.moves.length;
-  const ply = viewPly === null ? plies : viewPly;
-  const fen = viewPly === null ? said.fen || s.fen : s.fens[ply] || s.fen;
+  const ply = viewPly() === null ? plies : viewPly();
+  const fen = viewPly() === null ? said.fen || s.fen : s.fens[ply] || s.fen;
   const san = s.san[ply - 1] || "";
   const turn = fen.split(" ")[1] === "b" ? "black" : "white";
   const shapes = [];
   const custom = new Map();
-  if (viewPly === null) {
+  if (viewPly() === null) {
     const show = lastMoveOf(s.show);
     if (show && show.length === 2) shapes.push({ orig: show[0], dest: show[1], brush: "show" });
     for (const sq of said.empty) { custom.set(sq, "mark-empty"); shapes.push({ orig: sq, brush: "empty" }); }
@@ -157,14 +157,14 @@ function drawMirror(s, said) {
     turnColor: turn,
     lastMove: lastMoveOf(s.moves[ply - 1]),
     // The last move's SAN; the game as it stands: also the board's check LED (a position set up in check).
-    check: /[+#]$/.test(san) || (viewPly === null && !said.fen && Object.values(s.leds || {}).includes("check")) ? turn : false,
+    check: /[+#]$/.test(san) || (viewPly() === null && !said.fen && Object.values(s.leds || {}).includes("check")) ? turn : false,
   });
   // Arrows only on the mirror shown: a hidden chessground measures 0 px squares, and its arrows'
   // lines got NaN coordinates (a console error each, about 140 a page).
   showOneBoard(s);
   mirror.setAutoShapes(mirrorShown ? shapes : []);
-  $("viewing").hidden = viewPly === null;
-  if (viewPly !== null) {
+  $("viewing").hidden = viewPly() === null;
+  if (viewPly() !== null) {
     $("viewing-text").textContent = ply === 0 ? "the start position" :
       "after " + Math.ceil(ply / 2) + (ply % 2 ? ". " : "… ") + sanIn(s)[ply - 1];
   }
@@ -194,7 +194,7 @@ function drawMoves(s) {
     const li = document.createElement("li");
     for (let j = i; j < Math.min(i + 2, sans.length); j++) {
       const b = document.createElement("button");
-      b.className = "mv" + ((viewPly === null ? sans.length : viewPly) === j + 1 ? " current" : "");
+      b.className = "mv" + ((viewPly() === null ? sans.length : viewPly()) === j + 1 ? " current" : "");
       b.textContent = sans[j];
       b.dataset.ply = j + 1;
       b.title = "see the position after this move";
@@ -204,34 +204,33 @@ function drawMoves(s) {
     list.appendChild(li);
   }
   const current = list.querySelector(".current");
-  if (current && viewPly === null) list.scrollTop = list.scrollHeight;
+  if (current && viewPly() === null) list.scrollTop = list.scrollHeight;
 }
 
 $("moves").addEventListener("click", (ev) => {
   const b = ev.target.closest(".mv");
   if (!b || !state) return;
   const ply = Number(b.dataset.ply);
-  viewPly = ply === state.moves.length ? null : ply;
-  draw();
+  setViewPly(ply === state.moves.length ? null : ply);
 });
 function step(delta) {
   if (!state) return;
   const plies = state.moves.length;
-  const ply = Math.max(0, Math.min(plies, (viewPly === null ? plies : viewPly) + delta));
-  viewPly = ply === plies ? null : ply;
-  draw();
+  const ply = Math.max(0, Math.min(plies, (viewPly() === null ? plies : viewPly()) + delta));
+  setViewPly(ply === plies ? null : ply);
 }
-$("first").addEventListener("click", () => { viewPly = 0; draw(); });
+$("first").addEventListener("click", () => setViewPly(0));
 $("back").addEventListener("click", () => step(-1));
 $("forward").addEventListener("click", () => step(1));
-$("live").addEventListener("click", () => { viewPly = null; draw(); });
-$("live-2").addEventListener("click", () => { viewPly = null; draw(); });
+$("live").addEventListener("click", () => setViewPly(null));
+$("live-2").addEventListener("click", () => setViewPly(null));
+onView(() => draw());
 
-// One board on screen: the simulator's own board (the hands move its pieces), or the mirror (a board
-// on USB; on the simulator, an earlier position while the move list is walked).
+// One board on screen, in one look: the simulator's own board (the hands move its pieces; it also
+// shows an earlier position while the move list is walked: companion.js), or the mirror (a board on USB).
 let mirrorShown = null;
 function showOneBoard(s) {
-  const mirrorOn = !s.board.hands || viewPly !== null;
+  const mirrorOn = !s.board.hands;
   document.body.classList.toggle("mirror-on", mirrorOn);
   if (mirrorOn !== mirrorShown) {
     mirrorShown = mirrorOn;
@@ -241,7 +240,7 @@ function showOneBoard(s) {
 
 // Flip both boards and the players' bars, and remember it; the arrow keys walk the moves
 // (← → Home End), F flips, as on lichess.org, unless a field has the keyboard.
-function orient(black) {
+export function orient(black) {
   if ((mirror.state.orientation === "black") !== black) mirror.toggleOrientation();
   document.body.classList.toggle("flipped", black);
   localStorage.setItem("scacchiera-orientation", black ? "black" : "white");
@@ -252,8 +251,8 @@ orient(localStorage.getItem("scacchiera-orientation") === "black");
 $("flip").addEventListener("click", flip);
 document.addEventListener("keydown", (ev) => {
   if (ev.target.closest("input, select, textarea, [contenteditable]") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-  const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => { viewPly = 0; draw(); },
-                 End: () => { viewPly = null; draw(); }, f: flip };
+  const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => setViewPly(0),
+                 End: () => setViewPly(null), f: flip };
   const act = keys[ev.key];
   if (act) { ev.preventDefault(); act(); }
 });
@@ -305,7 +304,7 @@ function drawPgn() {
 function draw() {
   const s = state;
   if (!s) return;
-  if (viewPly !== null && viewPly > s.moves.length) viewPly = null;   // a takeback or a new game
+  if (viewPly() !== null && viewPly() > s.moves.length) setViewPly(null);   // a takeback or a new game
   const said = explain(s);
   drawSaid(s, said);
   drawMirror(s, said);

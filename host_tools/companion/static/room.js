@@ -145,17 +145,94 @@ $("past-box").addEventListener("toggle", () => { if ($("past-box").open) post("p
 $("past-import").addEventListener("click", () =>
   post("past", { op: "import", game: Number($("past-number").textContent) }));
 
-// The open game move by move: its positions (python-chess's, from the server), on a small board.
+$("past-analyse").addEventListener("click", () =>
+  post("past", { op: "analyse", game: Number($("past-number").textContent) }));
+
+// The open game move by move: its positions (python-chess's, from the server), on a small board,
+// and the analysis's graph beside it (a click on the graph shows that move).
 let pastBoard = null;
 let pastPly = 0;
 let pastPositions = null;
+let pastAnalysis = null;
 function showPastPly(ply) {
   if (!pastPositions) return;
   pastPly = Math.max(0, Math.min(pastPositions.length - 1, ply));
   const p = pastPositions[pastPly];
-  if (!pastBoard) pastBoard = Chessground($("past-board"), { viewOnly: true, coordinates: false });
+  if (!pastBoard) pastBoard = Chessground($("past-board"), { viewOnly: true, coordinates: false, animation: { enabled: false } });
   pastBoard.set({ fen: p.fen, lastMove: p.uci ? [p.uci.slice(0, 2), p.uci.slice(2, 4)] : undefined });
   $("past-at").textContent = pastPly ? Math.ceil(pastPly / 2) + (pastPly % 2 ? ". " : "… ") + p.san : "the start";
+  const cursor = document.querySelector("#past-graph .cursor");
+  if (cursor && pastAnalysis) {
+    const x = graphX(pastPly, pastAnalysis.win.length);
+    cursor.setAttribute("x1", x);
+    cursor.setAttribute("x2", x);
+  }
+}
+
+// -- a past game's computer analysis: White's winning chances after each move, the moves judged -------
+
+const GRAPH_W = 600, GRAPH_H = 120;
+const MARK_COLOURS = { inaccuracy: "#56b4e9", mistake: "#e69f00", blunder: "#d55e00" };
+const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const graphX = (ply, n) => (n > 1 ? (ply * GRAPH_W) / (n - 1) : 0);
+const graphY = (win) => GRAPH_H - (win * GRAPH_H) / 100;
+const SVG = "http://www.w3.org/2000/svg";
+function svg(name, attrs) {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function drawGraph(a) {
+  const box = $("past-graph");
+  box.innerHTML = "";
+  const n = a.win.length;
+  const g = svg("svg", { viewBox: "0 0 " + GRAPH_W + " " + GRAPH_H, preserveAspectRatio: "none",
+                         role: "img", "aria-label": "White's winning chances after each move" });
+  g.append(svg("rect", { x: 0, y: 0, width: GRAPH_W, height: GRAPH_H, class: "black-side" }));
+  const points = a.win.map((w, i) => graphX(i, n) + "," + graphY(w));
+  g.append(svg("polygon", { points: "0," + GRAPH_H + " " + points.join(" ") + " " + GRAPH_W + "," + GRAPH_H, class: "white-side" }));
+  g.append(svg("line", { x1: 0, x2: GRAPH_W, y1: GRAPH_H / 2, y2: GRAPH_H / 2, class: "middle" }));
+  for (const m of a.marks) {
+    g.append(svg("circle", { cx: graphX(m.ply, n), cy: graphY(a.win[m.ply]), r: 5, fill: MARK_COLOURS[m.judgement],
+                             class: "mark " + m.judgement, "data-ply": m.ply }));
+  }
+  g.append(svg("line", { x1: 0, x2: 0, y1: 0, y2: GRAPH_H, class: "cursor" }));
+  g.addEventListener("click", (ev) => {
+    const r = g.getBoundingClientRect();
+    showPastPly(Math.round(((ev.clientX - r.left) / r.width) * (n - 1)));
+  });
+  box.append(g);
+}
+
+function drawAnalysis(open) {
+  const a = open.analysis;
+  pastAnalysis = a && a.win ? a : null;
+  $("past-analyse").hidden = !!(a && a.state !== "error");
+  $("past-analysis").hidden = !a;
+  if (!a) return;
+  $("past-analysis-state").textContent = a.state === "running" ? "analysing… " + (a.total ? a.done + "/" + a.total + " positions" : "")
+    : a.state === "error" ? a.error : "";
+  $("past-graph").hidden = $("past-accuracy").hidden = $("past-marks").hidden = !pastAnalysis;
+  if (!pastAnalysis) return;
+  drawGraph(a);
+  const pct = (v) => (v === null ? "–" : v + " %");
+  $("past-accuracy").textContent = "Accuracy: White " + pct(a.accuracy.white) + " · Black " + pct(a.accuracy.black) +
+    " (" + (a.engine || "the engine") + "; the mean of the moves' accuracies)";
+  const list = $("past-marks");
+  list.innerHTML = "";
+  for (const m of a.marks) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.className = "mark-move " + m.judgement;
+    b.dataset.ply = m.ply;
+    b.textContent = Math.ceil(m.ply / 2) + (m.ply % 2 ? ". " : "… ") + m.san + MARK_SIGNS[m.judgement];
+    b.addEventListener("click", () => showPastPly(m.ply));
+    li.append(b, " " + m.judgement + (m.best ? ": " + m.best + " was best" : ""));
+    list.appendChild(li);
+  }
+  const download = $("past-download");
+  download.href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(a.pgn);
 }
 $("past-first").addEventListener("click", () => showPastPly(0));
 $("past-back").addEventListener("click", () => showPastPly(pastPly - 1));
@@ -170,13 +247,19 @@ function drawPast(past) {
   pastKey = key;
   const list = $("past-games");
   list.innerHTML = "";
-  for (const g of past.games || []) {
+  for (const g of (past.games || []).slice().reverse()) {       // the newest first
     const li = document.createElement("li");
     const open = document.createElement("button");
-    open.textContent = "game " + g.game;
+    open.className = "past-game";
     open.dataset.game = g.game;
+    const names = g.white !== undefined ? g.white + " – " + g.black : "game " + g.game;
+    const about = g.white !== undefined ? [g.result, g.date && !g.date.startsWith("?") ? g.date.replace(/\./g, "-") : null,
+      g.moves !== null && g.moves !== undefined ? g.moves + (g.moves === 1 ? " move" : " moves") : null].filter(Boolean).join(" · ")
+      : g.unreadable ? "not readable" : "…";
+    open.append(Object.assign(document.createElement("b"), { textContent: names }), " ",
+                Object.assign(document.createElement("small"), { textContent: about }));
     open.addEventListener("click", () => post("past", { op: "open", game: g.game }));
-    li.append(open, " " + g.bytes + " bytes");
+    li.append(open);
     list.appendChild(li);
   }
   if (past.games && !past.games.length) list.textContent = "no game archived yet";
@@ -186,9 +269,11 @@ function drawPast(past) {
     $("past-pgn").textContent = past.open.pgn;
     $("past-download").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(past.open.pgn);
     $("past-download").download = "scacchiera-" + past.open.game + ".pgn";
+    const fresh = JSON.stringify(pastPositions) !== JSON.stringify(past.open.positions);   // another game opened
     pastPositions = past.open.positions;
     $("past-view").hidden = !pastPositions;
-    if (pastPositions) showPastPly(Infinity);
+    drawAnalysis(past.open);
+    if (pastPositions) showPastPly(fresh ? Infinity : pastPly);
   }
   $("past-error").textContent = past.error || "";
 }

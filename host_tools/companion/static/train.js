@@ -5,8 +5,10 @@
 import { $ } from "./dom.js";
 import { fillSelect } from "./companion.js";
 import { lastRefusal, onState, post, state } from "./link.js";
+import { orient } from "./page.js";
 
 const dialog = $("train");
+let lastTrain = null;          // the fields of the last drill started here: "Next puzzle" asks for another
 
 function showRows() {
   const mode = $("tr-mode").value;
@@ -58,26 +60,57 @@ $("tr-form").addEventListener("submit", async (ev) => {
     fields.side = document.querySelector("input[name=tr-side]:checked").value;
     if ($("tr-pgn").value.trim()) fields.pgn = $("tr-pgn").value;
   }
-  if (await post("train", fields)) dialog.close();
-  else $("tr-error").textContent = lastRefusal() || "not started";
+  if (await post("train", fields)) {
+    lastTrain = fields;
+    dialog.close();
+  } else $("tr-error").textContent = lastRefusal() || "not started";
 });
 
-// The drill's news, under the board: what the board just judged, how it ended, the puzzle rating.
+// The drill's news, under the board: what the board just judged (the move in SAN, in the page's
+// move letters), and at the end its summary: moves, right, mistakes, time, the puzzle rating and its
+// change, with "Next puzzle". A drill replaced by a new game says nothing (its news goes with it).
+const sanOf = (d) => (d.san ? d.san[$("lang").value === "it" ? "it" : "en"] : d.uci);
 const WORDS = {
-  start: (d) => d.mode === "puzzle" ? "Puzzle " + d.puzzle + " (rated " + d.puzzle_rating + "): set it up as the lights ask, then make the lit move; your turn after it"
+  start: (d) => d.mode === "puzzle" ? "Puzzle " + d.puzzle + " (rated " + d.puzzle_rating + "): you play " +
+      (d.side === "b" ? "Black" : "White") + ". Find the best move after the lit one."
     : d.mode === "replay" ? "Replay: make each move the lights show" : "Your moves are " + (d.side === "b" ? "Black's" : "White's") + ": the board shows the others",
-  right: (d) => "Right: " + d.uci,
-  wrong: (d) => "Not " + d.uci + ": put the piece back as the lights ask" + (d.mode === "puzzle" ? " (the lights then show the solution)" : ""),
-  done: (d) => (d.mode === "puzzle" ? (d.solved ? "Solved" : "Not solved") : "Done: " + d.right + " of " + d.moves + " right at the first try")
-    + (d.mistakes ? ", " + d.mistakes + " wrong" : "") + (d.ms !== undefined ? ", " + Math.round(d.ms / 1000) + " s" : ""),
-  stopped: () => "Drill stopped",
+  right: (d) => "Right: " + sanOf(d),
+  wrong: (d) => "Not " + sanOf(d) + ": put the piece back as the lights ask" + (d.mode === "puzzle" ? " (the lights then show the solution)" : ""),
 };
+
+function summary(d, said) {
+  const rows = [];
+  rows.push(d.mode === "puzzle" ? (d.solved ? "Puzzle solved" : "Puzzle not solved") : "Drill done");
+  rows.push("Moves: " + d.moves + " · right at the first try: " + d.right + " · mistakes: " + d.mistakes +
+            (d.ms !== undefined ? " · " + Math.round(d.ms / 1000) + " s" : ""));
+  if (d.moves) rows.push("Score: " + Math.round((100 * d.right) / d.moves) + " %");
+  if (said) rows.push(said);
+  else if (d.rating !== undefined) rows.push("Puzzle rating: " + d.rating + (d.rating_change !== undefined ?
+    " (" + (d.rating_change >= 0 ? "+" : "") + d.rating_change + ")" : ""));
+  return rows;
+}
+
+let turnedFor = 0;             // the drill start the board was last turned round for
+$("tr-next").addEventListener("click", () => post("train", lastTrain && lastTrain.mode === "puzzle" ? lastTrain : { mode: "puzzle" }));
 
 onState((s) => {
   const d = s.drill;
   const box = $("drill-news");
   const said = s.training && s.training.said;
-  const text = d && WORDS[d.state] ? WORDS[d.state](d) + (d.state === "done" && said ? ". " + said : "") : "";
-  box.textContent = text;
-  box.hidden = !text;
+  const done = d && d.state === "done";
+  const rows = done ? summary(d, said) : d && WORDS[d.state] ? [WORDS[d.state](d)] : [];
+  const key = JSON.stringify([rows, $("lang").value]);
+  if (box.dataset.key !== key) {               // written again only when it changes (a screen reader reads it)
+    box.dataset.key = key;
+    box.className = done ? "explain over drill-summary" : "explain";
+    if (done) box.replaceChildren(...rows.map((row) => Object.assign(document.createElement("p"), { textContent: row })));
+    else box.textContent = rows.join("");
+  }
+  $("tr-next").hidden = !(done && d.mode === "puzzle");
+  box.hidden = !rows.length;
+  // The board turned round to the solver's side as a drill starts (as lichess.org turns a puzzle).
+  if (d && d.state === "start" && d.side && d.n !== turnedFor) {
+    turnedFor = d.n;
+    orient(d.side === "b");
+  }
 });
