@@ -32,7 +32,7 @@ help:
 	@echo "make test-pico  the firmware on MicroPython for the Pico in an emulated RP2040 (UF2=path)"
 	@echo "make perft      every line of the perft suite at every depth"
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
-	@echo "make engine-match  the engine against Stockfish (UCI_Elo) and level against level: Elo per level (long)"
+	@echo "make engine-match  an SPRT of the engine's change (ENGINE_BASE), then against Stockfish and level against level (long)"
 	@echo "make puzzles    make the puzzle set again with Stockfish (long) and pack it for the board's flash"
 	@echo "make pcb        hardware/pcb: the PCBs from board_config, checked by KiCad's DRC (needs Debian's kicad 6)"
 	@echo "make uf2        build/scacchiera.uf2: the one file a new board's Pico gets (drag it on in BOOTSEL mode)"
@@ -108,7 +108,13 @@ ENGINE_MATCH ?= --levels 5,6 --elos 1350,1500,1700 --games 10
 # The anchor is level 6's figure against Stockfish measured on 2026-11-22 (docs/engine.md, "Strength"):
 # after a change to LEVELS, run ENGINE_MATCH first and put its level-6 Elo here.
 ENGINE_LADDER ?= --games 100 --anchor 1572
+# A change to the engine first meets the engine before it (host_tools/engine_sprt.py): an SPRT at the
+# top level's node budget, [0, 10] Elo, alpha = beta = 0.05; the games and the log go to data/engine-sprt/.
+# ENGINE_BASE: the commit before the change (HEAD: the working tree's change not committed yet).
+ENGINE_BASE ?= HEAD
+ENGINE_SPRT ?= --elo0 0 --elo1 10 --alpha 0.05 --beta 0.05
 engine-match: deps
+	$(PY) -m host_tools.engine_sprt $(ENGINE_BASE) $(ENGINE_SPRT); test $$? -ne 1 || { echo "SPRT: H0, the change is dropped"; exit 1; }
 	$(PY) -m host_tools.engine_match $(ENGINE_MATCH)
 	$(PY) -m host_tools.engine_match --ladder $(ENGINE_LADDER)
 
