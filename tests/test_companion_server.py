@@ -463,9 +463,34 @@ def test_every_answer_says_it_may_not_be_framed(url):
 
 def test_a_page_that_never_reads_is_dropped_after_the_send_deadline(board, monkeypatch):
     """A WebSocket client that stops reading: once its buffers are full, the server waits
-    SEND_SECONDS for room, then drops it (it was kept, with its buffers, for ever)."""
+    SEND_SECONDS for room, then drops it (it was kept, with its buffers, for ever). The test waits
+    for each step to happen (the buffers full, the client dropped), not for a guessed time: how many
+    states fill the kernel's buffers depends on the machine."""
     import base64
+    import threading
     monkeypatch.setattr(companion_server, "SEND_SECONDS", 1.0)
+    blocked, dropped = threading.Event(), threading.Event()
+    send = companion_server.BoundedWebSocket.send
+
+    async def watched_send(self, message):
+        if not self.writable.is_set():
+            blocked.set()                          # the client's buffers are full: the deadline runs
+        try:
+            await send(self, message)
+        except companion_server.ClientDisconnected:
+            dropped.set()
+            raise
+    monkeypatch.setattr(companion_server.BoundedWebSocket, "send", watched_send)
+    # A small send buffer on the server's side (an accepted socket inherits its listener's): the
+    # kernel's would grow to megabytes, and how many states fill them depends on the machine.
+    import companion_support
+    bind = companion_support.bind
+
+    def small_bind(port):
+        sock = bind(port)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        return sock
+    monkeypatch.setattr(companion_support, "bind", small_bind)
     with served(board) as url:
         port = port_of(url)
         client = socket.socket()
@@ -475,12 +500,15 @@ def test_a_page_that_never_reads_is_dropped_after_the_send_deadline(board, monke
         client.sendall(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (port, key)).encode())
         assert client.recv(12) == b"HTTP/1.1 101"
-        # The board changes, the server pushes each state; the client reads nothing.
-        until = time.monotonic() + 5
-        while time.monotonic() < until:          # thousands of states: far more than the buffers hold
+        # The board changes, the server pushes each state; the client reads nothing, until the
+        # server finds no room for the next one.
+        for _ in range(20000):
             board.act("lift", {"square": "e2"})
             board.act("place", {"square": "e2"})
-        time.sleep(3.0)                            # well past the deadline once the buffers filled
+            if blocked.wait(0.001):                # (and the server's thread gets its turn to push)
+                break
+        assert blocked.is_set(), "the client's buffers never filled"
+        assert dropped.wait(60), "the server still holds the connection of a page that never read"
         client.settimeout(10)
         ended = False
         try:
@@ -493,7 +521,7 @@ def test_a_page_that_never_reads_is_dropped_after_the_send_deadline(board, monke
         except socket.timeout:
             pass
         client.close()
-        assert ended, "the server still holds the connection of a page that never read"
+        assert ended, "the client was dropped, yet its connection did not end"
 
 
 def test_a_new_game_keeps_the_boards_options(url):
