@@ -251,6 +251,7 @@ def companion_latency(rounds=40, engine_rounds=8):
     import websockets
     from host_tools.companion.boards import SimulatedBoard
     from host_tools.companion.server import bind, make_server
+    from host_tools.serving import in_thread
     from host_tools.companion.engine import engines
     from scacchiera.sensing.debounce import DEFAULT_DELAY_MS
 
@@ -259,10 +260,6 @@ def companion_latency(rounds=40, engine_rounds=8):
     board.computer.think = 0.05
     sock = bind(0)
     server = make_server(board, sock)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
 
     seen_at = {}                      # when the board's model first had the new LED (before the WebSocket)
     notify = board.on_change
@@ -309,11 +306,8 @@ def companion_latency(rounds=40, engine_rounds=8):
                 got.sort()
         return sorted(times), sorted(board_part), shown
 
-    try:
+    with in_thread(server, [sock]):
         times, board_part, shown = asyncio.run(measure())
-    finally:
-        server.should_exit = True
-        thread.join(5)
     print("== companion: switch change -> page updated (simulated board, WebSocket, %d changes; load average"
           " %.1f on %d cores)" % (rounds, os.getloadavg()[0], os.cpu_count()))
     print("median %.1f ms  p90 %.1f ms  max %.1f ms  (target <= 50 ms)"
@@ -345,16 +339,12 @@ def page_first_load(rounds=5):
         return
     from host_tools.companion.boards import SimulatedBoard
     from host_tools.companion.server import bind, make_server
+    from host_tools.serving import in_thread
     board = SimulatedBoard()
     sock = bind(0)
-    server = make_server(board, sock)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    url = "http://127.0.0.1:%d/" % sock.getsockname()[1]
     times = []
-    try:
+    with in_thread(make_server(board, sock), [sock]) as port:
+        url = "http://127.0.0.1:%d/" % port
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
             for _ in range(rounds + 1):               # the first warms Chromium itself up: not counted
@@ -366,9 +356,6 @@ def page_first_load(rounds=5):
                 times.append((time.perf_counter() - start) * 1000)
                 context.close()
             browser.close()
-    finally:
-        server.should_exit = True
-        thread.join(5)
     times = sorted(times[1:])
     print("median %.0f ms  max %.0f ms over %d loads  (target <= 1000 ms)" % (times[len(times) // 2], times[-1], len(times)))
 

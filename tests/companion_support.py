@@ -13,6 +13,7 @@ import pytest
 from host_tools.companion.boards import Board
 from host_tools.companion.engine import python_chess_board
 from host_tools.companion.server import bind, make_server
+from host_tools.serving import in_thread
 
 # The browser tests (headless Chromium through Playwright): skipped, and said so, without either.
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -70,19 +71,10 @@ def chromium():
 def served(board, port=0, timeout=10, ladder=None):
     """``board``'s page on 127.0.0.1; yields the base URL ("http://127.0.0.1:PORT")."""
     sock = bind(port)
-    server = make_server(board, sock, ladder)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.01)
     try:
-        yield "http://127.0.0.1:%d" % sock.getsockname()[1]
+        with in_thread(make_server(board, sock, ladder), [sock]) as bound:
+            yield "http://127.0.0.1:%d" % bound
     finally:
-        server.should_exit = True
-        thread.join(timeout)
         sock.close()
 
 

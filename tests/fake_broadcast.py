@@ -38,6 +38,8 @@ from starlette.applications import Starlette
 from starlette.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from starlette.routing import Route
 
+from host_tools.serving import in_thread
+
 MAX_GAMES = 100
 
 
@@ -199,14 +201,5 @@ def served(fake):
     """``fake`` on 127.0.0.1 (any free port) in a thread: yields its base URL."""
     server = uvicorn.Server(uvicorn.Config(fake.app, host="127.0.0.1", port=0, log_level="critical",
                                            lifespan="off", timeout_keep_alive=1))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the fake Lichess did not start"
-        time.sleep(0.01)
-    try:
-        yield "http://127.0.0.1:%d" % server.servers[0].sockets[0].getsockname()[1]
-    finally:
-        server.should_exit = True
-        thread.join(5)
+    with in_thread(server, what="the fake Lichess") as port:
+        yield "http://127.0.0.1:%d" % port

@@ -53,6 +53,8 @@ from starlette.applications import Starlette
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
+from host_tools.serving import in_thread
+
 _CLOSE = object()
 _CUT = object()
 
@@ -623,17 +625,10 @@ class Served:
         config = uvicorn.Config(fake.app, host="127.0.0.1", port=0, log_level="critical", lifespan="on",
                                 timeout_keep_alive=1)
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.serving = in_thread(self.server, what="the fake Lichess")
 
     def __enter__(self):
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the fake Lichess did not start")
-            time.sleep(0.01)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.url = "http://127.0.0.1:%d" % port
+        self.url = "http://127.0.0.1:%d" % self.serving.__enter__()
         return self
 
     def __exit__(self, *exc):
@@ -642,5 +637,4 @@ class Served:
                 [l for g in self.fake.games.values() for l in g.listeners]
         for listener in listeners:
             self.fake._put(listener, _CLOSE)
-        self.server.should_exit = True
-        self.thread.join(5)
+        self.serving.__exit__(*exc)

@@ -24,6 +24,7 @@ from host_tools.club.server import make_club_server
 from host_tools.club.tournament import Tournament, TournamentError
 from host_tools.companion.boards import SerialBoard, SimulatedBoard
 from host_tools.companion.server import bind
+from host_tools.serving import in_thread
 from host_tools.ladder.ladder import Ladder
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Giulia", "Hugo", "Irene", "Luca", "Marta",
@@ -197,18 +198,10 @@ def club_served(tmp_path, boards, players=NAMES, find_new=None):
             lad.add_player(name, 1000 + 37 * ((i * 7) % 16))
     club = Club(boards, str(tmp_path / "club"), ladder, find_new)
     sock = bind(0)
-    server = make_club_server(club, sock, ladder)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the club's server did not start"
-        time.sleep(0.01)
     try:
-        yield club, "http://127.0.0.1:%d" % sock.getsockname()[1]
+        with in_thread(make_club_server(club, sock, ladder), [sock], "the club's server") as port:
+            yield club, "http://127.0.0.1:%d" % port
     finally:
-        server.should_exit = True
-        thread.join(10)
         sock.close()
         for board in club.boards:
             if isinstance(board, SimulatedBoard):

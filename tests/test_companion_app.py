@@ -4,7 +4,6 @@ with its clock stopped at its announcement, drills that set themselves up, the n
 remembers, past games analysed, one board look. Everything through the page as a person uses it."""
 
 import chess
-import pytest
 
 from companion_support import BROWSER_TESTS, Player, browser, served, size, start_game  # noqa: F401 (fixtures)
 from host_tools.companion.boards import SimulatedBoard

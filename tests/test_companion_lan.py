@@ -5,7 +5,6 @@ loopback address standing in for it) and its host names are made up: no traffic 
 import contextlib
 import http.client
 import json
-import threading
 import time
 
 import pytest
@@ -15,6 +14,7 @@ from companion_support import BROWSER_TESTS, CHROMIUM, sync_playwright
 from host_tools.companion.boards import SimulatedBoard
 from host_tools.companion.pairing import COOKIE, Pairing
 from host_tools.companion.server import bind, make_server
+from host_tools.serving import in_thread
 
 LAN = "127.0.0.2"
 NAME = "scacchiera-pi.local"
@@ -35,17 +35,10 @@ def lan(tmp_path):
 @contextlib.contextmanager
 def running(server, sock, lan_sock):
     """``server`` on 127.0.0.1 and the "LAN" (its two sockets), in a thread, until the block ends."""
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock, lan_sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
     try:
-        yield
+        with in_thread(server, [sock, lan_sock]):
+            yield
     finally:
-        server.should_exit = True
-        thread.join(10)
         sock.close()
         lan_sock.close()
 

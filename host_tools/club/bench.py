@@ -25,6 +25,7 @@ from host_tools.club.feed import read_games
 from host_tools.club.server import make_club_server
 from host_tools.companion.boards import SimulatedBoard
 from host_tools.companion.server import bind
+from host_tools.serving import in_thread
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOKEN = "lip_benchclubtok1"
@@ -82,62 +83,56 @@ def run(n, plies=6, seed=1):
         club = Club(boards, os.path.join(tmp, "club"), ladder)
         club.broadcast_options = {"base_url": lichess, "token_file": os.path.join(tmp, "token"), "environ": {}}
         sock = bind(0)
-        server = make_club_server(club, sock, ladder)
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.01)
-        url = "http://127.0.0.1:%d" % sock.getsockname()[1]
         try:
-            club.act("broadcast", {"op": "token", "token": TOKEN})
-            club.act("tournament", {"name": "Bench", "players": names, "rounds": 1})
-            club.act("broadcast", {"op": "start"})
-            club.act("pair", {})
-            rnd = club.tournament.current()
-            pairs = dict((g["board"], (club.tournament.name_of(g["white"]), club.tournament.name_of(g["black"])))
-                         for g in rnd["games"])
-            deadline = time.monotonic() + 60
-            while len(club.bound) < n:
-                assert time.monotonic() < deadline, "the boards did not start their games"
-                time.sleep(0.05)
-            time.sleep(1.0)
-            cpu0, wall0 = time.process_time(), time.monotonic()
-            time.sleep(3.0)
-            idle = (time.process_time() - cpu0) / (time.monotonic() - wall0) / n * 100
+            with in_thread(make_club_server(club, sock, ladder), [sock], "the club's server") as port:
+                url = "http://127.0.0.1:%d" % port
+                club.act("broadcast", {"op": "token", "token": TOKEN})
+                club.act("tournament", {"name": "Bench", "players": names, "rounds": 1})
+                club.act("broadcast", {"op": "start"})
+                club.act("pair", {})
+                rnd = club.tournament.current()
+                pairs = dict((g["board"], (club.tournament.name_of(g["white"]), club.tournament.name_of(g["black"])))
+                             for g in rnd["games"])
+                deadline = time.monotonic() + 60
+                while len(club.bound) < n:
+                    assert time.monotonic() < deadline, "the boards did not start their games"
+                    time.sleep(0.05)
+                time.sleep(1.0)
+                cpu0, wall0 = time.process_time(), time.monotonic()
+                time.sleep(3.0)
+                idle = (time.process_time() - cpu0) / (time.monotonic() - wall0) / n * 100
 
-            seen_feed = {}                 # (board, ply) -> time the live PGN first held it
-            stop = threading.Event()
+                seen_feed = {}                 # (board, ply) -> time the live PGN first held it
+                stop = threading.Event()
 
-            def poll():
-                while not stop.is_set():
-                    with urllib.request.urlopen(url + "/broadcast/current.pgn", timeout=10) as r:
-                        text = r.read().decode("utf-8")
-                    now = time.monotonic()
-                    counts = _moves_in(text)
-                    for number, pair in pairs.items():
-                        for ply in range(1, counts.get(pair, 0) + 1):
-                            seen_feed.setdefault((number - 1, ply), now)
-                    stop.wait(POLL_SECONDS)
-            poller = threading.Thread(target=poll, daemon=True)
-            poller.start()
-            cpu0, wall0 = time.process_time(), time.monotonic()
-            for ply in range(1, plies + 1):
-                for i, board in enumerate(boards):
-                    while len(board.model.status.get("moves") or ()) < ply - 1:
-                        time.sleep(0.01)
-                    _hand_move(board, rng)
-            deadline = time.monotonic() + 30
-            while not all((i, plies) in committed for i in range(n)):
-                assert time.monotonic() < deadline, "the moves were not all made"
-                time.sleep(0.05)
-            playing = (time.process_time() - cpu0) / (time.monotonic() - wall0) / n * 100
-            busy_for = time.monotonic() - wall0
-            time.sleep(3.0)
-            stop.set()
-            poller.join(5)
+                def poll():
+                    while not stop.is_set():
+                        with urllib.request.urlopen(url + "/broadcast/current.pgn", timeout=10) as r:
+                            text = r.read().decode("utf-8")
+                        now = time.monotonic()
+                        counts = _moves_in(text)
+                        for number, pair in pairs.items():
+                            for ply in range(1, counts.get(pair, 0) + 1):
+                                seen_feed.setdefault((number - 1, ply), now)
+                        stop.wait(POLL_SECONDS)
+                poller = threading.Thread(target=poll, daemon=True)
+                poller.start()
+                cpu0, wall0 = time.process_time(), time.monotonic()
+                for ply in range(1, plies + 1):
+                    for i, board in enumerate(boards):
+                        while len(board.model.status.get("moves") or ()) < ply - 1:
+                            time.sleep(0.01)
+                        _hand_move(board, rng)
+                deadline = time.monotonic() + 30
+                while not all((i, plies) in committed for i in range(n)):
+                    assert time.monotonic() < deadline, "the moves were not all made"
+                    time.sleep(0.05)
+                playing = (time.process_time() - cpu0) / (time.monotonic() - wall0) / n * 100
+                busy_for = time.monotonic() - wall0
+                time.sleep(3.0)
+                stop.set()
+                poller.join(5)
         finally:
-            server.should_exit = True
-            thread.join(10)
             sock.close()
         pushed = {}
         with fake.lock:
