@@ -22,7 +22,7 @@ import random
 import chess
 import chess.pgn
 
-from host_tools.training.make_puzzles import read_csv
+from host_tools.training.puzzle_csv import read_csv
 
 MODES = ("puzzle", "replay", "guess", "opening")
 CHUNK = 80                 # plies a line command: 80 x 5 characters and the JSON around them < 512

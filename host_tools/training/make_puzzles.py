@@ -46,10 +46,8 @@ parallel processes; the output is sorted by rating then id, the same for any
 """
 
 import argparse
-import csv
 import hashlib
 import multiprocessing
-import os
 import sys
 
 import chess
@@ -57,12 +55,10 @@ import chess.engine
 
 from host_tools import _paths  # noqa: F401
 from host_tools.engine_match import OPENINGS, find_stockfish
+from host_tools.training.puzzle_csv import CSV_PATH, read_csv, write_csv
 from scacchiera.engine import Engine, MAX_LEVEL
 from scacchiera.rules import Position
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CSV_PATH = os.path.join(HERE, "puzzles.csv")
-FIELDS = ("PuzzleId", "FEN", "Moves", "Rating", "Themes")
 
 SCAN_DEPTH = 6
 DEPTH = 14
@@ -401,21 +397,6 @@ def verify(puzzles, jobs, sf_path):
 def _key(puzzle):
     """A position and its blunder: the same puzzle found twice counts once."""
     return " ".join(puzzle[1].split()[:4]) + " " + puzzle[2].split()[0]
-
-
-def write_csv(puzzles, path=CSV_PATH):
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f, lineterminator="\n")
-        out.writerow(FIELDS)
-        for p in puzzles:
-            out.writerow(p)
-
-
-def read_csv(path=CSV_PATH):
-    """[(id, fen, [uci...], rating, [theme...])] as written."""
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    return [(r["PuzzleId"], r["FEN"], r["Moves"].split(), int(r["Rating"]), r["Themes"].split()) for r in rows]
 
 
 def main(argv=None):

@@ -16,7 +16,7 @@ import sys
 import chess
 
 from host_tools import _paths  # noqa: F401
-from host_tools.training.make_puzzles import CSV_PATH, read_csv
+from host_tools.training.puzzle_csv import CSV_PATH, read_csv
 from scacchiera.training.puzzle_file import MAGIC, VERSION, HEADER, RECORD, MAX_PLIES, THEMES, code_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
