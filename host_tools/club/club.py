@@ -291,10 +291,7 @@ class Club:
                 report = ladder.import_text(self.game_pgn(rnd, g), where, new_players=True)
             if report.added:
                 g["ladder"] = report.added[0][1]
-                self.said = "%s: %s recorded in the ladder" % (where, g["result"])
-            else:
-                self.said = "%s: not rated: %s" % (where, "; ".join(why for _s, why in report.skipped)
-                                                   or "already in the ladder")
+            self.said = "%s: %s" % (where, report.said("%s recorded in the ladder" % g["result"]))
         except LadderError as e:
             self.said = "%s: not recorded in the ladder: %s" % (where, e)
 

@@ -157,6 +157,20 @@ def past_positions(pgn):
     return out
 
 
+def in_ladder(path, act):
+    """``act(ladder)`` on the household ladder in the file ``path`` (host_tools/ladder), one
+    transaction: its answer, or ActionError saying why not (no ladder here, or the ladder's error)."""
+    from host_tools.ladder.db import LadderError
+    from host_tools.ladder.ladder import Ladder
+    if path is None:
+        raise ActionError("no ladder here")
+    try:
+        with Ladder(path) as ladder:
+            return act(ladder)
+    except LadderError as e:
+        raise ActionError(str(e))
+
+
 def chess960_number(start):
     """The Chess960 start position's number (0-959, python-chess's numbering; 518 is chess's) of a
     game whose start is ``start`` (the model's), or None for another game."""
@@ -272,19 +286,14 @@ class Board:
         if key == self._rated or '[Result "%s"]' % result not in self.model.pgn:
             return                          # recorded already, or the finished game's PGN not in yet
         self._rated = key
-        from host_tools.ladder.db import LadderError
-        from host_tools.ladder.ladder import Ladder
+        pgn, source = self.model.pgn, "board game %s" % status.get("game")
         try:
-            with Ladder(self.ladder_path) as ladder:
-                report = ladder.import_text(self.model.pgn, "board game %s" % status.get("game"), new_players=True)
-            if report.added:
-                self.ladder_said = "game %s recorded in the ladder" % status.get("game")
-                self.ladder_changes += 1
-            else:
-                self.ladder_said = "game %s not rated: %s" % (status.get("game"), "; ".join(
-                    why for _source, why in report.skipped) or "already in the ladder")
-        except LadderError as e:
+            report = in_ladder(self.ladder_path, lambda ladder: ladder.import_text(pgn, source, new_players=True))
+        except ActionError as e:
             self.ladder_said = "game %s not recorded in the ladder: %s" % (status.get("game"), e)
+            return
+        self.ladder_said = "game %s %s" % (status.get("game"), report.said())
+        self.ladder_changes += bool(report.added)
 
     # -- training: the page's Train dialog (training.py) -------------------------------------
 
@@ -458,7 +467,7 @@ class Board:
             raise ActionError("open game %s first" % number)
         analyses = self._analyses()
         if analyses is None:
-            raise ActionError("no folder to keep the analysis in (no ladder here)")
+            raise ActionError("no ladder here, so no folder to keep the analysis in")
         if opened.get("analysis") and opened["analysis"].get("state") in ("saved", "done"):
             return                                 # made already: never twice
         pgn = opened["pgn"]
@@ -474,36 +483,17 @@ class Board:
             show({"state": "running", "done": 0, "total": None})
 
     def _import_past(self, number):
-        from host_tools.ladder.db import LadderError
-        from host_tools.ladder.ladder import Ladder
         opened = self.past["open"]
         if not opened or opened["game"] != number:
             raise ActionError("open game %s first" % number)
-        if self.ladder_path is None:
-            raise ActionError("no ladder here")
-        try:
-            with Ladder(self.ladder_path) as ladder:
-                report = ladder.import_text(opened["pgn"], "the board's game %d" % number, new_players=True)
-        except LadderError as e:
-            raise ActionError(str(e))
-        if report.added:
-            self.ladder_said = "game %d imported into the ladder" % number
-            self.ladder_changes += 1
-        else:
-            self.ladder_said = "game %d not imported: %s" % (number, "; ".join(
-                why for _source, why in report.skipped) or "already in the ladder")
+        source = "the board's game %d" % number
+        report = in_ladder(self.ladder_path, lambda ladder: ladder.import_text(opened["pgn"], source, new_players=True))
+        self.ladder_said = "game %d %s" % (number, report.said("imported into the ladder"))
+        self.ladder_changes += bool(report.added)
 
     def add_ladder_player(self, name):
         """A player added to the household ladder from the page's Ladder panel."""
-        from host_tools.ladder.db import LadderError
-        from host_tools.ladder.ladder import Ladder
-        if self.ladder_path is None:
-            raise ActionError("no ladder here")
-        try:
-            with Ladder(self.ladder_path) as ladder:
-                ladder.add_player(name)
-        except LadderError as e:
-            raise ActionError(str(e))
+        in_ladder(self.ladder_path, lambda ladder: ladder.add_player(name))
         self.ladder_changes += 1
 
     def state(self):

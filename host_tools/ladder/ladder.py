@@ -49,6 +49,12 @@ class ImportReport:
         self.duplicates = []
         self.skipped = []
 
+    def said(self, done="recorded in the ladder"):
+        """What became of an imported game, in words for the page: ``done``, or why it is not rated."""
+        if self.added:
+            return done
+        return "not rated: %s" % ("; ".join(why for _source, why in self.skipped) or "already in the ladder")
+
 
 class Ladder:
     """The ladder in the SQLite file ``path`` (default: db.default_path()).
