@@ -13,10 +13,9 @@ import sys
 import webbrowser
 
 from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard, pick_port
-from host_tools.companion.cli import add_club_arguments, add_page_arguments
+from host_tools.companion.cli import add_board_arguments, add_club_arguments, add_page_arguments
 from host_tools.companion.pairing import Pairing, lan_address
 from host_tools.companion.server import bind, make_server, quiet_disconnects
-from scacchiera.rules.variants import PROFILES, VARIANTS
 
 
 def offer_engine(board, path=None):
@@ -162,11 +161,7 @@ def main(argv=None):
     parser.add_argument("--lichess", action="store_true", help="sim: the simulated board plays on Lichess too")
     sub = parser.add_subparsers(dest="board", required=True)
     sim = sub.add_parser("sim", help="the simulated board (the real firmware on simulated hardware)")
-    sim.add_argument("--profile", default="fide", choices=PROFILES)
-    sim.add_argument("--fen", help="start from this position (set up on the board)")
-    sim.add_argument("--variant", choices=VARIANTS)
-    sim.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
-    sim.add_argument("--pty", action="store_true", help="the board's USB link on a pseudo-terminal too")
+    add_board_arguments(sim)
     add_club_arguments(sim, club=False)
     real = sub.add_parser("connect", help="a board on USB serial")
     real.add_argument("--device", action="append", help="its serial port, e.g. /dev/ttyACM0 (default: the board "

@@ -19,6 +19,20 @@ def add_page_arguments(parser):
     parser.add_argument("--lan-address", help=argparse.SUPPRESS)   # the LAN address (default: the one found)
 
 
+def add_board_arguments(parser):
+    """The game a simulated or emulated board starts with, and its USB link on a pseudo-terminal: the
+    simulator's, the companion's ``sim`` and the emulated Pico's (host_tools/pico_emu)."""
+    from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+    from scacchiera.rules.variants import PROFILES, VARIANTS
+    parser.add_argument("--profile", default="fide", choices=PROFILES, help="the rules: FIDE's or seed 003's casual ones")
+    parser.add_argument("--fen", help="start from this position (set up on the board); a Sprint string starts Sprint")
+    parser.add_argument("--variant", choices=VARIANTS,
+                        help="chess (default), Scacchi Sprint or Chess960 (with --fen, else its position 518)")
+    parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
+    parser.add_argument("--pty", action="store_true", help="also expose the board's USB serial link on a pseudo-terminal "
+                        "(prints serial: /dev/pts/N) for DGT, ChessLink or JSON programs (docs/protocols.md)")
+
+
 def add_club_arguments(parser, boards=True, club=True):
     """A club (docs/club.md): ``--club DIR``, its folder; ``--boards N`` simulated boards on one host."""
     if boards:

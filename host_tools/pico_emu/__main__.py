@@ -6,6 +6,7 @@ import json
 import sys
 
 from host_tools import _paths  # noqa: F401
+from host_tools.companion.cli import add_board_arguments
 from host_tools.hands import play_lines, read_script
 from host_tools.pico_emu.emulator import EmulatorError, missing
 
@@ -58,11 +59,7 @@ def main(argv=None):
                         help="with --script: measure the free heap at the end (stops the firmware: Ctrl-C)")
     parser.add_argument("--display", action="store_true",
                         help="an SSD1306 on the board's I2C bus (found at boot); with --json, \"display\": its 8 lines")
-    parser.add_argument("--profile", default="fide", choices=("fide", "casual"))
-    parser.add_argument("--fen", help="start from this position (set up on the board)")
-    parser.add_argument("--variant", choices=("chess", "sprint"))
-    parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
-    parser.add_argument("--pty", action="store_true", help="serve the board's USB serial on a pseudo-terminal")
+    add_board_arguments(parser)
     args = parser.parse_args(argv)
     why = missing(args.uf2, args.bootrom)
     if why:

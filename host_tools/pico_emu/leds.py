@@ -33,13 +33,15 @@ DARK = ""
 
 
 def _look(palette, meaning):
-    """(the three strip bytes, how it blinks) of a meaning, as ``Palette.render`` writes it:
-    it renders a one-meaning frame in the steady phase (time 0) and reads the first square."""
+    """(the three strip bytes, whether it blinks) of a meaning, as ``Palette.render`` writes it:
+    it renders a one-meaning frame in the steady phase (time 0) and reads the first square. A slow
+    pulse (the palette's 2: a claimable draw, a player away, an offer) blinks too: the table is
+    looked up with True or False, and a key of 2 was never found (a pulse caught lit failed)."""
     frame = bytearray(64)
     frame[0] = meaning
     buf = palette.render(frame, bytearray(3 * 64), 0)
     i = palette.led_of_square[0] * 3
-    return bytes(buf[i:i + 3]), int(palette.rgb(meaning)[3])
+    return bytes(buf[i:i + 3]), bool(palette.rgb(meaning)[3])
 
 
 class LedDecoder:

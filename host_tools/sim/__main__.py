@@ -6,10 +6,9 @@ import json
 import sys
 
 from host_tools import _paths  # noqa: F401
-from host_tools.companion.cli import add_club_arguments, add_page_arguments
+from host_tools.companion.cli import add_board_arguments, add_club_arguments, add_page_arguments
 from host_tools.hands import ScriptError, play_lines, read_script
 from host_tools.sim.device import SimBoard, SimError
-from scacchiera.rules.variants import PROFILES, VARIANTS
 
 
 def run_script(args):
@@ -55,15 +54,10 @@ def main(argv=None):
                                      description="The Scacchiera simulator: the real firmware, simulated hardware.")
     parser.add_argument("--script", metavar="FILE", help="run a script of steps (lift/place/wait/press/send) and exit")
     parser.add_argument("--json", action="store_true", help="with --script: print one JSON object at the end")
-    parser.add_argument("--profile", default="fide", choices=PROFILES)
-    parser.add_argument("--fen", help="start from this position (set up on the board); a Sprint string starts Sprint")
-    parser.add_argument("--variant", choices=VARIANTS, help="chess (default), Scacchi Sprint or Chess960 (with --fen, else its position 518)")
-    parser.add_argument("--seed", type=int, help="Scacchi Sprint: the seed of the decks")
+    add_board_arguments(parser)
     add_page_arguments(parser)
     add_club_arguments(parser)
     parser.add_argument("--lichess", action="store_true", help="play on Lichess from the simulated board (docs/lichess.md)")
-    parser.add_argument("--pty", action="store_true", help="also expose the board's USB serial link on a pseudo-terminal "
-                        "(prints serial: /dev/pts/N) for DGT, ChessLink or JSON programs (docs/protocols.md)")
     args = parser.parse_args(argv)
     if args.script:
         return run_script(args)
