@@ -9,8 +9,9 @@ its ~34 KB of tables only when it searches (RAM).
   engine searches a copy of the position, ``SLICE_US`` of nodes after each
   scan (parts.Part.scan), so the board goes on scanning, lighting a lifted
   piece's moves and answering the host. Its move is then shown as the host's
-  ``show`` is (``tracker.require``): the LEDs guide the hands and only that
-  move is taken. For ``host``, the board waits for the host's ``show``.
+  ``show`` is (``game.require_move``): the LEDs guide the hands, only that
+  move is taken, and its clock stops at the announcement. For ``host``, the
+  board waits for the host's ``show``.
 - A hint (``suggest``): the engine searches for the side to move, and the
   game lights the move (``light``) until the next move.
 
