@@ -77,8 +77,9 @@ def play(white, black, opening, nodes, seed):
 
 
 def score_of(game, white):
-    return {"1-0": 1.0, "0-1": 0.0}.get(game.headers["Result"], 0.5) if white else \
-        {"1-0": 0.0, "0-1": 1.0}.get(game.headers["Result"], 0.5)
+    """The points of the side that played White (``white``) or Black in ``game``."""
+    points = {"1-0": 1.0, "0-1": 0.0}.get(game.headers["Result"], 0.5)
+    return points if white else 1.0 - points
 
 
 def run(base, level=MAX_LEVEL, nodes=None, elo0=0.0, elo1=10.0, alpha=0.05, beta=0.05, max_pairs=2000,

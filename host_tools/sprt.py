@@ -38,15 +38,22 @@ def pentanomial(pair_scores):
     return counts
 
 
+PAIR_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)      # a pair's score per game, for each pentanomial count
+
+
+def moments(counts):
+    """(pairs, mean, variance) of a pair's score per game, from ``pentanomial``'s counts."""
+    n = sum(counts)
+    if n == 0:
+        return 0, 0.0, 0.0
+    mean = sum(c * v for c, v in zip(counts, PAIR_VALUES)) / n
+    return n, mean, sum(c * (v - mean) ** 2 for c, v in zip(counts, PAIR_VALUES)) / n
+
+
 def llr(counts, elo0=0.0, elo1=10.0):
     """The generalised SPRT's log-likelihood ratio of H1 (``elo1``) to H0 (``elo0``) for
     ``counts`` (``pentanomial``'s); 0 while it cannot be told (no pairs, or no variance yet)."""
-    n = sum(counts)
-    if n == 0:
-        return 0.0
-    values = (0.0, 0.25, 0.5, 0.75, 1.0)              # a pair's score per game
-    mean = sum(c * v for c, v in zip(counts, values)) / n
-    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
+    n, mean, var = moments(counts)
     if var <= 0:
         return 0.0
     s0, s1 = expected_score(elo0), expected_score(elo1)
@@ -56,13 +63,8 @@ def llr(counts, elo0=0.0, elo1=10.0):
 def elo_of(counts):
     """(Elo, 95 % half-width) from the pairs so far (the logistic Elo of their mean score; the
     interval from the pairs' own variance), or (None, None) when it is not finite yet."""
-    n = sum(counts)
-    if n < 2:
-        return None, None
-    values = (0.0, 0.25, 0.5, 0.75, 1.0)
-    mean = sum(c * v for c, v in zip(counts, values)) / n
-    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
-    if not 0 < mean < 1:
+    n, mean, var = moments(counts)
+    if n < 2 or not 0 < mean < 1:
         return None, None
     elo = -400 * math.log10(1 / mean - 1)
     se = math.sqrt(var / n)

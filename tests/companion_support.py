@@ -391,9 +391,11 @@ class Player:
             # An underpromotion (the computer's, now and then): the new piece tapped, queen -> knight ->
             # rook -> bishop (docs/gestures.md), before the board takes the queen.
             for _ in range({chess.KNIGHT: 1, chess.ROOK: 2, chess.BISHOP: 3}.get(move.promotion, 0)):
-                for action in ("lift", "place"):
+                for action, there in (("lift", False), ("place", True)):
+                    # Each touch held until the board's debounced switches have seen it (its occupancy).
                     self.page.evaluate("([action, sq]) => window.scacchiera.post(action, {square: sq})", [action, to])
-                    self.page.wait_for_timeout(80)
+                    self.page.wait_for_function("([sq, there]) => (window.scacchiera.state.occupancy || [])"
+                                                ".includes(sq) === there", arg=[to, there])
         game.push(move)
         self.moves_are(len(game.move_stack))
 

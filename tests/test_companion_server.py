@@ -469,10 +469,11 @@ def test_a_page_that_never_reads_is_dropped_after_the_send_deadline(board, monke
     import base64
     import threading
     monkeypatch.setattr(companion_server, "SEND_SECONDS", 1.0)
-    blocked, dropped = threading.Event(), threading.Event()
+    blocked, dropped, pushing = threading.Event(), threading.Event(), threading.Event()
     send = companion_server.BoundedWebSocket.send
 
     async def watched_send(self, message):
+        pushing.set()
         if not self.writable.is_set():
             blocked.set()                          # the client's buffers are full: the deadline runs
         try:
@@ -503,9 +504,11 @@ def test_a_page_that_never_reads_is_dropped_after_the_send_deadline(board, monke
         # The board changes, the server pushes each state; the client reads nothing, until the
         # server finds no room for the next one.
         for _ in range(20000):
+            pushing.clear()
             board.act("lift", {"square": "e2"})
             board.act("place", {"square": "e2"})
-            if blocked.wait(0.001):                # (and the server's thread gets its turn to push)
+            assert pushing.wait(30), "the server pushed no state after a change"   # each change pushed
+            if blocked.is_set():
                 break
         assert blocked.is_set(), "the client's buffers never filled"
         assert dropped.wait(60), "the server still holds the connection of a page that never read"

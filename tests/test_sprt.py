@@ -8,7 +8,7 @@ import pytest
 
 from host_tools import sprt
 
-VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
+VALUES = sprt.PAIR_VALUES
 
 
 def exact_llr(counts, elo0, elo1):
