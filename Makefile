@@ -102,9 +102,10 @@ perft: deps
 bench: deps
 	$(PY) -m host_tools.bench
 
-# Strength (about 1.5 h on one core): the top levels against Debian's stockfish (UCI_Elo >= 1350,
-# its minimum), then every level against the next (--ladder), chained down from level 6's figure.
-ENGINE_MATCH ?= --levels 5,6 --elos 1350,1500,1700 --games 10
+# Strength (hours: docs/engine.md): the top level against Debian's stockfish at UCI_Elo 1800, 400 games
+# (issue 52's match; the games and the lines to data/engine-match/), then every level against the next
+# (--ladder), chained down from level 6's figure.
+ENGINE_MATCH ?= --levels 7 --elos 1800 --games 400 --jobs $(PYTEST_WORKERS)
 # The anchor is level 6's figure against Stockfish measured on 2026-11-22 (docs/engine.md, "Strength"):
 # after a change to LEVELS, run ENGINE_MATCH first and put its level-6 Elo here.
 ENGINE_LADDER ?= --games 100 --anchor 1572

@@ -274,6 +274,9 @@ class Hardware:
     def __init__(self, clock=None, serial=None, root="/games"):
         self.clock = clock if clock is not None else time
         self._sleep_us = self.clock.sleep_us
+        # The clock's own function, not a method: read after each node of the engine's search, and
+        # with no bound method made at each call
+        self.ticks_us = self.clock.ticks_us
         Pin = machine.Pin
         # Rows: open-drain, released (high impedance) until scanned; no pull (the columns have them).
         self._rows = tuple(Pin(p, Pin.OPEN_DRAIN, pull=None, value=1) for p in cfg.ROW_PINS)
@@ -358,9 +361,6 @@ class Hardware:
 
     def ticks_ms(self):
         return self.clock.ticks_ms()
-
-    def ticks_us(self):
-        return self.clock.ticks_us()
 
     def random_seed(self):
         """A fresh 30-bit number (a Scacchi Sprint game's decks): the RP2040's ring oscillator."""

@@ -1,7 +1,7 @@
 """The engine against Stockfish at limited strength, and level against level: Elo with 95 % intervals.
 
-    python -m host_tools.engine_match [--levels 6] [--elos 1350,1500] [--games 8]
-                                      [--nodes N] [--sf-ms 100] [--stockfish PATH]
+    python -m host_tools.engine_match [--levels 7] [--elos 1800] [--games 400] [--jobs 2]
+                                      [--nodes N] [--sf-ms 100] [--stockfish PATH] [--first-game N]
     python -m host_tools.engine_match --ladder [--levels 1,2,3,4,5,6] [--games 100] [--anchor 1572]
 
 Debian's ``stockfish`` (apt-get install stockfish; /usr/games/stockfish)
@@ -16,7 +16,11 @@ rules (claimed draws included), or as a draw after 200 plies.
 The Elo estimate is the maximum-likelihood rating against the opponents'
 UCI_Elo (logistic, draws half), its interval from the likelihood's
 curvature (+- 1.96 standard errors); with every game lost or won it is a
-bound, printed as such.
+bound, printed as such. ``--jobs`` plays that many games at once (a
+Stockfish each). The games (PGN, the commit in their tags) and the lines
+printed go to ``data/engine-match/`` (one ``.pgn`` and one ``.log`` a run,
+named by the date, the commit and the pairing), kept with the tree, not in
+docs; ``--first-game`` continues a run's numbering (its openings and colours).
 
 ``--ladder`` calibrates the levels against each other, which Stockfish cannot
 do below its minimum: each pair of adjacent levels plays ``--games`` games
@@ -29,12 +33,16 @@ intervals add the steps' variances.
 """
 
 import argparse
+import datetime
 import math
+import multiprocessing
+import os
 import shutil
 import sys
 
 import chess
 import chess.engine
+import chess.pgn
 
 from host_tools import _paths  # noqa: F401
 from scacchiera.engine import Engine, LEVELS, MAX_LEVEL
@@ -44,6 +52,7 @@ from scacchiera.rules import Position
 # (docs/engine.md).
 RP2040_NODES = LEVELS[MAX_LEVEL][2]
 MAX_PLIES = 200
+FOLDER = os.path.join(_paths._ROOT, "data", "engine-match")
 
 # Balanced openings (a few moves each, equal by common theory), played from both sides.
 OPENINGS = (
@@ -217,29 +226,113 @@ def ladder(levels, games, anchor=None, out=print, first=0):
     return scale
 
 
-def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print, first=0):
+def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print, first=0, jobs=1, folder=None):
+    """Each level against Stockfish at each UCI_Elo, ``games`` games from game ``first`` on (game g:
+    opening g // 2, the engine white when g is even, its seed g), ``jobs`` at once; returns {level:
+    Elo estimate}. With a ``folder`` the games (PGN) and the lines said go there."""
     path = find_stockfish(stockfish_path)
     if not path:
         raise SystemExit("stockfish not found: apt-get install stockfish (or --stockfish PATH)")
-    sf = chess.engine.SimpleEngine.popen_uci(path)
+    record = _Record(folder, levels, elos, nodes, sf_ms, out) if folder else None
+    say = record.say if record else out
     summary = {}
+    pool = multiprocessing.get_context("spawn").Pool(jobs, _open_stockfish, (path,)) if jobs > 1 else None
+    if pool is None:
+        _open_stockfish(path)
     try:
         for level in levels:
             results = []
             for elo in elos:
-                sf.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
-                def play(g, opening, white):
-                    return play_game(Engine(level, seed=g), sf, opening, white, nodes,
-                                     chess.engine.Limit(time=sf_ms / 1000))
-                scores, _ = _series(first, games, play, "level %d vs SF %d" % (level, elo), out)
+                budget = nodes or LEVELS[level][2]
+                tasks = [(level, elo, g, budget, sf_ms, record.commit if record else "")
+                         for g in range(first, first + games)]
+                label = "level %d vs SF %d" % (level, elo)
+                scores = []
+                for g, score, plies, pgn in (pool.imap(_match_game, tasks) if pool else map(_match_game, tasks)):
+                    opening = OPENINGS[(g // 2) % len(OPENINGS)]
+                    say("%s game %d (%s, %s): %s in %d plies" % (label, g + 1, "white" if g % 2 == 0 else "black",
+                                                               opening, {1.0: "win", 0.5: "draw", 0.0: "loss"}[score],
+                                                               plies))
+                    if record:
+                        record.game(pgn)
+                    scores.append(score)
                 results += [(elo, score) for score in scores]
-                out("level %d vs SF %d: %.1f / %d" % (level, elo, sum(scores), games))
+                say("level %d vs SF %d: %.1f / %d" % (level, elo, sum(scores), games))
             est = elo_estimate(results)
             summary[level] = est
-            out("level %d (%d nodes/move): %s" % (level, nodes or LEVELS[level][2], format_estimate(est)))
+            say("level %d (%d nodes/move): %s" % (level, nodes or LEVELS[level][2], format_estimate(est)))
     finally:
-        sf.quit()
+        if pool is not None:
+            pool.terminate()
+        else:
+            _close_stockfish()
+        if record:
+            record.close()
     return summary
+
+
+_stockfish = None      # a match's Stockfish in this process (a worker's own when games run at once)
+
+
+def _open_stockfish(path):
+    global _stockfish
+    _stockfish = chess.engine.SimpleEngine.popen_uci(path)
+
+
+def _close_stockfish():
+    global _stockfish
+    _stockfish.quit()
+    _stockfish = None
+
+
+def _match_game(task):
+    """Game g of level against Stockfish at UCI_Elo elo: (g, score, plies, its PGN text, the commit in
+    its Event)."""
+    level, elo, g, nodes, sf_ms, commit = task
+    _stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
+    white = g % 2 == 0
+    opening = OPENINGS[(g // 2) % len(OPENINGS)]
+    score, board = play_game(Engine(level, seed=g), _stockfish, opening, white, nodes,
+                             chess.engine.Limit(time=sf_ms / 1000))
+    game = chess.pgn.Game.from_board(board)
+    ours, theirs = "Scacchiera level %d (%d nodes)" % (level, nodes), "Stockfish UCI_Elo %d (%d ms)" % (elo, sf_ms)
+    outcome = board.outcome(claim_draw=True)
+    game.headers.update({"Event": ("engine_match " + commit).strip(), "Round": str(g + 1), "White": ours if white else theirs,
+                         "Black": theirs if white else ours,
+                         "Result": outcome.result() if outcome is not None else "1/2-1/2"})
+    return g, score, board.ply(), str(game)
+
+
+class _Record:
+    """A run's files in the data folder: its lines (.log) and games (.pgn), the commit in their names."""
+
+    def __init__(self, folder, levels, elos, nodes, sf_ms, out):
+        from host_tools.engine_sprt import commit_name     # (it imports this module)
+        self.commit = commit_name()
+        os.makedirs(folder, exist_ok=True)
+        stem = os.path.join(folder, "%s-%s-levels%s-sf%s" % (
+            datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M"), self.commit,
+            "_".join(str(x) for x in levels), "_".join(str(x) for x in elos)))
+        self.log = open(stem + ".log", "w")
+        self.pgn = open(stem + ".pgn", "w")
+        self.out = out
+        self.say("commit %s: levels %s (%s) against Stockfish UCI_Elo %s at %d ms a move"
+                 % (self.commit, ",".join(str(x) for x in levels),
+                    "%d nodes a move" % nodes if nodes else "each level's budget", ",".join(str(x) for x in elos),
+                    sf_ms))
+
+    def say(self, line):
+        self.out(line)
+        self.log.write(line + "\n")
+        self.log.flush()
+
+    def game(self, pgn):
+        self.pgn.write(pgn + "\n\n")
+        self.pgn.flush()
+
+    def close(self):
+        self.log.close()
+        self.pgn.close()
 
 
 def main(argv=None):
@@ -255,6 +348,8 @@ def main(argv=None):
                     help="adjacent levels against each other (--games each pair), no Stockfish")
     ap.add_argument("--first-game", type=int, default=0,
                     help="number of the first game: its opening, colours and seeds (to extend an earlier run)")
+    ap.add_argument("--jobs", type=int, default=1, help="games at once (each with its own Stockfish)")
+    ap.add_argument("--folder", default=FOLDER, help="where the games and the lines go (against Stockfish)")
     ap.add_argument("--anchor", type=float, default=None,
                     help="--ladder: the top level's Elo on Stockfish's scale, to chain the others from")
     args = ap.parse_args(argv)
@@ -268,7 +363,8 @@ def main(argv=None):
                out=out, first=args.first_game)
         return 0
     match([int(x) for x in args.levels.split(",")], [int(x) for x in args.elos.split(",")],
-          args.games, args.nodes, args.sf_ms, args.stockfish, out=out, first=args.first_game)
+          args.games, args.nodes, args.sf_ms, args.stockfish, out=out, first=args.first_game, jobs=args.jobs,
+          folder=args.folder)
     return 0
 
 

@@ -19,7 +19,8 @@ from scacchiera.engine import Engine, LEVELS, MIN_LEVEL, MAX_LEVEL
 from scacchiera.engine.book import book_moves
 from scacchiera.engine import tree as tree_module
 from scacchiera.engine.tree import Tree, PLY, HASH, MG, EG, GAME_PHASE, CASTLING, EP, TURN, KINGS, left_in_check
-from scacchiera.engine.tree import PAWN_KEY, STATE
+from scacchiera.engine.tree import PAWN_KEY, STATE, make_move
+from scacchiera.engine.movegen import pseudo_moves
 from scacchiera.rules.legal import attacked
 from scacchiera.rules import Position
 from scacchiera.rules.variants import new_position
@@ -52,6 +53,20 @@ def in_check(tree):
     return attacked(tree.board, tree.st[KINGS + us], us ^ 1)
 
 
+def generate(tree, n, quiet):
+    """The tree's pseudo-legal moves from ``tree.moves[n]`` on, as the search writes them (its walk):
+    movegen's, then the castlings; returns the new end."""
+    st = tree.st
+    n = pseudo_moves(tree.board, tree.moves, n, st[TURN] | (2 if quiet else 0) | (st[EP] + 1) << 2)
+    return tree.castles(n) if quiet else n
+
+
+def make(tree, move):
+    """A pseudo-legal move made as the search makes it (a Chess960 castling finished by the tree)."""
+    if make_move(tree.board, tree.st, tree.undo, tree.keys, tree.keep, move):
+        tree.castle(move)
+
+
 def uci_of(position, move):
     return position.uci(move) if move else None
 
@@ -74,12 +89,12 @@ class TestTree:
             return 1
         ply = tree.st[PLY]
         n0 = 0 if ply == 0 else self.ends[ply - 1]
-        n1 = tree.generate(n0, True)
+        n1 = generate(tree, n0, True)
         self.ends[ply] = n1
         self.checked[ply] = in_check(tree)
         count = 0
         for j in range(n0, n1):
-            tree.make(tree.moves[j])
+            make(tree, tree.moves[j])
             if not left_in_check(tree.board, tree.st, tree.undo, self.checked[ply]):
                 count += self.tree_perft(tree, depth - 1)
             tree.unmake()
@@ -147,12 +162,12 @@ class TestTree:
         counts = range(PAWN_KEY, STATE)
         tree.load(position)
         before = (bytes(tree.board), state(tree, HASH, MG, EG, GAME_PHASE, CASTLING, EP, *counts))
-        n = tree.generate(0, True)
+        n = generate(tree, 0, True)
         checked = in_check(tree)
         legal = []
         for j in range(n):
             m = tree.moves[j]
-            tree.make(m)
+            make(tree, m)
             if not left_in_check(tree.board, tree.st, tree.undo, checked):
                 legal.append(m)
                 position.push(m)
@@ -249,7 +264,7 @@ class TestLegality:
             """The tree's moves here, generated at the buffer's top, which is then put back as it was."""
             top = len(tree.moves) - 300
             kept = list(tree.moves[top:])
-            n = tree.generate(top, True)
+            n = generate(tree, top, True)
             moves = list(tree.moves[top:n])
             tree.moves[top:] = type(tree.moves)(tree.moves.typecode, kept)
             return moves
@@ -488,6 +503,20 @@ def test_the_tables_mate_bound_is_the_searchs():
     """engine/tree.py's tt_put keeps a viper const of its own (viper folds only its module's)."""
     from scacchiera.engine import search, tree
     assert tree._MATE_BOUND == search.MATE_BOUND == 30000
+
+
+def test_the_searchs_copies_of_other_modules_consts_agree():
+    """engine/search.py's walk keeps its own copies of tree.py's and ordering.py's consts (viper folds
+    only its module's; another module's would be a Python object in the machine code)."""
+    from scacchiera.engine import search, tree, ordering
+    copies = {"_TURN": tree.TURN, "_CASTLING": tree.CASTLING, "_EP": tree.EP, "_HALF": tree.HALF,
+              "_HASH": tree.HASH, "_PLY": tree.PLY, "_KINGS": tree.KINGS, "_UNDO": tree.UNDO,
+              "_MAX_PLY": tree.MAX_PLY, "_MOVE_SPACE": tree.MOVE_SPACE, "_ROOM": tree.ROOM,
+              "_KILLER": ordering.KILLER, "_CAPTURE": ordering.CAPTURE, "_HISTORY": ordering.HISTORY,
+              "_WIDTH": tree.MAX_PLY + 1}
+    assert {name: getattr(search, name) for name in copies} == copies
+    from scacchiera import _TICKS_MASK, _TICKS_HALF
+    assert (search._TICKS_MASK, search._TICKS_HALF) == (_TICKS_MASK, _TICKS_HALF)
 
 
 def test_uci_through_python_chess():

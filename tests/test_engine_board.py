@@ -161,17 +161,66 @@ def test_a_search_that_allocates_under_the_heap_lock_starts_again_unlocked_with_
     real_step = engine.step
     calls = []
 
-    def step_that_fails_once(budget, timer=None):
+    def step_that_fails_once(budget, clock=None, until=0):
         calls.append(budget)
         if len(calls) == 3:                     # mid-search, as an allocation under the lock would
             raise MemoryError("memory allocation failed, heap is locked")
-        return real_step(budget, timer)
+        return real_step(budget, clock, until)
 
     engine.step = step_that_fails_once
     lines = wait_for_engine(board)
     assert not part.locked, "the rest of the search runs unlocked"
     assert [l["uci"] for l in lines if l.get("ev") == "engine_move"] == moves
     assert not any(l.get("ev") == "crash" for l in lines)
+
+
+def test_a_slice_runs_until_the_next_scan_is_due_and_the_loop_then_scans_every_2_5_ms():
+    """The engine has the time between a step's end and the next scan (runner.due_us), less about half
+    a node; a clock that stands still through a node (the simulator's) gives it one node a scan."""
+    from scacchiera.opponent import NODE_US
+    from scacchiera.runner import PERIOD_US, SEARCH_PERIOD_US
+    board = _engine_plays_white()
+    runner = board.runner
+    part = runner.engine
+    engine = part.engine
+    nodes = engine.nodes
+    board.run(10)
+    # the simulator's clock stands still in a step: the slice ends at the first move made, a node a
+    # scan (two when an iteration ends in it: the root is entered again)
+    assert 10 <= engine.nodes - nodes <= 20, engine.nodes - nodes
+
+    class Clock:
+        """Microseconds that pass by 90 at each reading (a node reads it once)."""
+        def __init__(self, us):
+            self.us = us
+            self.read = []
+
+        def __call__(self):
+            self.us = (self.us + 90) & 0x3FFFFFFF
+            self.read.append(self.us)
+            return self.us
+
+    now = 0x3FFFFFFF - 1000              # the slice's end is past the ticks' wrap
+    clock = part.clock = Clock(now)
+    runner.due_us = (now + 2500) & 0x3FFFFFFF
+    nodes = engine.nodes
+    part.scan(runner, board.hw.ticks_ms())
+    until = (runner.due_us - NODE_US) & 0x3FFFFFFF
+    searched = engine.nodes - nodes
+    # one reading as the slice begins, then one after each node; the last the first at or past until
+    assert searched == len(clock.read) - 1 == 26, (searched, clock.read)    # 2,350 us at 90 a node
+    assert (clock.read[-1] - until) & 0x3FFFFFFF < 90 and (until - clock.read[-2]) & 0x3FFFFFFF <= 90
+    assert runner.searching and engine.nodes < LEVELS[2][2]
+
+    part.clock = board.hw.ticks_us
+    runner.period_us = PERIOD_US         # the board's own pace (these tests' boards scan every 5 ms)
+    start = board.hw.ticks_ms()
+    board.run(40)                        # searching: a scan every 2.5 ms
+    assert board.hw.ticks_ms() - start == 40 * SEARCH_PERIOD_US // 1000
+    wait_for_engine(board)
+    start = board.hw.ticks_ms()
+    board.run(40)                        # the search over: every 2 ms again
+    assert board.hw.ticks_ms() - start == 40 * PERIOD_US // 1000
 
 
 def _engine_plays_white():

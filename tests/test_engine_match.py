@@ -73,9 +73,18 @@ def test_the_ladder_chains_each_step_down_from_the_anchor(monkeypatch):
 @pytest.mark.slow
 @pytest.mark.skipif(find_stockfish() is None,
                     reason="needs Debian's stockfish (apt-get install stockfish; .ci/run installs it)")
-def test_a_short_match_against_stockfish():
+def test_a_short_match_against_stockfish(tmp_path):
     lines = []
-    summary = match([6], [1350], 2, 2000, 50, None, out=lines.append)
+    summary = match([6], [1350], 2, 2000, 50, None, out=lines.append, folder=str(tmp_path))
     assert len([line for line in lines if " game " in line]) == 2
     assert 6 in summary and summary[6] is not None
     print("\n".join(lines))
+    # the games and the lines kept, the commit in their names and tags; two at once, the same record
+    log, = tmp_path.glob("*-levels6-sf1350.log")
+    assert log.read_text().splitlines()[1:] == lines[1:]
+    games = log.with_suffix(".pgn").read_text().count("[Event \"engine_match ")
+    assert games == 2
+    again = []
+    match([6], [1350], 2, 2000, 50, None, out=again.append, jobs=2)
+    assert [line.split(":")[0] for line in again if " game " in line] == [
+        "level 6 vs SF 1350 game 1 (white, e2e4 e7e5 g1f3 b8c6)", "level 6 vs SF 1350 game 2 (black, e2e4 e7e5 g1f3 b8c6)"]

@@ -31,7 +31,10 @@ pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WH
 
 START = [sq for sq in range(16)] + [sq for sq in range(48, 64)]
 HEAP_FREE_GOAL = 165 * 1024      # B free after a collection after 300 plies, the display on (issue 49; 11: 120 KB)
-ENGINE_HEAP_GOAL = 140 * 1024    # B free with the engine made (issue 49)
+# B free with the engine made: issue 49's 140 KB, less what issue 52 spends of the heap ROMFS gave back
+# (machine code is loaded into RAM: the search's loop as viper takes 9,136 B more than its bytecode
+# did in flash; docs/engine.md, "The search's loop in machine code")
+ENGINE_HEAP_GOAL = 130 * 1024
 
 
 @pytest.fixture(scope="module")
@@ -496,7 +499,7 @@ def test_make_uf2_boots_alone_from_erased_flash(tmp_path):
 
 def test_the_romfs_build_leaves_the_engine_its_heap():
     """The firmware's bytecode in flash (ROMFS) gives the heap back: the board's engine made (its
-    table, buffers and modules; the evaluation tables read in place) leaves >= 140 KB free."""
+    table, buffers and modules; the evaluation tables read in place) leaves >= 130 KB free."""
     from host_tools.pico_emu import engine_bench
     free = engine_bench.measure(200, 1)["free"]
     assert free >= ENGINE_HEAP_GOAL, free

@@ -32,7 +32,7 @@ WHY = missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
 
 NATIVE = ("scacchiera/rules/legal", "scacchiera/engine/movegen",
-          "scacchiera/engine/ordering", "scacchiera/engine/tree", "scacchiera/sensing/wiring",
+          "scacchiera/engine/ordering", "scacchiera/engine/tree", "scacchiera/engine/search", "scacchiera/sensing/wiring",
           "scacchiera/rules/uci_bytes", "scacchiera/rules/occupancy", "scacchiera/leds/palette")
 EDGES = [
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",                        # promotions, captures on the rim
@@ -100,7 +100,7 @@ def test_viper_functions_agree_with_bytecode_and_cpython(pico, on_cpython):
     assert "Traceback" not in out, out[-2000:]
     native = lines(out, "NATIVE")
     assert [row[0] for row in native] == ["attacked", "legal_moves", "pseudo_moves", "checker", "score_moves",
-                                       "take_best", "make_move", "unmake_move", "static_score", "left_in_check",
+                                       "make_move", "unmake_move", "static_score", "left_in_check",
                                        "stops_check", "is_repetition", "has_pieces", "to_ranks", "write_moves", "tt_put", "tt_find",
                                        "fill_occupancy", "render"]
     for name, calls, bad, _checksum in native:
@@ -108,6 +108,10 @@ def test_viper_functions_agree_with_bytecode_and_cpython(pico, on_cpython):
     # the Pico's twins ran as bytecode and agreed; CPython's figures are the same
     assert native == lines(on_cpython, "NATIVE")
     assert lines(out, "ENGINE") == lines(on_cpython, "ENGINE")
+    # the search's loop: machine code and bytecode, whole and sliced, one answer, CPython's
+    searches = lines(out, "SEARCH")
+    assert len(searches) == 8 and searches == lines(on_cpython, "SEARCH"), searches
+    assert len({tuple(row[2:]) for row in searches[:4]}) == 1 and len({tuple(row[2:]) for row in searches[4:]}) == 1
     assert [row[0] for row in lines(out, "PERFT")] == ["2039"] == [row[0] for row in lines(on_cpython, "PERFT")]
 
 

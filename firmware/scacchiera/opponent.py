@@ -6,8 +6,8 @@ its ~34 KB of tables only when it searches (RAM).
 
 - On the opponent's turn the move tracker holds (``tracker.hold``): the
   hands' moves are not taken, a piece put down blinks as an error. The
-  engine searches a copy of the position, ``SLICE_US`` of nodes after each
-  scan (parts.Part.scan), so the board goes on scanning, lighting a lifted
+  engine searches a copy of the position in the time between two scans
+  (parts.Part.scan), so the board goes on scanning, lighting a lifted
   piece's moves and answering the host. Its move is then shown as the host's
   ``show`` is (``game.require_move``): the LEDs guide the hands, only that
   move is taken, and its clock stops at the announcement. For ``host``, the
@@ -22,14 +22,15 @@ or, while it thinks, when its search ends.
 ``runner.engine`` is this part while an engine plays, else None.
 """
 
-from . import const, elapsed, heap_lock, heap_unlock
+from . import const, heap_lock, heap_unlock
 from .rules.variants import variant_of, SPRINT
 
-# The engine's share of a scan: nodes until SLICE_US have gone (at least one). A node costs the
-# RP2040 ~0.65 ms on average (1.5 ms at most), so a slice is about three nodes; the loop keeps its
-# scanning between slices (docs/engine.md, "On the board while it thinks").
-SLICE_US = const(2000)
-_SLICE_NODES = const(1000)   # more than SLICE_US can hold: the clock ends a slice
+# The engine's share of a scan: the time until the next scan is due (runner.due_us; the loop then
+# paces at runner.SEARCH_PERIOD_US), less a node's usual cost, so that the last node ends about
+# when the scan is due; at least one node. docs/engine.md, "On the board while it thinks".
+NODE_US = const(150)
+_SLICE_NODES = const(1000)   # more than a slice can hold: the clock ends a slice
+_TICKS_MASK = const(0x3FFFFFFF)
 _MOVE = 1              # what the search is for
 _HINT = 2
 
@@ -49,8 +50,7 @@ class Opponent:
         self.move_key = 0
         self.score = None         # its last search's score for its own side (None: a book move, none yet)
         self.locked = True        # the search slices run with the heap locked (_slice)
-        self.hw = None            # the clock of the slice being run (over)
-        self.slice_start = 0
+        self.clock = None         # the board's microsecond clock (hw.ticks_us), which ends a slice
 
     def configure(self, opponent, side):
         """``opponent``: the option's value ("engine N", "host" or "person")."""
@@ -88,8 +88,10 @@ class Opponent:
         if not self.purpose:
             return
         try:
-            self.hw = runner.hw
-            done = self._slice()
+            if self.clock is None:
+                self.clock = runner.hw.ticks_us     # once: a bound method is an allocation
+            done = self._slice((runner.due_us - NODE_US) & _TICKS_MASK)
+            runner.searching = True
         except MemoryError:
             if not self.locked:
                 raise
@@ -178,26 +180,19 @@ class Opponent:
         elif game.options.suggest and game.result is None:
             light(game, move)
 
-    def _slice(self):
-        """Nodes until SLICE_US have gone or the search is over (True). With ``locked``, the heap
-        locked, so that the search's calls keep their frames on the stack (scacchiera/__init__.py;
-        on a booted RP2040's heap a node cost twice as much without). One call into the search
-        a slice, which asks ``over`` after each node (a call a node cost the RP2040 ~100 us of
-        the search's set-up)."""
-        self.slice_start = self.hw.ticks_us()
+    def _slice(self, until):
+        """Nodes until the clock reads ``until`` or the search is over (True). With ``locked``, the
+        heap locked, so that the search's calls keep their frames on the stack (scacchiera/__init__.py;
+        on a booted RP2040's heap a node cost twice as much without). One call into the search a
+        slice, which reads the clock after each node; a clock that stands still through a node (the
+        simulator's, whose scans cost no time) gives one node a scan."""
         if not self.locked:
-            return self.engine.step(_SLICE_NODES, self)
+            return self.engine.step(_SLICE_NODES, self.clock, until)
         heap_lock()
         try:
-            return self.engine.step(_SLICE_NODES, self)
+            return self.engine.step(_SLICE_NODES, self.clock, until)
         finally:
             heap_unlock()
-
-    def over(self):
-        """Is the slice spent? Asked by the search after each node. A clock that stands still
-        through a node (the simulator's, whose scans cost no time) gives one node a scan."""
-        spent = elapsed(self.hw.ticks_us(), self.slice_start)
-        return spent <= 0 or spent >= SLICE_US
 
 
 def _new_engine(level):

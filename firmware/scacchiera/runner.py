@@ -1,6 +1,7 @@
 """The firmware's main loop: scan -> debounce -> game -> LED frame, with the protocol and the journal beside it.
 
-One cooperative loop, paced at ``period_us`` (2 ms: 500 scans/s). Every
+One cooperative loop, paced at ``period_us`` (2 ms: 500 scans/s; 2.5 ms while
+the engine searches in the time between scans, ``due_us``). Every
 iteration (``step``) reads the switch matrix, hands it to the application
 and feeds the watchdog; every ``SLOW_MS`` it also polls the buttons and
 redraws the LEDs if the frame changed (or a blink phase turned). What sits
@@ -47,6 +48,7 @@ from .protocol import Protocol
 from .storage.journal import Journal
 
 PERIOD_US = 2000          # one scan every 2 ms: 500 scans/s in quiet states, >= 400 over a game (docs/firmware.md: the budget)
+SEARCH_PERIOD_US = 2500   # while a part works between scans (the engine's search): 400 scans/s (docs/engine.md)
 SLOW_MS = 10              # serial, buttons, LEDs
 RATE_MS = 1000            # the scan rate's window
 CATCH_UP_US = 10000       # a stall up to this long is caught up (scans back to back); a longer one is not
@@ -64,6 +66,8 @@ class Runner:
         self.max_level = max_level     # the power budget's cap (board_config.LED_MAX_LEVEL)
         options.defaults(self, options.RUNNER)   # brightness: percent of max_level
         self.period_us = period_us
+        self.due_us = 0                # when the next scan is due (ticks_us): a part may work until then
+        self.searching = False         # a part worked between scans in this step: pace at SEARCH_PERIOD_US
         self.app = App(led_of_square=self.led_of_square, led_order=led_order, brightness_cap=max_level)
         self.app.game.seed_source = hw.random_seed
         self.app.game.lights_first = True
@@ -121,15 +125,17 @@ class Runner:
     # -- the loop -----------------------------------------------------------------------
 
     def run(self, steps=-1):
-        """Scan every ``period_us`` (``steps`` times, or for ever)."""
+        """Scan every ``period_us`` (``steps`` times, or for ever); every SEARCH_PERIOD_US after a
+        step in which a part worked until the next scan was due (``searching``, ``due_us``)."""
         hw = self.hw
-        period = self.period_us
         next_us = hw.ticks_us()
         while steps:
+            period = SEARCH_PERIOD_US if self.searching and self.period_us < SEARCH_PERIOD_US else self.period_us
+            next_us = (next_us + period) & _MASK
+            self.due_us = next_us
             self.step()
             if steps > 0:
                 steps -= 1
-            next_us = (next_us + period) & _MASK
             wait = elapsed(next_us, hw.ticks_us())
             if wait > 0:
                 hw.sleep_us(wait)
@@ -141,6 +147,7 @@ class Runner:
         included: each call a steady scan makes fits in 11 words (scacchiera/__init__.py; tests/
         test_frames.py), so some are split in two."""
         now = self.hw.ticks_ms()
+        self.searching = False
         if self._sense(now):
             self.show(now)             # a piece lifted or put down: its LEDs now, not at the next slice
             self.app.game.announce()   # then the news of a move the change committed (lights_first)

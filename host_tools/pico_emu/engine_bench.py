@@ -18,7 +18,8 @@ import sys
 from host_tools import _paths  # noqa: F401
 from host_tools.pico_emu.board import PicoHands
 from host_tools.pico_emu.emulator import missing
-from scacchiera.engine import LEVELS
+from scacchiera.engine import LEVELS, MAX_LEVEL
+from scacchiera.runner import SEARCH_PERIOD_US
 
 ROOT = _paths._ROOT
 NODES = 1000          # per position: a few seconds of the chip's time
@@ -64,8 +65,8 @@ print('DONE')
 """
 
 
-def positions():
-    with open(os.path.join(ROOT, "tests", "data", "engine_positions.txt")) as f:
+def positions(name="engine_positions.txt"):
+    with open(os.path.join(ROOT, "tests", "data", name)) as f:
         return [line.strip() for line in f if line.strip() and not line.startswith("#")]
 
 
@@ -85,7 +86,7 @@ def measure(nodes=NODES, count=None, board=None):
     return {"searches": searches, "slices": slices, "free": int(free.group(1)) if free else None}
 
 
-def on_the_board(level=6):
+def on_the_board(level=MAX_LEVEL):
     """The board's own loop while its engine thinks: {'scan_rate', 'lift_ms', 'move_ms', 'uci',
     'search_ms', 'loop_nodes_per_s'}.
 
@@ -108,6 +109,42 @@ def on_the_board(level=6):
     search_ms = alone["search_ms"]
     return {"scan_rate": rate, "lift_ms": lift, "move_ms": alone["move_ms"], "uci": alone["uci"],
             "search_ms": search_ms, "loop_nodes_per_s": LEVELS[level][2] * 1000 // search_ms if search_ms else None}
+
+
+def replies(level=None, fens=None):
+    """The board's engine answering from each of ``fens`` (default: tests/data/middlegames.txt, the
+    side to move's engine) at ``level`` (the top), in its own loop, one board booted once: [(fen, uci,
+    ms from ``thinking`` to ``engine_move``)]. The first holds the engine's load; the budget is the
+    level's, so the time is the loop's rate."""
+    from host_tools.pico_emu.bench import BOOT_QUIET_MS, QUIET_MS
+    level = level or MAX_LEVEL
+    fens = fens or positions("middlegames.txt")
+    hands = PicoHands()
+    out = []
+    try:
+        hands.wait(max(0, BOOT_QUIET_MS - QUIET_MS - hands.emu.device_ms))
+        for fen in fens:
+            hands.query({"cmd": "set", "name": "opponent", "value": "person"})
+            hands.query({"cmd": "new", "fen": fen})
+            hands.query({"cmd": "set", "name": "engine_side", "value": fen.split()[1]})
+            mark = len(hands.events)
+
+            def seen(kind):
+                return [ev for ev in hands.events[mark:] if ev.get("ev") == kind]
+
+            hands.query({"cmd": "set", "name": "opponent", "value": "engine %d" % level})
+            start = hands.emu.t_ms
+            while not seen("thinking") and hands.emu.t_ms - start < 60000:
+                hands.wait(5)
+            thinking_at = hands.emu.t_ms
+            while not seen("engine_move") and hands.emu.t_ms - start < 60000:
+                hands.wait(5)
+            hands.check_no_crash()
+            moved = seen("engine_move")
+            out.append((fen, moved[0]["uci"] if moved else None, hands.emu.t_ms - thinking_at if moved else None))
+    finally:
+        hands.emu.close()
+    return out
 
 
 def _engine_move(level, meanwhile=None):
@@ -140,6 +177,10 @@ def _engine_move(level, meanwhile=None):
         hands.emu.close()
 
 
+def _ms(x):
+    return "none" if x is None else "%.0f" % x
+
+
 def main(nodes=NODES):
     why = missing()
     if why:
@@ -157,11 +198,17 @@ def main(nodes=NODES):
     for n, mean, worst in f["slices"]:
         print("  a slice of step(%d): mean %d us, max %d us" % (n, mean, worst))
     print("  heap free with the engine made (no game loop running): %s B" % f["free"])
-    b = on_the_board()
-    print("  on the board, level 6 thinking (a SLICE_US slice after each scan): %s scans/s (status, a quiet second); "
-          "lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> engine_move, the "
-          "engine's modules loaded in it), the search %s ms (thinking -> engine_move): %s nodes/s in the loop"
-          % (b["scan_rate"], b["lift_ms"], b["uci"], b["move_ms"], b["search_ms"], b["loop_nodes_per_s"]))
+    b = on_the_board(MAX_LEVEL)
+    print("  on the board, level %d thinking (the time between scans, a scan every %d us): %s scans/s (status, a "
+          "quiet second); lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> "
+          "engine_move, the engine's modules loaded in it), the search %s ms (thinking -> engine_move): %s nodes/s "
+          "in the loop" % (MAX_LEVEL, SEARCH_PERIOD_US, b["scan_rate"], _ms(b["lift_ms"]), b["uci"], _ms(b["move_ms"]),
+                           _ms(b["search_ms"]), b["loop_nodes_per_s"]))
+    answers = replies()
+    times = [ms for _fen, _uci, ms in answers if ms is not None]
+    print("  level %d's replies (%d nodes) from %d positions, one board: %s ms (the first holds the engine's load); "
+          "max %d ms, %d over 10 s" % (MAX_LEVEL, LEVELS[MAX_LEVEL][2], len(answers),
+                                       ", ".join("%d" % ms for ms in times), max(times), sum(ms > 10000 for ms in times)))
     return rate
 
 

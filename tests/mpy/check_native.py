@@ -125,7 +125,8 @@ def check_make(fens, tally, restored, scored, exposed, blocks, pieces):
     native_pawns, twin_pawns = tree_module.pawn_table(), tree_module.pawn_table()
     for fen in fens:
         tree.load(Position(fen))
-        n = tree.generate(0, True)
+        st = tree.st
+        n = tree.castles(movegen.pseudo_moves(tree.board, tree.moves, 0, st[0] | 2 | (st[2] + 1) << 2))
         for j in range(n):
             m = tree.moves[j]
             for c in PROBES:
@@ -269,8 +270,8 @@ def check_table(put, find):
 
 
 def check_functions(fens):
-    t_att, t_legal, t_gen, t_chk, t_score, t_best = (Tally("attacked"), Tally("legal_moves"), Tally("pseudo_moves"),
-                                                     Tally("checker"), Tally("score_moves"), Tally("take_best"))
+    t_att, t_legal, t_gen, t_chk, t_score = (Tally("attacked"), Tally("legal_moves"), Tally("pseudo_moves"),
+                                             Tally("checker"), Tally("score_moves"))
     m1 = array("i", bytes(4 * 300))
     m2 = array("i", bytes(4 * 300))
     s1 = array("h", bytes(2 * 300))
@@ -310,7 +311,7 @@ def check_functions(fens):
                     n2 = movegen_bc.pseudo_moves(board, m2, 7, flags)
                     t_gen.same(n1, n2)
                     t_gen.same(list(m1[7:n1]), list(m2[7:n2]))
-                # the order: table move, killers (maybe captures), history
+                # the scores that order them: table move, captures, killers, history
                 n = movegen.pseudo_moves(board, m1, 0, us | 2)
                 if not n:
                     continue
@@ -320,8 +321,6 @@ def check_functions(fens):
                 ordering.score_moves(m1, s1, board, history, 0, n, ttmove, k1, k2)
                 ordering_bc.score_moves(m2, s2, board, history, 0, n, ttmove, k1, k2)
                 t_score.same(list(s1[:n]), list(s2[:n]))
-                for j in range(n):
-                    t_best.same(ordering.take_best(m1, s1, j, n), ordering_bc.take_best(m2, s2, j, n))
     m1 = m2 = s1 = s2 = history = None      # their RAM back for the Tree below (a 3 KB block)
     gc.collect()
     t_make, t_restored, t_static, t_left, t_stops, t_rep, t_pieces = (
@@ -337,7 +336,7 @@ def check_functions(fens):
     check_palette(t_palette)
     t_put, t_find = Tally("tt_put"), Tally("tt_find")
     check_table(t_put, t_find)
-    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_best, t_make, t_restored, t_static, t_left, t_stops, t_rep,
+    for t in (t_att, t_legal, t_gen, t_chk, t_score, t_make, t_restored, t_static, t_left, t_stops, t_rep,
               t_pieces, t_wiring, t_uci, t_put, t_find, t_occ, t_palette):
         t.show()
 
@@ -351,6 +350,29 @@ def check_engine(fens, nodes):
             pass
         m = engine.result
         print("ENGINE %s %d %d %s" % (p.uci(m) if m else "none", engine.nodes, engine.depth, engine.score))
+
+
+def check_search(fens, nodes):
+    """The search's loop (engine/search.py's walk) as machine code and as its bytecode twin, each
+    run whole and in slices of 7 nodes: ``SEARCH <twin> <slice> <uci> <nodes> <depth> <score>``."""
+    try:
+        import scacchiera.engine.search_bytecode as search_bc
+    except ImportError:   # CPython: the module itself
+        import scacchiera.engine.search as search_bc
+    engine = Engine(tt_entries=256)
+    native = engine.search
+    twin = search_bc.Search(256)
+    for fen in fens:
+        for name, search in (("native", native), ("twin", twin)):
+            engine.search = search
+            for budget in (100000, 7):
+                p = Position(fen)
+                engine.start(p, max_nodes=nodes)
+                while not engine.step(budget):
+                    pass
+                m = engine.result
+                print("SEARCH %s %d %s %d %d %s" % (name, budget, p.uci(m) if m else "none", engine.nodes,
+                                                   engine.depth, engine.score))
 
 
 def check_perft(fen, depth):
@@ -367,5 +389,7 @@ for name in [name for name in sys.modules if name.endswith("_bytecode")]:
     del sys.modules[name]
 gc.collect()
 check_engine(FENS[:3], 300)  # noqa: F821
+gc.collect()
+check_search(FENS[1:3], 400)  # noqa: F821
 check_perft("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2)
 print("DONE")

@@ -39,8 +39,9 @@ except ImportError:  # CPython
 # so it blunders plausibly, not absurdly. The budgets of levels 1 to 6 come from
 # the emulated RP2040 as it was in bytecode: the board's loop searched ~230
 # nodes/s while it scanned on at >= 200 scans/s, so level 6 answered in about
-# 10 s. With the machine code the loop searches ~880 nodes/s (docs/engine.md):
-# level 6 answers in about 3 s (the default), level 7 searches what 10 s allow.
+# 10 s. With the search's loop in machine code the board's loop searches ~1,400-1,600
+# nodes/s at 400 scans/s (docs/engine.md): level 6 answers in under 2 s (the default),
+# level 7 searches what 10 s allow in the slowest of fourteen middle games.
 # Spaced by games level against level (engine_match --ladder, docs/engine.md
 # "Strength", last on 28 Nov 2026): the noise does most of it, the depth cap the rest.
 LEVELS = (
@@ -51,11 +52,11 @@ LEVELS = (
     (3, 40, 600),
     (40, 25, 1200),
     (40, 0, 2300),
-    (40, 0, 8500),
+    (40, 0, 13000),
 )
 MIN_LEVEL = 1
 MAX_LEVEL = len(LEVELS) - 1
-DEFAULT_LEVEL = 6       # an answer in about 3 s on the board; level 7 takes 10
+DEFAULT_LEVEL = 6       # an answer in under 2 s on the board; level 7 takes up to 10 (docs/engine.md)
 
 
 class Engine:
@@ -117,11 +118,12 @@ class Engine:
         search.start(position, legal, max_nodes or 0, max_depth, deadline, clock)
         self.done = False
 
-    def step(self, budget_nodes, timer=None):
-        """Search ``budget_nodes`` more nodes at most (and, given a ``timer``, until its
-        ``over()`` says so after a node); True once ``result`` is final."""
+    def step(self, budget_nodes, clock=None, until=0):
+        """Search ``budget_nodes`` more nodes at most and, given a ``clock`` (microseconds that wrap
+        at 2**30, as MicroPython's ``time.ticks_us``), until it reads ``until``; True once ``result``
+        is final."""
         if not self.done:
-            if self.search.run(budget_nodes, timer):
+            if self.search.run(budget_nodes, clock, until):
                 self.done = True
                 self.result = self.search.result
         return self.done

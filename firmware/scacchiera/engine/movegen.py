@@ -11,7 +11,7 @@ construction:
   and a double step starts from its second), or at a square ``s`` that has
   passed ``s & 0x88 == 0`` (in -128..255 only 0..127 pass);
 - the move buffer is written from ``n`` on, at most 218 moves (the most any
-  position has), and the caller (Tree.generate) calls only when ``n + ROOM``
+  position has), and the caller (the search's walk) calls only when ``n + ROOM``
   fits the buffer.
 """
 

@@ -1,4 +1,5 @@
-"""Move order at a node, as machine code on the Pico: score every move once, then take the best left.
+"""Move order at a node, as machine code on the Pico: score every move once (the search then takes
+the best left, engine/search.py's walk).
 
 Viper (scacchiera/__init__.py); plain Python on CPython and the WebAssembly
 port, the same lines. The scores are 16-bit (``Search.scores``, ``history``)
@@ -6,7 +7,7 @@ and never negative: the table move 30000, a capture 20000 + at most 900 +
 400, a killer 15000, a history score at most 14000 + 48 * 48 before the
 table is halved (search.py); so the pointer's unsigned 16-bit reads are the
 values. Indexes: ``moves`` and ``scores`` from ``first`` to ``end`` - 1, a
-range the search's buffers hold (Tree.generate's ROOM check); the board at a
+range the search's buffers hold (its ROOM check); the board at a
 move's squares (0x88, on the board: 0..119); ``history`` at the mover's
 index (piece - 1 - 2 * colour, Zobrist's piece index: white 0..5, black
 6..11) << 6 | square (0..63), inside its HISTORY entries; VALUES at a piece
@@ -53,25 +54,3 @@ def score_moves(moves, scores, board, history, first: int, end: int, ttmove: int
                 p = b[m & 127]
                 s16[j] = h16[(p - 1 - ((p >> 3) << 1)) << 6 | (to + (to & 7)) >> 1]
         j += 1
-
-
-@micropython.viper
-def take_best(moves, scores, j: int, end: int) -> int:
-    """Swap the best scored of ``moves[j:end]`` (the first of equals) to ``j``; returns that move."""
-    m32 = ptr32(moves)
-    s16 = ptr16(scores)
-    top = j
-    best = s16[j]
-    k = j + 1
-    while k < end:
-        if s16[k] > best:
-            best = s16[k]
-            top = k
-        k += 1
-    m = m32[top]
-    if top != j:
-        m32[top] = m32[j]
-        s16[top] = s16[j]
-        m32[j] = m
-        s16[j] = best
-    return m

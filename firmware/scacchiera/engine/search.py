@@ -1,10 +1,11 @@
 """Iterative deepening principal-variation search, run as a loop over an explicit stack.
 
 The search is not recursive: every node's state (window, depth, move range,
-best so far) lives in preallocated per-ply lists, and ``run(budget)`` walks
-the tree one step at a time until ``budget`` nodes are spent. The board's
-main loop can so give the engine a slice of time between two scans and
-resume it later; ``Engine.best_move`` just runs it to the end.
+best so far) lives in one preallocated array, a row of NODE ints a ply, and
+``walk`` (machine code on the Pico: below) goes through the tree one step at
+a time until the slice's nodes are spent. The board's main loop can so give
+the engine a slice of time between two scans and resume it later;
+``Engine.best_move`` just runs it to the end.
 
 - Negamax alpha-beta with a principal-variation (null-window) search, a
   check extension, and a quiescence search of captures and queen
@@ -29,16 +30,34 @@ resume it later; ``Engine.best_move`` just runs it to the end.
   raises its alpha; ``line`` is the root's, at each finished iteration. Off
   on the board (it would take ~10 KB of RAM): there the table's moves are
   walked instead (Engine.principal_variation).
+
+``walk`` is viper (scacchiera/__init__.py): on the Pico its ints are machine
+words and its arrays are read through raw pointers, so the loop itself costs
+little beside the functions it calls (engine/tree.py, movegen.py,
+ordering.py: machine code too); elsewhere the same lines run as Python. What
+it cannot do in machine code it asks the objects it is handed (a Chess960
+castling, the null move, the level's noise, the clock, the board's timer),
+and what a search does once an iteration it hands back to ``Search.run``.
+Viper checks nothing, so every index is in range by construction: a node's
+row at ply * NODE, the ply at most MAX_PLY - 2 at a node that makes a move
+(deeper ones return their static score), so a child's row ply + 1 lies
+inside the MAX_PLY + 1 rows and a parent's ply - 1 is read only when ply > 0;
+``moves`` and ``scores`` from a node's first to its end, inside MOVE_SPACE
+(the same check); the board at a move's squares (0x88, on the board); the
+table at (key & mask) * TT_ENTRY + 0..9, inside its (mask + 1) * TT_ENTRY
+bytes; ``history`` at the mover's index (0..11) << 6 | square (0..63), inside
+HISTORY; VALUES at a piece type (0..7); the principal variation at ply *
+(MAX_PLY + 1) + 0..MAX_PLY - ply, inside its (MAX_PLY + 1) ** 2 ints (with
+``lines``; else not read). Ints: scores within +-32,000, keys of 30 bits.
 """
 
 from array import array
 
-from .. import const
+from .. import const, micropython, ptr8, ptr16, ptr32
+from .ordering import score_moves, VALUES, HISTORY
+from .movegen import checker, pseudo_moves
 from ..rules.legal import attacked
-from .evaluate import VALUE
-from .ordering import score_moves, take_best, KILLER, CAPTURE, HISTORY
-from .movegen import checker
-from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, TURN, HALF, HASH, PLY, KINGS, UNDO
+from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, PLY
 from .tree import make_move, unmake_move, static_score, left_in_check, stops_check, is_repetition, has_pieces
 from .tree import TT_ENTRY, tt_find, tt_put
 
@@ -49,15 +68,440 @@ _EXACT = const(0)
 _LOWER = const(1)
 _UPPER = const(2)
 
+# What walk does next, kept in ctl between slices
 _ENTER = const(0)
 _NEXT = const(1)
 _RETURN = const(2)
 _GENERATE = const(3)
 
+# Why walk returned
+SLICE_OVER = const(0)     # the slice's nodes spent, or the timer over: call again
+STOPPED = const(1)        # the node limit or the clock: the search ends
+ROOT_DONE = const(2)      # an iteration finished, its score in ctl[C_VALUE]
+
 _HISTORY_MAX = const(14000)
 _FUTILE_DEPTH = const(3)       # the depths the two futility tests below look at
 _RFP_MARGIN = const(120)       # reverse futility: centipawns a ply of depth
 _FUTILITY_MARGIN = const(200)  # futility at the frontier
+
+# Each ply's row of Search.node: 16-bit (RAM), read back with their sign where they have one
+# (``((x + _SIGN) & _WORD) - _SIGN``: viper's ptr16 reads are unsigned; a signed value, what plain
+# Python reads from the array, is left as it is)
+N_ALPHA = const(0)        # signed
+N_BETA = const(1)         # signed
+N_DEPTH = const(2)
+N_BEST = const(3)         # the best score so far: signed
+N_NEXT = const(4)         # the node's moves in tree.moves: the next to try, the end (the child's start)
+N_END = const(5)
+N_LEGAL = const(6)        # legal moves tried
+N_ALPHA0 = const(7)       # alpha when the moves began (an upper bound if none beat it): signed
+N_FLAGS = const(8)        # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child, 64 futile
+N_CHECKER = const(9)      # the checking piece's square, -1 none, -2 two: signed
+N_PV_LEN = const(10)      # the length of the node's line in the triangular table
+NODE = const(11)
+_SIGN = const(0x8000)
+_WORD = const(0xFFFF)
+# ... and its moves' row of Search.node_moves (18 bits: 32-bit)
+M_BEST = const(0)
+M_TTMOVE = const(1)
+M_KILLER1 = const(2)
+M_KILLER2 = const(3)
+MOVES = const(4)
+
+# Search.ctl: the search's scalars, which walk reads and writes
+C_NODES = const(0)
+C_STOP_AT = const(1)      # the slice ends after this node
+C_NODE_LIMIT = const(2)   # 0: none
+C_OP = const(3)
+C_VALUE = const(4)        # the root's score when walk says ROOT_DONE
+C_ROOT_END = const(5)     # the root's moves: tree.moves[0:root_end]
+C_TT_MASK = const(6)
+C_GENERATION = const(7)
+C_NOISE = const(8)
+C_GAME_PLIES = const(9)   # len(history_keys)
+C_CLOCKED = const(10)     # 1: the clock is asked every 128 nodes against C_DEADLINE
+C_DEADLINE = const(11)
+C_TIMED = const(12)       # 1: the clock ends the slice: read after each node
+C_LINES = const(13)       # 1: the triangular table is kept
+C_UNTIL = const(14)       # the clock's reading that ends the slice
+C_BEGAN = const(15)       # its reading when the slice began (a clock that stands still: one node)
+CTL = const(16)
+
+# engine/tree.py's and ordering.py's consts that walk reads: viper folds only its own module's
+# (tests/test_engine.py checks they agree)
+_TURN = const(0)
+_CASTLING = const(1)
+_EP = const(2)
+_HALF = const(3)
+_HASH = const(4)
+_PLY = const(9)
+_KINGS = const(10)
+_UNDO = const(7)
+_MAX_PLY = const(48)
+_MOVE_SPACE = const(800)
+_ROOM = const(230)
+_KILLER = const(15000)
+_CAPTURE = const(20000)
+_HISTORY = const(768)
+_WIDTH = const(49)        # MAX_PLY + 1: a row of the triangular table
+_TICKS_MASK = const(0x3FFFFFFF)
+_TICKS_HALF = const(0x20000000)
+
+
+@micropython.viper
+def walk(search, tree, clock) -> int:
+    """Search on from where the last call stopped (``search.ctl``, ``search.node``, the tree's
+    line) until the slice is over (SLICE_OVER), the search must end (STOPPED) or the root has
+    finished an iteration (ROOT_DONE)."""
+    c = ptr32(search.ctl)
+    nd = ptr16(search.node)
+    mv = ptr32(search.node_moves)
+    # the buffers: each object, handed on to the functions called, and the pointer walk reads by
+    state = tree.st
+    st = ptr32(state)
+    undo_buf = tree.undo
+    undo = ptr32(undo_buf)
+    board = tree.board
+    b = ptr8(board)
+    keys = tree.keys
+    keep = tree.keep
+    pawns = tree.pawns
+    moves = tree.moves
+    m32 = ptr32(moves)
+    scores = search.scores
+    s16 = ptr16(scores)
+    history = search.history
+    h16 = ptr16(history)
+    tt = search.tt
+    t8 = ptr8(tt)
+    game_keys = search.history_keys
+    pv = ptr32(search.pv_buffer)
+    value_of = ptr16(VALUES)
+    nodes = c[C_NODES]
+    stop_at = c[C_STOP_AT]
+    node_limit = c[C_NODE_LIMIT]
+    op = c[C_OP]
+    root_end = c[C_ROOT_END]
+    tt_mask = c[C_TT_MASK]
+    generation = c[C_GENERATION]
+    noise = c[C_NOISE]
+    game_plies = c[C_GAME_PLIES]
+    clocked = c[C_CLOCKED]
+    deadline = c[C_DEADLINE]
+    timed = c[C_TIMED]
+    until = c[C_UNTIL]
+    began = c[C_BEGAN]
+    lines = c[C_LINES]
+    value = 0
+    while True:
+        ply = st[_PLY]
+        at = ply * NODE
+        am = ply * MOVES
+        if op == _ENTER:
+            # -- a new node: draws, limits, the table, the moves ----------------
+            nodes += 1
+            c[C_NODES] = nodes
+            nd[at + N_PV_LEN] = 0
+            if node_limit and nodes > node_limit:
+                return STOPPED
+            if clocked and (nodes & 127) == 0:
+                if int(search.clock()) >= deadline:
+                    return STOPPED
+            if ply:
+                if st[_HALF] >= 100 or int(is_repetition(state, keys, game_keys, game_plies)):
+                    value = 0
+                    op = _RETURN
+                    continue
+                if ply >= _MAX_PLY - 2 or nd[at - NODE + N_END] + _ROOM > _MOVE_SPACE:
+                    value = int(static_score(board, state, pawns))   # the line is too long for the buffers
+                    op = _RETURN
+                    continue
+            a = ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN
+            beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
+            d = nd[at + N_DEPTH]
+            us = st[_TURN]
+            checking = int(checker(board, st[_KINGS + us], us))
+            nd[at + N_CHECKER] = checking
+            f = 0
+            if checking != -1:
+                f = 2
+            ttmove = 0
+            stat = -INF     # the static score, once counted (the null move below asks it too)
+            if d <= 0 and checking == -1:
+                # quiescence: stand pat, then captures
+                stand = int(static_score(board, state, pawns))
+                if noise:
+                    stand += int(search.noise_of(st[_HASH]))
+                if stand >= beta:
+                    value = stand
+                    op = _RETURN
+                    continue
+                if stand > a:
+                    a = stand
+                nd[at + N_BEST] = stand
+                f |= 1 | 8
+            else:
+                if d <= 0:
+                    d = 0       # in check at the horizon: search every reply
+                    f |= 1
+                elif checking != -1:
+                    d += 1      # check extension
+                i = int(tt_find(tt, st[_HASH], tt_mask, generation))
+                if i >= 0:
+                    ttmove = t8[i + 4] | t8[i + 5] << 8 | (t8[i + 6] & 3) << 16
+                    if ply and t8[i + 7] >= d and beta - a == 1:
+                        s = (t8[i + 8] | t8[i + 9] << 8) - 32768
+                        if s > MATE_BOUND:
+                            s -= ply
+                        elif s < -MATE_BOUND:
+                            s += ply
+                        bound = t8[i + 3] >> 6
+                        if bound == _EXACT or (bound == _LOWER and s >= beta) or (bound == _UPPER and s <= a):
+                            value = s
+                            op = _RETURN
+                            continue
+                nd[at + N_BEST] = -INF
+                if ply and checking == -1 and d <= _FUTILE_DEPTH and beta - a == 1 \
+                        and a > -MATE_BOUND and a < MATE_BOUND:
+                    stat = int(static_score(board, state, pawns))
+                    e = stat
+                    if noise:
+                        e += int(search.noise_of(st[_HASH]))
+                    if e - _RFP_MARGIN * d >= beta:
+                        # reverse futility: so far above beta near the horizon that the
+                        # opponent's reply will not bring it back (no move searched)
+                        value = e
+                        op = _RETURN
+                        continue
+                    if d == 1 and e + _FUTILITY_MARGIN <= a:
+                        # futility: one quiet move cannot lift the score to alpha, so only
+                        # the first move, captures, promotions and checks are searched
+                        f |= 64
+                        nd[at + N_BEST] = e + _FUTILITY_MARGIN
+            nd[at + N_ALPHA] = a
+            nd[at + N_DEPTH] = d
+            nd[at + N_FLAGS] = f
+            mv[am + M_TTMOVE] = ttmove
+            op = _GENERATE
+            if ply and (f & 3) == 0 and d >= 3 and beta - a == 1 and undo[(ply - 1) * _UNDO] \
+                    and int(has_pieces(board, st[_TURN])):
+                if stat == -INF:
+                    stat = int(static_score(board, state, pawns))
+                if stat >= beta:
+                    # null move: if passing still fails high, a real move will too. This node has
+                    # no moves yet: its child's start in the buffer is where the parent's end
+                    # (N_END still holds an earlier node's, maybe below this node's parent's
+                    # list: the child's moves would overwrite it)
+                    nd[at + N_END] = nd[at - NODE + N_END]
+                    tree.make_null()
+                    nd[at + NODE + N_ALPHA] = -beta
+                    nd[at + NODE + N_BETA] = 1 - beta
+                    if d < 7:
+                        nd[at + NODE + N_DEPTH] = d - 3
+                    else:
+                        nd[at + NODE + N_DEPTH] = d - 4
+                    op = _ENTER
+        elif op == _GENERATE:
+            # -- the moves, in order: table move, captures (MVV-LVA), killers, history
+            f = nd[at + N_FLAGS]
+            if ply:
+                # pseudo_moves straight (the room for them checked at _ENTER); the castlings,
+                # rarer, by the tree
+                n0 = nd[at - NODE + N_END]
+                us = st[_TURN]
+                quiet = 1 - ((f >> 3) & 1)
+                n1 = int(pseudo_moves(board, moves, n0, us | quiet << 1 | (st[_EP] + 1) << 2))
+                if quiet and (st[_CASTLING] >> (us << 1)) & 3:
+                    n1 = int(tree.castles(n1))
+            else:
+                n0 = 0
+                n1 = root_end
+            score_moves(moves, scores, board, history, n0, n1, mv[am + M_TTMOVE], mv[am + M_KILLER1],
+                        mv[am + M_KILLER2])
+            nd[at + N_ALPHA0] = nd[at + N_ALPHA]
+            nd[at + N_NEXT] = n0
+            nd[at + N_END] = n1
+            nd[at + N_LEGAL] = 0
+            mv[am + M_BEST] = 0
+            op = _NEXT
+        elif op == _NEXT:
+            # -- the next move of the node at ``ply`` ---------------------------
+            j = nd[at + N_NEXT]
+            n1 = nd[at + N_END]
+            f = nd[at + N_FLAGS]
+            if j >= n1:
+                # every move tried
+                value = ((nd[at + N_BEST] + _SIGN) & _WORD) - _SIGN
+                if not nd[at + N_LEGAL]:
+                    if f & 2:
+                        value = ply - MATE
+                    elif not f & 1:
+                        value = 0   # stalemate
+                if not f & 1:
+                    bound = _EXACT
+                    if value <= ((nd[at + N_ALPHA0] + _SIGN) & _WORD) - _SIGN:
+                        bound = _UPPER
+                    tt_put(tt, st[_HASH], tt_mask, generation, nd[at + N_DEPTH], bound, value,
+                           mv[am + M_BEST], ply)
+                op = _RETURN
+                continue
+            # the best scored of the moves left (the first of equals) to j
+            top = j
+            ts = s16[j]
+            k = j + 1
+            while k < n1:
+                if s16[k] > ts:
+                    ts = s16[k]
+                    top = k
+                k += 1
+            m = m32[top]
+            if top != j:
+                m32[top] = m32[j]
+                s16[top] = s16[j]
+                m32[j] = m
+                s16[j] = ts
+            nd[at + N_NEXT] = j + 1
+            to = (m >> 7) & 127
+            promotion = (m >> 14) & 7
+            if f & 8 and not promotion:
+                # quiescence: skip a capture that cannot lift the score to alpha (delta
+                # pruning), or that gives more than it takes onto a defended square
+                gain = value_of[b[to] & 7]
+                best = ((nd[at + N_BEST] + _SIGN) & _WORD) - _SIGN
+                if best + gain + 200 <= ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN:
+                    continue
+                if gain < value_of[b[m & 127] & 7] and attacked(board, to, st[_TURN] ^ 1):
+                    continue
+            if f & 2 and (m & 127) != st[_KINGS + st[_TURN]]:
+                checking = ((nd[at + N_CHECKER] + _SIGN) & _WORD) - _SIGN
+                if checking == -2 or not int(stops_check(state, m, checking)):
+                    continue
+            quiet = 0
+            if ts < _KILLER - 1 and not b[to] and not promotion:
+                quiet = 1       # no table move, capture, promotion or killer: history only
+            # a Chess960 castling the tree finishes
+            if int(make_move(board, state, undo_buf, keys, keep, m)):
+                tree.castle(m)
+            if int(left_in_check(board, state, undo_buf, f & 2)) or (
+                    f & 64 and ts < _CAPTURE and nd[at + N_LEGAL]
+                    and int(checker(board, st[_KINGS + st[_TURN]], st[_TURN])) == -1):
+                # illegal; or a futile node's quiet move after the first that gives no check
+                if int(unmake_move(board, state, undo_buf)):
+                    tree.uncastle()
+                continue
+            n = nd[at + N_LEGAL] + 1
+            nd[at + N_LEGAL] = n
+            a = ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN
+            beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
+            d = nd[at + N_DEPTH]
+            f &= ~36
+            if f & 1:
+                nd[at + NODE + N_ALPHA] = -beta
+                nd[at + NODE + N_BETA] = -a
+                nd[at + NODE + N_DEPTH] = 0
+            elif n > 1:
+                nd[at + NODE + N_ALPHA] = -a - 1
+                nd[at + NODE + N_BETA] = -a
+                f |= 4
+                if n > 3 and d >= 3 and quiet and not f & 2:
+                    # late move reduction: a quiet move far down the list, one ply less
+                    nd[at + NODE + N_DEPTH] = d - 2
+                    f |= 32
+                else:
+                    nd[at + NODE + N_DEPTH] = d - 1
+            else:
+                nd[at + NODE + N_ALPHA] = -beta
+                nd[at + NODE + N_BETA] = -a
+                nd[at + NODE + N_DEPTH] = d - 1
+            nd[at + N_FLAGS] = f
+            op = _ENTER
+            if nodes >= stop_at:
+                c[C_OP] = op
+                return SLICE_OVER
+            if timed:
+                now = int(clock())
+                if now == began or ((now - until) & _TICKS_MASK) < _TICKS_HALF:
+                    c[C_OP] = op
+                    return SLICE_OVER
+        else:
+            # -- a child's score comes back to the node at ply - 1 ----------------
+            if not ply:
+                c[C_VALUE] = value
+                c[C_OP] = _ENTER
+                return ROOT_DONE
+            value = -value
+            m = undo[(ply - 1) * _UNDO]        # the move that led here (0: a pass)
+            ply -= 1
+            at -= NODE
+            am -= MOVES
+            if not m:
+                # the null move's answer
+                tree.unmake_null()
+                op = _GENERATE
+                beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
+                if value >= beta:
+                    if value > MATE_BOUND:
+                        value = beta
+                    op = _RETURN
+                continue
+            if int(unmake_move(board, state, undo_buf)):
+                tree.uncastle()
+            f = nd[at + N_FLAGS]
+            a = ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN
+            beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
+            research = 0
+            if f & 32 and value > a:
+                # the reduced search beat alpha: again at full depth (null window)
+                nd[at + NODE + N_ALPHA] = -a - 1
+                nd[at + N_FLAGS] = f & ~32
+                research = 1
+            elif f & 4 and value > a and value < beta and beta - a > 1:
+                # the null window failed high: search the move again with the full window
+                nd[at + NODE + N_ALPHA] = -beta
+                nd[at + N_FLAGS] = f & ~4
+                research = 1
+            if research:
+                if int(make_move(board, state, undo_buf, keys, keep, m)):
+                    tree.castle(m)
+                nd[at + NODE + N_BETA] = -a
+                nd[at + NODE + N_DEPTH] = nd[at + N_DEPTH] - 1
+                op = _ENTER
+                continue
+            op = _NEXT
+            if value > ((nd[at + N_BEST] + _SIGN) & _WORD) - _SIGN:
+                nd[at + N_BEST] = value
+                mv[am + M_BEST] = m
+                if value > a:
+                    nd[at + N_ALPHA] = value
+                    if lines:
+                        # this node's line: the move, then the child's line
+                        row = ply * _WIDTH
+                        k = nd[at + NODE + N_PV_LEN]
+                        pv[row] = m
+                        i = 0
+                        while i < k:
+                            pv[row + 1 + i] = pv[row + _WIDTH + i]
+                            i += 1
+                        nd[at + N_PV_LEN] = k + 1
+                    if value >= beta:
+                        if not f & 1:
+                            to = (m >> 7) & 127
+                            if not b[to] and not (m >> 14) & 7:
+                                if mv[am + M_KILLER1] != m:
+                                    mv[am + M_KILLER2] = mv[am + M_KILLER1]
+                                    mv[am + M_KILLER1] = m
+                                d = nd[at + N_DEPTH]
+                                p = b[m & 127]
+                                i = (p - 1 - ((p >> 3) << 1)) << 6 | (to + (to & 7)) >> 1
+                                v = h16[i] + d * d
+                                h16[i] = v
+                                if v > _HISTORY_MAX:
+                                    k = 0
+                                    while k < _HISTORY:
+                                        h16[k] = h16[k] >> 1
+                                        k += 1
+                            tt_put(tt, st[_HASH], tt_mask, generation, nd[at + N_DEPTH], _LOWER, value, m, ply)
+                        op = _RETURN
 
 
 class Search:
@@ -69,40 +513,24 @@ class Search:
         while size * 2 <= tt_entries:
             size *= 2
         self.tt = bytearray(size * TT_ENTRY)
-        self.tt_mask = size - 1
-        self.generation = 0
-        n = MAX_PLY + 1
         self.scores = shorts(MOVE_SPACE)
-        self.alpha = shorts(n)
-        self.beta = shorts(n)
-        self.depth = shorts(n)
-        self.best = shorts(n)
-        self.best_move = ints(n)
-        self.first = shorts(n)    # start of the node's moves in tree.moves
-        self.next = shorts(n)     # next move to try
-        self.end = shorts(n)
-        self.legal = shorts(n)
-        self.alpha0 = shorts(n)
-        self.flags = shorts(n)    # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child, 64 futile
-        self.checker = shorts(n)  # the checking piece's square, -1 none, -2 two
-        self.ttmove = ints(n)
-        self.killer1 = ints(n)
-        self.killer2 = ints(n)
+        self.node = shorts((MAX_PLY + 1) * NODE)         # a row a ply: the N_ fields
+        self.node_moves = ints((MAX_PLY + 1) * MOVES)    # ... and the M_ fields
+        self.ctl = ints(CTL)                       # the C_ fields
+        self.ctl[C_TT_MASK] = size - 1
+        self.ctl[C_LINES] = 1 if lines else 0
         self.history = shorts(HISTORY)   # by piece (white's 0..5, black's 6..11) << 6 | square
-        # the triangular table: the line from ply p at pv[p * n:], pv_len[p] moves long
-        self.pv = ints(n * n) if lines else None
-        self.pv_len = shorts(n)
+        # the triangular table: the line from ply p at pv[p * (MAX_PLY + 1):], N_PV_LEN moves long
+        self.pv = ints((MAX_PLY + 1) * (MAX_PLY + 1)) if lines else None
+        self.pv_buffer = self.pv if lines else self.ctl    # walk's pointer: without lines never read
         self.line = []            # the root's principal variation, as the last iteration left it
         self.noise = 0
         self.noise_seed = 0
         self.max_depth = MAX_PLY - 4
         self.history_keys = ints(1)
         self.nodes = 0
-        self.node_limit = 0
-        self.deadline = None
         self.clock = None
         self.done = True
-        self.op = _ENTER
         self.iteration = 0        # depth being searched
         self.completed = 0        # deepest depth finished
         self.result = 0
@@ -115,33 +543,40 @@ class Search:
         tree = self.tree
         tree.load(position)
         self.history_keys = array("i", position.recent_keys())
-        self.generation = (self.generation + 1) & 63    # 6 bits in an entry
-        if self.generation == 0:
+        ctl = self.ctl
+        generation = (ctl[C_GENERATION] + 1) & 63    # 6 bits in an entry
+        if generation == 0:
             # every 63 searches: clear, so no entry of an older search can pass for a new one
             tt = self.tt
             for i in range(len(tt)):
                 tt[i] = 0
-            self.generation = 1
+            generation = 1
+        ctl[C_GENERATION] = generation
         h = self.history
         for i in range(len(h)):
             h[i] = 0
-        for i in range(MAX_PLY + 1):
-            self.killer1[i] = 0
-            self.killer2[i] = 0
+        node_moves = self.node_moves
+        for ply in range(MAX_PLY + 1):
+            node_moves[ply * MOVES + M_KILLER1] = 0
+            node_moves[ply * MOVES + M_KILLER2] = 0
+        node_moves[M_BEST] = 0
         moves = tree.moves
         n = 0
         for m in root_moves:
             moves[n] = m
             n += 1
-        self.root_end = n
+        ctl[C_ROOT_END] = n
+        ctl[C_NODES] = 0
+        ctl[C_NODE_LIMIT] = max_nodes
+        ctl[C_NOISE] = self.noise
+        ctl[C_GAME_PLIES] = len(self.history_keys)
+        ctl[C_CLOCKED] = 0 if deadline is None else 1
+        ctl[C_DEADLINE] = deadline or 0
         self.nodes = 0
-        self.node_limit = max_nodes
         self.max_depth = min(max_depth, MAX_PLY - 8)
-        self.deadline = deadline
         self.clock = clock
         self.result = root_moves[0] if root_moves else 0
         self.line = []
-        self.best_move[0] = 0
         self.score = 0
         self.completed = 0
         self.iteration = 0
@@ -151,10 +586,11 @@ class Search:
 
     def _next_iteration(self):
         self.iteration += 1
-        self.alpha[0] = -INF
-        self.beta[0] = INF
-        self.depth[0] = self.iteration
-        self.op = _ENTER
+        node = self.node
+        node[N_ALPHA] = -INF
+        node[N_BETA] = INF
+        node[N_DEPTH] = self.iteration
+        self.ctl[C_OP] = _ENTER
 
     def stop(self):
         """End the search now: unmake the line being searched, keep the best move found."""
@@ -163,21 +599,21 @@ class Search:
             tree.unmake()
         # A root move that finished with the best score in this unfinished iteration beats
         # the last iteration's choice (the first root move is that choice, searched first).
-        if self.best_move[0]:
-            self.result = self.best_move[0]
-            self.score = self.best[0]
+        if self.node_moves[M_BEST]:
+            self.result = self.node_moves[M_BEST]
+            self.score = self.node[N_BEST]
             self._keep_line()
         self.done = True
 
     def _keep_line(self):
         if self.pv is not None:
-            self.line = list(self.pv[:self.pv_len[0]])
+            self.line = list(self.pv[:self.node[N_PV_LEN]])
 
     # -- the transposition table -----------------------------------------
 
     def tt_move(self, key):
         """The move this search stored for the position ``key`` (its hash), or 0 (none stored)."""
-        i = tt_find(self.tt, key, self.tt_mask, self.generation)
+        i = tt_find(self.tt, key, self.ctl[C_TT_MASK], self.ctl[C_GENERATION])
         if i < 0:
             return 0
         tt = self.tt
@@ -185,345 +621,49 @@ class Search:
 
     # -- the search -------------------------------------------------------
 
-    def run(self, budget, timer=None):
-        """Search for at most ``budget`` more nodes, and, given a ``timer``, until its ``over()``
-        says so (asked after each node: the board's slice of time); True once the search is over."""
+    def run(self, budget, clock=None, until=0):
+        """Search for at most ``budget`` more nodes and, given a ``clock`` (microsecond ticks that
+        wrap at 2**30), until it reads ``until`` (asked after each node: the board's slice of time);
+        True once the search is over."""
         if self.done:
             return True
-        tree = self.tree
-        st = tree.st
-        undo = tree.undo
-        keys = tree.keys
-        board = tree.board
-        keep = tree.keep
-        pawns = tree.pawns
-        checkers = self.checker
-        ttmoves = self.ttmove
-        alpha0 = self.alpha0
-        game_keys = self.history_keys
-        game_plies = len(game_keys)
-        moves = tree.moves
-        scores = self.scores
-        alpha = self.alpha
-        beta = self.beta
-        depth = self.depth
-        best = self.best
-        best_move = self.best_move
-        first = self.first
-        nxt = self.next
-        end = self.end
-        legal = self.legal
-        flags = self.flags
-        killer1 = self.killer1
-        killer2 = self.killer2
-        history = self.history
-        tt = self.tt
-        pv = self.pv
-        pv_len = self.pv_len
-        width = MAX_PLY + 1
-        nodes = self.nodes             # kept in self.nodes too, for whoever reads it meanwhile
-        stop_at = nodes + budget
-        node_limit = self.node_limit   # set by start, read at every node
-        deadline = self.deadline
-        noise = self.noise
-        tt_mask = self.tt_mask
-        generation = self.generation
-        at_ply = PLY                   # another module's consts are names to look up: locals are quicker
-        quiet_below = KILLER - 1       # move scores below: history only (no table move, capture, killer)
-        op = self.op
-        value = 0
+        ctl = self.ctl
+        ctl[C_STOP_AT] = ctl[C_NODES] + budget
+        ctl[C_TIMED] = 0 if clock is None else 1
+        if clock is not None:
+            ctl[C_UNTIL] = until
+            ctl[C_BEGAN] = clock()
         while True:
-            ply = st[at_ply]
-            if op == _ENTER:
-                # -- a new node: draws, limits, the table, the moves ------------
-                nodes += 1
-                self.nodes = nodes
-                pv_len[ply] = 0
-                if (node_limit and nodes > node_limit) or \
-                        (deadline is not None and not nodes & 127 and self.clock() >= deadline):
-                    self.stop()
-                    return True
-                if ply:
-                    if st[HALF] >= 100 or is_repetition(st, keys, game_keys, game_plies):
-                        value = 0
-                        op = _RETURN
-                        continue
-                    if ply >= MAX_PLY - 2 or end[ply - 1] + ROOM > MOVE_SPACE:
-                        value = static_score(board, st, pawns)   # the line is too long for the buffers
-                        op = _RETURN
-                        continue
-                a = alpha[ply]
-                b = beta[ply]
-                d = depth[ply]
-                us = st[TURN]
-                checking = checker(board, st[KINGS + us], us)
-                check = checking != -1
-                checkers[ply] = checking
-                f = 2 if check else 0
-                if d <= 0 and not check:
-                    # quiescence: stand pat, then captures
-                    stand = static_score(board, st, pawns)
-                    if noise:
-                        stand += self._noise(st[HASH])
-                    if stand >= b:
-                        value = stand
-                        op = _RETURN
-                        continue
-                    if stand > a:
-                        a = stand
-                    best[ply] = stand
-                    f |= 1 | 8
-                    ttmove = 0
-                else:
-                    if d <= 0:
-                        d = 0       # in check at the horizon: search every reply
-                        f |= 1
-                    elif check:
-                        d += 1      # check extension
-                    ttmove = 0
-                    i = tt_find(tt, st[HASH], tt_mask, generation)
-                    if i >= 0:
-                        ttmove = tt[i + 4] | tt[i + 5] << 8 | (tt[i + 6] & 3) << 16
-                        if ply and tt[i + 7] >= d and b - a == 1:
-                            s = tt[i + 8] | tt[i + 9] << 8
-                            s -= 32768
-                            if s > MATE_BOUND:
-                                s -= ply
-                            elif s < -MATE_BOUND:
-                                s += ply
-                            bound = tt[i + 3] >> 6
-                            if bound == _EXACT or (bound == _LOWER and s >= b) or (bound == _UPPER and s <= a):
-                                value = s
-                                op = _RETURN
-                                continue
-                    best[ply] = -INF
-                    stat = -INF     # the static score, once counted (the null move below asks it too)
-                    if ply and not check and d <= _FUTILE_DEPTH and b - a == 1 and -MATE_BOUND < a < MATE_BOUND:
-                        stat = e = static_score(board, st, pawns)
-                        if noise:
-                            e += self._noise(st[HASH])
-                        if e - _RFP_MARGIN * d >= b:
-                            # reverse futility: so far above beta near the horizon that the
-                            # opponent's reply will not bring it back (no move searched)
-                            value = e
-                            op = _RETURN
-                            continue
-                        if d == 1 and e + _FUTILITY_MARGIN <= a:
-                            # futility: one quiet move cannot lift the score to alpha, so only
-                            # the first move, captures, promotions and checks are searched
-                            f |= 64
-                            best[ply] = e + _FUTILITY_MARGIN
-                alpha[ply] = a
-                depth[ply] = d
-                flags[ply] = f
-                ttmoves[ply] = ttmove
-                op = _GENERATE
-                if ply and not f & 3 and d >= 3 and b - a == 1 and undo[(ply - 1) * UNDO] \
-                        and has_pieces(board, st[TURN]) and (stat if stat != -INF else static_score(board, st, pawns)) >= b:
-                    # null move: if passing still fails high, a real move will too. This node has no
-                    # moves yet: its child's start in the buffer is where the parent's end
-                    # (end[ply] still holds an earlier node's, maybe below this node's parent's
-                    # list: the child's moves would overwrite it)
-                    end[ply] = end[ply - 1]
-                    tree.make_null()
-                    c = ply + 1
-                    alpha[c] = -b
-                    beta[c] = 1 - b
-                    depth[c] = d - 3 if d < 7 else d - 4
-                    op = _ENTER
-            elif op == _GENERATE:
-                # -- the moves, in order: table move, captures (MVV-LVA), killers, history
-                f = flags[ply]
-                ttmove = ttmoves[ply]
-                if ply:
-                    n0 = end[ply - 1]
-                    n1 = tree.generate(n0, not f & 8)
-                else:
-                    n0 = 0
-                    n1 = self.root_end
-                first[ply] = n0
-                score_moves(moves, scores, board, history, n0, n1, ttmove, killer1[ply], killer2[ply])
-                alpha0[ply] = alpha[ply]
-                nxt[ply] = n0
-                end[ply] = n1
-                legal[ply] = 0
-                best_move[ply] = 0
-                op = _NEXT
-            elif op == _NEXT:
-                # -- the next move of the node at ``ply`` -------------------------
-                j = nxt[ply]
-                n1 = end[ply]
-                if j >= n1:
-                    # every move tried
-                    f = flags[ply]
-                    if not legal[ply]:
-                        if f & 2:
-                            value = -MATE + ply
-                        elif f & 1:
-                            value = best[ply]
-                        else:
-                            value = 0   # stalemate
-                    else:
-                        value = best[ply]
-                    if not f & 1:
-                        bound = _UPPER if value <= alpha0[ply] else _EXACT
-                        tt_put(tt, st[HASH], tt_mask, generation, depth[ply], bound, value, best_move[ply], ply)
-                    op = _RETURN
-                    continue
-                m = take_best(moves, scores, j, n1)
-                ts = scores[j]
-                nxt[ply] = j + 1
-                f = flags[ply]
-                if f & 8 and not m >> 14 & 7:
-                    # quiescence: skip a capture that cannot lift the score to alpha (delta
-                    # pruning), or that gives more than it takes onto a defended square
-                    to = (m >> 7) & 127
-                    gain = VALUE[board[to] & 7]
-                    if best[ply] + gain + 200 <= alpha[ply]:
-                        continue
-                    if gain < VALUE[board[m & 127] & 7] and attacked(board, to, st[TURN] ^ 1):
-                        continue
-                if f & 2 and (m & 127) != st[KINGS + st[TURN]]:
-                    c = checkers[ply]
-                    if c == -2 or not stops_check(st, m, c):
-                        continue
-                quiet = ts < quiet_below and not board[(m >> 7) & 127] and not m >> 14 & 7
-                # make_move and unmake_move straight, not through the tree's methods (a call less
-                # a node); a Chess960 castling the tree finishes
-                if make_move(board, st, undo, keys, keep, m):
-                    tree.castle(m)
-                if left_in_check(board, st, undo, f & 2) or (
-                        f & 64 and ts < CAPTURE and legal[ply] and checker(board, st[KINGS + st[TURN]], st[TURN]) == -1):
-                    # illegal; or a futile node's quiet move after the first that gives no check
-                    if unmake_move(board, st, undo):
-                        tree.uncastle()
-                    continue
-                n = legal[ply] + 1
-                legal[ply] = n
-                c = ply + 1
-                a = alpha[ply]
-                d = depth[ply]
-                f &= ~36
-                if f & 1:
-                    alpha[c] = -beta[ply]
-                    beta[c] = -a
-                    depth[c] = 0
-                elif n > 1:
-                    alpha[c] = -a - 1
-                    beta[c] = -a
-                    f |= 4
-                    if n > 3 and d >= 3 and quiet and not f & 2:
-                        # late move reduction: a quiet move far down the list, one ply less
-                        depth[c] = d - 2
-                        f |= 32
-                    else:
-                        depth[c] = d - 1
-                else:
-                    alpha[c] = -beta[ply]
-                    beta[c] = -a
-                    depth[c] = d - 1
-                flags[ply] = f
-                if nodes >= stop_at or (timer is not None and timer.over()):
-                    self.op = _ENTER
-                    return False
-                op = _ENTER
-            else:
-                # -- a child's score comes back to the node at ply - 1 --------------
-                if not ply:
-                    # the root is done: one more iteration, or the end
-                    if best_move[0]:
-                        self.result = best_move[0]
-                        self.score = value
-                        self._keep_line()
-                    self.completed = self.iteration
-                    # a mate found within this depth cannot get shorter: stop there
-                    mate = MATE - (value if value > 0 else -value)
-                    if self.iteration >= self.max_depth or mate <= self.iteration \
-                            or (node_limit and nodes >= node_limit):
-                        self.done = True
-                        return True
-                    self._next_iteration()
-                    self._order_root()
-                    op = _ENTER
-                    if nodes >= stop_at:
-                        self.op = op
-                        return False
-                    continue
-                value = -value
-                m = undo[(ply - 1) * UNDO]        # the move that led here (0: a pass)
-                if not m:
-                    # the null move's answer
-                    tree.unmake_null()
-                    ply -= 1
-                    if value >= beta[ply]:
-                        if value > MATE_BOUND:
-                            value = beta[ply]
-                        op = _RETURN
-                    else:
-                        op = _GENERATE
-                    continue
-                if unmake_move(board, st, undo):
-                    tree.uncastle()
-                ply -= 1
-                f = flags[ply]
-                if f & 32 and value > alpha[ply]:
-                    # the reduced search beat alpha: again at full depth (null window)
-                    tree.make(m)
-                    c = ply + 1
-                    alpha[c] = -alpha[ply] - 1
-                    beta[c] = -alpha[ply]
-                    depth[c] = depth[ply] - 1
-                    flags[ply] = f & ~32
-                    op = _ENTER
-                    continue
-                if f & 4 and alpha[ply] < value < beta[ply] and beta[ply] - alpha[ply] > 1:
-                    # the null window failed high: search the move again with the full window
-                    tree.make(m)
-                    c = ply + 1
-                    alpha[c] = -beta[ply]
-                    beta[c] = -alpha[ply]
-                    depth[c] = depth[ply] - 1
-                    flags[ply] = f & ~4
-                    op = _ENTER
-                    continue
-                if value > best[ply]:
-                    best[ply] = value
-                    best_move[ply] = m
-                    if value > alpha[ply]:
-                        alpha[ply] = value
-                        if pv is not None:
-                            # this node's line: the move, then the child's line
-                            at = ply * width
-                            k = pv_len[ply + 1]
-                            pv[at] = m
-                            for i in range(k):
-                                pv[at + 1 + i] = pv[at + width + i]
-                            pv_len[ply] = k + 1
-                        if value >= beta[ply]:
-                            if not f & 1:
-                                if not board[(m >> 7) & 127] and not m >> 14 & 7:
-                                    if killer1[ply] != m:
-                                        killer2[ply] = killer1[ply]
-                                        killer1[ply] = m
-                                    d = depth[ply]
-                                    to = (m >> 7) & 127
-                                    p = board[m & 127]
-                                    i = (p - 1 - ((p >> 3) << 1)) << 6 | (to + (to & 7)) >> 1
-                                    v = history[i] + d * d
-                                    history[i] = v
-                                    if v > _HISTORY_MAX:
-                                        for k in range(len(history)):
-                                            history[k] >>= 1
-                                tt_put(tt, st[HASH], tt_mask, generation, depth[ply], _LOWER, value, m, ply)
-                            op = _RETURN
-                            continue
-                op = _NEXT
+            why = walk(self, self.tree, clock)
+            nodes = self.nodes = ctl[C_NODES]     # for whoever reads it meanwhile
+            if why == SLICE_OVER:
+                return False
+            if why == STOPPED:
+                self.stop()
+                return True
+            # the root is done: one more iteration, or the end
+            value = ctl[C_VALUE]
+            if self.node_moves[M_BEST]:
+                self.result = self.node_moves[M_BEST]
+                self.score = value
+                self._keep_line()
+            self.completed = self.iteration
+            # a mate found within this depth cannot get shorter: stop there
+            mate = MATE - (value if value > 0 else -value)
+            limit = ctl[C_NODE_LIMIT]
+            if self.iteration >= self.max_depth or mate <= self.iteration or (limit and nodes >= limit):
+                self.done = True
+                return True
+            self._next_iteration()
+            self._order_root()
+            if nodes >= ctl[C_STOP_AT]:
+                return False
 
     def _order_root(self):
         """The previous iteration's best move first, the others in their last order."""
         moves = self.tree.moves
         best = self.result
-        for j in range(self.root_end):
+        for j in range(self.ctl[C_ROOT_END]):
             if moves[j] == best:
                 while j:
                     moves[j] = moves[j - 1]
@@ -531,8 +671,7 @@ class Search:
                 moves[0] = best
                 break
 
-    def _noise(self, key):
+    def noise_of(self, key):
         """A level's controlled randomness: a score offset fixed by the position and the seed."""
-        if not self.noise:
-            return 0
-        return ((key ^ self.noise_seed) % (2 * self.noise + 1)) - self.noise
+        noise = self.noise
+        return ((key ^ self.noise_seed) % (2 * noise + 1)) - noise

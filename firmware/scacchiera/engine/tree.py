@@ -44,7 +44,6 @@ from ..rules.squares import ROOK, KING
 from ..rules.position import ZOBRIST, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_SIDE, CASTLE_KEEP
 from ..rules.legal import attacked
 from .evaluate import MIDDLE, END, PHASE
-from .movegen import pseudo_moves
 
 MAX_PLY = const(48)
 _CASTLE = const(98304)       # rules/chess960.py's CASTLE: KING in a move's promotion bits
@@ -742,44 +741,34 @@ class Tree:
         st[PLY] = 0
         self.keys[0] = position.hash
 
-    def generate(self, n, quiet):
-        """Write pseudo-legal moves from ``moves[n]`` on; returns the new end.
-
-        Captures and queen promotions always; the other moves if ``quiet``.
-        """
+    def castles(self, n):
+        """Write the side to move's castlings from ``moves[n]`` on; returns the new end (the search
+        writes the other moves with movegen.pseudo_moves)."""
         moves = self.moves
-        if n + ROOM > MOVE_SPACE:
-            return n
         st = self.st
         us = st[TURN]
-        n = pseudo_moves(self.board, moves, n, us | (2 if quiet else 0) | (st[EP] + 1) << 2)
-        castling = st[CASTLING]
-        if quiet and castling:
-            rights = castling >> (2 * us)
-            k = st[KINGS + us]
-            them = us ^ 1
-            if self.rooks is not None:
-                for side in (0, 1):
-                    rook = self.rooks[2 * us + side]
-                    if rights & (1 << side) and self._may_castle(self.board, k, rook, them):
-                        moves[n] = k | rook << 7 | _CASTLE
-                        n += 1
-                return n
-            board = self.board
-            if rights & 1 and not board[k + 1] and not board[k + 2] and not attacked(board, k, them) \
-                    and not attacked(board, k + 1, them):
-                moves[n] = k | (k + 2) << 7
-                n += 1
-            if rights & 2 and not board[k - 1] and not board[k - 2] and not board[k - 3] \
-                    and not attacked(board, k, them) and not attacked(board, k - 1, them):
-                moves[n] = k | (k - 2) << 7
-                n += 1
+        rights = st[CASTLING] >> (2 * us) & 3
+        if not rights:
+            return n
+        k = st[KINGS + us]
+        them = us ^ 1
+        board = self.board
+        if self.rooks is not None:
+            for side in (0, 1):
+                rook = self.rooks[2 * us + side]
+                if rights & (1 << side) and self._may_castle(board, k, rook, them):
+                    moves[n] = k | rook << 7 | _CASTLE
+                    n += 1
+            return n
+        if rights & 1 and not board[k + 1] and not board[k + 2] and not attacked(board, k, them) \
+                and not attacked(board, k + 1, them):
+            moves[n] = k | (k + 2) << 7
+            n += 1
+        if rights & 2 and not board[k - 1] and not board[k - 2] and not board[k - 3] \
+                and not attacked(board, k, them) and not attacked(board, k - 1, them):
+            moves[n] = k | (k - 2) << 7
+            n += 1
         return n
-
-    def make(self, move):
-        """Play a pseudo-legal move (the caller checks left_in_check and unmakes): make_move."""
-        if make_move(self.board, self.st, self.undo, self.keys, self.keep, move):
-            self.castle(move)     # Chess960: the king "takes" its own rook
 
     def castle(self, move):
         """make's end for a Chess960 castling, when make_move returned 1 (its undo record saved,

@@ -93,6 +93,9 @@ class Debouncer:
         """Note each square's raw change; is any square's raw state not the stable one?"""
         stable = self.stable
         raw = self.raw
+        if rows == raw and raw == stable:
+            self.at = now & 0xFFFF         # the usual scan (nothing moved, nothing waits): two compares
+            return False
         since = self.since
         stalled = (now - self.at) & 0xFFFF > self.delay_ms    # what happened meanwhile is unknown
         self.at = now & 0xFFFF
