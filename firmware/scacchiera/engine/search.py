@@ -1,7 +1,8 @@
 """Iterative deepening principal-variation search, run as a loop over an explicit stack.
 
 The search is not recursive: every node's state (window, depth, move range,
-best so far) lives in one preallocated array, a row of NODE ints a ply, and
+best so far) lives in preallocated arrays, a row a ply (``Search.node``, its
+16-bit fields, and ``Search.node_moves``, its moves), and
 ``walk`` (machine code on the Pico: below) goes through the tree one step at
 a time until the slice's nodes are spent. The board's main loop can so give
 the engine a slice of time between two scans and resume it later;
@@ -36,7 +37,8 @@ words and its arrays are read through raw pointers, so the loop itself costs
 little beside the functions it calls (engine/tree.py, movegen.py,
 ordering.py: machine code too); elsewhere the same lines run as Python. What
 it cannot do in machine code it asks the objects it is handed (a Chess960
-castling, the null move, the level's noise, the clock, the board's timer),
+castling, the null move, the level's noise, the clock of a timed search, the
+board's microsecond clock that ends a slice),
 and what a search does once an iteration it hands back to ``Search.run``.
 Viper checks nothing, so every index is in range by construction: a node's
 row at ply * NODE, the ply at most MAX_PLY - 2 at a node that makes a move
@@ -57,7 +59,7 @@ from .. import const, micropython, ptr8, ptr16, ptr32
 from .ordering import score_moves, VALUES, HISTORY
 from .movegen import checker, pseudo_moves
 from ..rules.legal import attacked
-from .tree import Tree, MAX_PLY, MOVE_SPACE, ROOM, shorts, ints, PLY
+from .tree import Tree, MAX_PLY, MOVE_SPACE, shorts, ints, PLY
 from .tree import make_move, unmake_move, static_score, left_in_check, stops_check, is_repetition, has_pieces
 from .tree import TT_ENTRY, tt_find, tt_put
 
