@@ -2,7 +2,7 @@
 
     python -m host_tools.engine_judge [FILE] [--nodes 14000] [--tt 1024,4096] [--depth 13]
 
-FILE (default docs/engine-blunders-2026-11-29.txt): lines whose third to
+FILE (default data/engine-match/engine-blunders-2026-11-29.txt): lines whose third to
 eighth words are a FEN (the file's own columns: the move played, Stockfish's
 best, the position, ...); a line starting with ``#`` is a comment. For each
 table size (entries; Engine's ``tt_entries``) a fresh engine at the top level
@@ -26,7 +26,7 @@ from host_tools.engine_match import find_stockfish
 from scacchiera.engine import Engine, MAX_LEVEL
 from scacchiera.rules import Position
 
-DEFAULT = os.path.join(_paths._ROOT, "docs", "engine-blunders-2026-11-29.txt")
+DEFAULT = os.path.join(_paths._ROOT, "data", "engine-match", "engine-blunders-2026-11-29.txt")
 CAP = 1000
 
 
