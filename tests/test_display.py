@@ -366,15 +366,15 @@ class TestRealClocksAndEngine:
     def test_the_engine_thinks_at_its_level_then_its_move_is_shown_and_played(self):
         midgame = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"   # out of its book
         b = SimBoard(midgame)
-        b.send("set opponent engine 1")
+        b.send("set opponent engine 4")
         b.wait(400)
-        assert lines(b)[:2] == ["vs engine 1", "White to move"]
+        assert lines(b)[:2] == ["vs engine 4", "White to move"]
         play(b, "b1c3", wait=0)
         thinking_seen = False
         engine = b.runner.engine
-        for _ in range(300):                        # at most 3 s: level 1 searches 100 nodes, one a scan
+        for _ in range(300):                        # at most 3 s: level 4 searches 600 nodes, about 4 a scan
             b.wait(10)
-            if engine.thinking and lines(b)[7] == "Engine 1: ..." and icons(b)[7] == "thinking":
+            if engine.thinking and lines(b)[7] == "Engine 4: ..." and icons(b)[7] == "thinking":
                 thinking_seen = True
             if b.app.game.tracker.required >= 0 and lines(b)[7].startswith("Play"):
                 break
@@ -392,4 +392,4 @@ class TestRealClocksAndEngine:
         assert lines(b)[7] == ""
         b.send("set lang it")
         b.wait(300)
-        assert lines(b)[0] == "contro motore 1"
+        assert lines(b)[0] == "contro motore 4"

@@ -185,7 +185,7 @@ class Opponent:
         heap locked, so that the search's calls keep their frames on the stack (scacchiera/__init__.py;
         on a booted RP2040's heap a node cost twice as much without). One call into the search a
         slice, which reads the clock after each node; a clock that stands still through a node (the
-        simulator's, whose scans cost no time) gives one node a scan."""
+        simulator's, whose scans cost no time) gives about the board's nodes a scan (four)."""
         if not self.locked:
             return self.engine.step(_SLICE_NODES, self.clock, until)
         heap_lock()

@@ -41,7 +41,7 @@ castling, the null move, the level's noise, the clock of a timed search, the
 board's microsecond clock that ends a slice),
 and what a search does once an iteration it hands back to ``Search.run``.
 Viper checks nothing, so every index is in range by construction: a node's
-row at ply * NODE, the ply at most MAX_PLY - 2 at a node that makes a move
+row at ply * _NODE, the ply at most MAX_PLY - 2 at a node that makes a move
 (deeper ones return their static score), so a child's row ply + 1 lies
 inside the MAX_PLY + 1 rows and a parent's ply - 1 is read only when ply > 0;
 ``moves`` and ``scores`` from a node's first to its end, inside MOVE_SPACE
@@ -77,9 +77,9 @@ _RETURN = const(2)
 _GENERATE = const(3)
 
 # Why walk returned
-SLICE_OVER = const(0)     # the slice's nodes spent, or the timer over: call again
-STOPPED = const(1)        # the node limit or the clock: the search ends
-ROOT_DONE = const(2)      # an iteration finished, its score in ctl[C_VALUE]
+_SLICE_OVER = const(0)    # the slice's nodes spent, or its time: call again
+_STOPPED = const(1)       # the node limit or the clock: the search ends
+_ROOT_DONE = const(2)     # an iteration finished, its score in ctl[_C_VALUE]
 
 _HISTORY_MAX = const(14000)
 _FUTILE_DEPTH = const(3)       # the depths the two futility tests below look at
@@ -89,45 +89,45 @@ _FUTILITY_MARGIN = const(200)  # futility at the frontier
 # Each ply's row of Search.node: 16-bit (RAM), read back with their sign where they have one
 # (``((x + _SIGN) & _WORD) - _SIGN``: viper's ptr16 reads are unsigned; a signed value, what plain
 # Python reads from the array, is left as it is)
-N_ALPHA = const(0)        # signed
-N_BETA = const(1)         # signed
-N_DEPTH = const(2)
-N_BEST = const(3)         # the best score so far: signed
-N_NEXT = const(4)         # the node's moves in tree.moves: the next to try, the end (the child's start)
-N_END = const(5)
-N_LEGAL = const(6)        # legal moves tried
-N_ALPHA0 = const(7)       # alpha when the moves began (an upper bound if none beat it): signed
-N_FLAGS = const(8)        # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child, 64 futile
-N_CHECKER = const(9)      # the checking piece's square, -1 none, -2 two: signed
-N_PV_LEN = const(10)      # the length of the node's line in the triangular table
-NODE = const(11)
+_N_ALPHA = const(0)        # signed
+_N_BETA = const(1)         # signed
+_N_DEPTH = const(2)
+_N_BEST = const(3)         # the best score so far: signed
+_N_NEXT = const(4)         # the node's moves in tree.moves: the next to try, the end (the child's start)
+_N_END = const(5)
+_N_LEGAL = const(6)        # legal moves tried
+_N_ALPHA0 = const(7)       # alpha when the moves began (an upper bound if none beat it): signed
+_N_FLAGS = const(8)        # 1 quiescence, 2 in check, 4 null window child, 8 captures only, 32 reduced child, 64 futile
+_N_CHECKER = const(9)      # the checking piece's square, -1 none, -2 two: signed
+_N_PV_LEN = const(10)      # the length of the node's line in the triangular table
+_NODE = const(11)
 _SIGN = const(0x8000)
 _WORD = const(0xFFFF)
 # ... and its moves' row of Search.node_moves (18 bits: 32-bit)
-M_BEST = const(0)
-M_TTMOVE = const(1)
-M_KILLER1 = const(2)
-M_KILLER2 = const(3)
-MOVES = const(4)
+_M_BEST = const(0)
+_M_TTMOVE = const(1)
+_M_KILLER1 = const(2)
+_M_KILLER2 = const(3)
+_MOVES = const(4)
 
 # Search.ctl: the search's scalars, which walk reads and writes
-C_NODES = const(0)
-C_STOP_AT = const(1)      # the slice ends after this node
-C_NODE_LIMIT = const(2)   # 0: none
-C_OP = const(3)
-C_VALUE = const(4)        # the root's score when walk says ROOT_DONE
-C_ROOT_END = const(5)     # the root's moves: tree.moves[0:root_end]
-C_TT_MASK = const(6)
-C_GENERATION = const(7)
-C_NOISE = const(8)
-C_GAME_PLIES = const(9)   # len(history_keys)
-C_CLOCKED = const(10)     # 1: the clock is asked every 128 nodes against C_DEADLINE
-C_DEADLINE = const(11)
-C_TIMED = const(12)       # 1: the clock ends the slice: read after each node
-C_LINES = const(13)       # 1: the triangular table is kept
-C_UNTIL = const(14)       # the clock's reading that ends the slice
-C_BEGAN = const(15)       # its reading when the slice began (a clock that stands still: one node)
-CTL = const(16)
+_C_NODES = const(0)
+_C_STOP_AT = const(1)      # the slice ends after this node
+_C_NODE_LIMIT = const(2)   # 0: none
+_C_OP = const(3)
+_C_VALUE = const(4)        # the root's score when walk says _ROOT_DONE
+_C_ROOT_END = const(5)     # the root's moves: tree.moves[0:root_end]
+_C_TT_MASK = const(6)
+_C_GENERATION = const(7)
+_C_NOISE = const(8)
+_C_GAME_PLIES = const(9)   # len(history_keys)
+_C_CLOCKED = const(10)     # 1: the clock is asked every 128 nodes against _C_DEADLINE
+_C_DEADLINE = const(11)
+_C_TIMED = const(12)       # 1: the clock ends the slice: read after each node
+_C_LINES = const(13)       # 1: the triangular table is kept
+_C_UNTIL = const(14)       # the clock's reading that ends the slice
+_C_BEGAN = const(15)       # its reading when the slice began (a clock that stands still: _STILL_NODES)
+_CTL = const(16)
 
 # engine/tree.py's and ordering.py's consts that walk reads: viper folds only its own module's
 # (tests/test_engine.py checks they agree)
@@ -148,13 +148,16 @@ _HISTORY = const(768)
 _WIDTH = const(49)        # MAX_PLY + 1: a row of the triangular table
 _TICKS_MASK = const(0x3FFFFFFF)
 _TICKS_HALF = const(0x20000000)
+# A clock that stands still through a node (the simulator's: its scans cost no time) ends a slice
+# after this many nodes, about what the board searches between two scans (docs/engine.md)
+_STILL_NODES = const(4)
 
 
 @micropython.viper
 def walk(search, tree, clock) -> int:
     """Search on from where the last call stopped (``search.ctl``, ``search.node``, the tree's
-    line) until the slice is over (SLICE_OVER), the search must end (STOPPED) or the root has
-    finished an iteration (ROOT_DONE)."""
+    line) until the slice is over (_SLICE_OVER), the search must end (_STOPPED) or the root has
+    finished an iteration (_ROOT_DONE)."""
     c = ptr32(search.ctl)
     nd = ptr16(search.node)
     mv = ptr32(search.node_moves)
@@ -179,51 +182,52 @@ def walk(search, tree, clock) -> int:
     game_keys = search.history_keys
     pv = ptr32(search.pv_buffer)
     value_of = ptr16(VALUES)
-    nodes = c[C_NODES]
-    stop_at = c[C_STOP_AT]
-    node_limit = c[C_NODE_LIMIT]
-    op = c[C_OP]
-    root_end = c[C_ROOT_END]
-    tt_mask = c[C_TT_MASK]
-    generation = c[C_GENERATION]
-    noise = c[C_NOISE]
-    game_plies = c[C_GAME_PLIES]
-    clocked = c[C_CLOCKED]
-    deadline = c[C_DEADLINE]
-    timed = c[C_TIMED]
-    until = c[C_UNTIL]
-    began = c[C_BEGAN]
-    lines = c[C_LINES]
+    nodes = c[_C_NODES]
+    stop_at = c[_C_STOP_AT]
+    node_limit = c[_C_NODE_LIMIT]
+    op = c[_C_OP]
+    root_end = c[_C_ROOT_END]
+    tt_mask = c[_C_TT_MASK]
+    generation = c[_C_GENERATION]
+    noise = c[_C_NOISE]
+    game_plies = c[_C_GAME_PLIES]
+    clocked = c[_C_CLOCKED]
+    deadline = c[_C_DEADLINE]
+    timed = c[_C_TIMED]
+    until = c[_C_UNTIL]
+    began = c[_C_BEGAN]
+    lines = c[_C_LINES]
+    still = 0
     value = 0
     while True:
         ply = st[_PLY]
-        at = ply * NODE
-        am = ply * MOVES
+        at = ply * _NODE
+        am = ply * _MOVES
         if op == _ENTER:
             # -- a new node: draws, limits, the table, the moves ----------------
             nodes += 1
-            c[C_NODES] = nodes
-            nd[at + N_PV_LEN] = 0
+            c[_C_NODES] = nodes
+            nd[at + _N_PV_LEN] = 0
             if node_limit and nodes > node_limit:
-                return STOPPED
+                return _STOPPED
             if clocked and (nodes & 127) == 0:
                 if int(search.clock()) >= deadline:
-                    return STOPPED
+                    return _STOPPED
             if ply:
                 if st[_HALF] >= 100 or int(is_repetition(state, keys, game_keys, game_plies)):
                     value = 0
                     op = _RETURN
                     continue
-                if ply >= _MAX_PLY - 2 or nd[at - NODE + N_END] + _ROOM > _MOVE_SPACE:
+                if ply >= _MAX_PLY - 2 or nd[at - _NODE + _N_END] + _ROOM > _MOVE_SPACE:
                     value = int(static_score(board, state, pawns))   # the line is too long for the buffers
                     op = _RETURN
                     continue
-            a = ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN
-            beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
-            d = nd[at + N_DEPTH]
+            a = ((nd[at + _N_ALPHA] + _SIGN) & _WORD) - _SIGN
+            beta = ((nd[at + _N_BETA] + _SIGN) & _WORD) - _SIGN
+            d = nd[at + _N_DEPTH]
             us = st[_TURN]
             checking = int(checker(board, st[_KINGS + us], us))
-            nd[at + N_CHECKER] = checking
+            nd[at + _N_CHECKER] = checking
             f = 0
             if checking != -1:
                 f = 2
@@ -240,7 +244,7 @@ def walk(search, tree, clock) -> int:
                     continue
                 if stand > a:
                     a = stand
-                nd[at + N_BEST] = stand
+                nd[at + _N_BEST] = stand
                 f |= 1 | 8
             else:
                 if d <= 0:
@@ -262,7 +266,7 @@ def walk(search, tree, clock) -> int:
                             value = s
                             op = _RETURN
                             continue
-                nd[at + N_BEST] = -INF
+                nd[at + _N_BEST] = -INF
                 if ply and checking == -1 and d <= _FUTILE_DEPTH and beta - a == 1 \
                         and a > -MATE_BOUND and a < MATE_BOUND:
                     stat = int(static_score(board, state, pawns))
@@ -279,11 +283,11 @@ def walk(search, tree, clock) -> int:
                         # futility: one quiet move cannot lift the score to alpha, so only
                         # the first move, captures, promotions and checks are searched
                         f |= 64
-                        nd[at + N_BEST] = e + _FUTILITY_MARGIN
-            nd[at + N_ALPHA] = a
-            nd[at + N_DEPTH] = d
-            nd[at + N_FLAGS] = f
-            mv[am + M_TTMOVE] = ttmove
+                        nd[at + _N_BEST] = e + _FUTILITY_MARGIN
+            nd[at + _N_ALPHA] = a
+            nd[at + _N_DEPTH] = d
+            nd[at + _N_FLAGS] = f
+            mv[am + _M_TTMOVE] = ttmove
             op = _GENERATE
             if ply and (f & 3) == 0 and d >= 3 and beta - a == 1 and undo[(ply - 1) * _UNDO] \
                     and int(has_pieces(board, st[_TURN])):
@@ -292,24 +296,24 @@ def walk(search, tree, clock) -> int:
                 if stat >= beta:
                     # null move: if passing still fails high, a real move will too. This node has
                     # no moves yet: its child's start in the buffer is where the parent's end
-                    # (N_END still holds an earlier node's, maybe below this node's parent's
+                    # (_N_END still holds an earlier node's, maybe below this node's parent's
                     # list: the child's moves would overwrite it)
-                    nd[at + N_END] = nd[at - NODE + N_END]
+                    nd[at + _N_END] = nd[at - _NODE + _N_END]
                     tree.make_null()
-                    nd[at + NODE + N_ALPHA] = -beta
-                    nd[at + NODE + N_BETA] = 1 - beta
+                    nd[at + _NODE + _N_ALPHA] = -beta
+                    nd[at + _NODE + _N_BETA] = 1 - beta
                     if d < 7:
-                        nd[at + NODE + N_DEPTH] = d - 3
+                        nd[at + _NODE + _N_DEPTH] = d - 3
                     else:
-                        nd[at + NODE + N_DEPTH] = d - 4
+                        nd[at + _NODE + _N_DEPTH] = d - 4
                     op = _ENTER
         elif op == _GENERATE:
             # -- the moves, in order: table move, captures (MVV-LVA), killers, history
-            f = nd[at + N_FLAGS]
+            f = nd[at + _N_FLAGS]
             if ply:
                 # pseudo_moves straight (the room for them checked at _ENTER); the castlings,
                 # rarer, by the tree
-                n0 = nd[at - NODE + N_END]
+                n0 = nd[at - _NODE + _N_END]
                 us = st[_TURN]
                 quiet = 1 - ((f >> 3) & 1)
                 n1 = int(pseudo_moves(board, moves, n0, us | quiet << 1 | (st[_EP] + 1) << 2))
@@ -318,33 +322,33 @@ def walk(search, tree, clock) -> int:
             else:
                 n0 = 0
                 n1 = root_end
-            score_moves(moves, scores, board, history, n0, n1, mv[am + M_TTMOVE], mv[am + M_KILLER1],
-                        mv[am + M_KILLER2])
-            nd[at + N_ALPHA0] = nd[at + N_ALPHA]
-            nd[at + N_NEXT] = n0
-            nd[at + N_END] = n1
-            nd[at + N_LEGAL] = 0
-            mv[am + M_BEST] = 0
+            score_moves(moves, scores, board, history, n0, n1, mv[am + _M_TTMOVE], mv[am + _M_KILLER1],
+                        mv[am + _M_KILLER2])
+            nd[at + _N_ALPHA0] = nd[at + _N_ALPHA]
+            nd[at + _N_NEXT] = n0
+            nd[at + _N_END] = n1
+            nd[at + _N_LEGAL] = 0
+            mv[am + _M_BEST] = 0
             op = _NEXT
         elif op == _NEXT:
             # -- the next move of the node at ``ply`` ---------------------------
-            j = nd[at + N_NEXT]
-            n1 = nd[at + N_END]
-            f = nd[at + N_FLAGS]
+            j = nd[at + _N_NEXT]
+            n1 = nd[at + _N_END]
+            f = nd[at + _N_FLAGS]
             if j >= n1:
                 # every move tried
-                value = ((nd[at + N_BEST] + _SIGN) & _WORD) - _SIGN
-                if not nd[at + N_LEGAL]:
+                value = ((nd[at + _N_BEST] + _SIGN) & _WORD) - _SIGN
+                if not nd[at + _N_LEGAL]:
                     if f & 2:
                         value = ply - MATE
                     elif not f & 1:
                         value = 0   # stalemate
                 if not f & 1:
                     bound = _EXACT
-                    if value <= ((nd[at + N_ALPHA0] + _SIGN) & _WORD) - _SIGN:
+                    if value <= ((nd[at + _N_ALPHA0] + _SIGN) & _WORD) - _SIGN:
                         bound = _UPPER
-                    tt_put(tt, st[_HASH], tt_mask, generation, nd[at + N_DEPTH], bound, value,
-                           mv[am + M_BEST], ply)
+                    tt_put(tt, st[_HASH], tt_mask, generation, nd[at + _N_DEPTH], bound, value,
+                           mv[am + _M_BEST], ply)
                 op = _RETURN
                 continue
             # the best scored of the moves left (the first of equals) to j
@@ -362,20 +366,20 @@ def walk(search, tree, clock) -> int:
                 s16[top] = s16[j]
                 m32[j] = m
                 s16[j] = ts
-            nd[at + N_NEXT] = j + 1
+            nd[at + _N_NEXT] = j + 1
             to = (m >> 7) & 127
             promotion = (m >> 14) & 7
             if f & 8 and not promotion:
                 # quiescence: skip a capture that cannot lift the score to alpha (delta
                 # pruning), or that gives more than it takes onto a defended square
                 gain = value_of[b[to] & 7]
-                best = ((nd[at + N_BEST] + _SIGN) & _WORD) - _SIGN
-                if best + gain + 200 <= ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN:
+                best = ((nd[at + _N_BEST] + _SIGN) & _WORD) - _SIGN
+                if best + gain + 200 <= ((nd[at + _N_ALPHA] + _SIGN) & _WORD) - _SIGN:
                     continue
                 if gain < value_of[b[m & 127] & 7] and attacked(board, to, st[_TURN] ^ 1):
                     continue
             if f & 2 and (m & 127) != st[_KINGS + st[_TURN]]:
-                checking = ((nd[at + N_CHECKER] + _SIGN) & _WORD) - _SIGN
+                checking = ((nd[at + _N_CHECKER] + _SIGN) & _WORD) - _SIGN
                 if checking == -2 or not int(stops_check(state, m, checking)):
                     continue
             quiet = 0
@@ -385,62 +389,64 @@ def walk(search, tree, clock) -> int:
             if int(make_move(board, state, undo_buf, keys, keep, m)):
                 tree.castle(m)
             if int(left_in_check(board, state, undo_buf, f & 2)) or (
-                    f & 64 and ts < _CAPTURE and nd[at + N_LEGAL]
+                    f & 64 and ts < _CAPTURE and nd[at + _N_LEGAL]
                     and int(checker(board, st[_KINGS + st[_TURN]], st[_TURN])) == -1):
                 # illegal; or a futile node's quiet move after the first that gives no check
                 if int(unmake_move(board, state, undo_buf)):
                     tree.uncastle()
                 continue
-            n = nd[at + N_LEGAL] + 1
-            nd[at + N_LEGAL] = n
-            a = ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN
-            beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
-            d = nd[at + N_DEPTH]
+            n = nd[at + _N_LEGAL] + 1
+            nd[at + _N_LEGAL] = n
+            a = ((nd[at + _N_ALPHA] + _SIGN) & _WORD) - _SIGN
+            beta = ((nd[at + _N_BETA] + _SIGN) & _WORD) - _SIGN
+            d = nd[at + _N_DEPTH]
             f &= ~36
             if f & 1:
-                nd[at + NODE + N_ALPHA] = -beta
-                nd[at + NODE + N_BETA] = -a
-                nd[at + NODE + N_DEPTH] = 0
+                nd[at + _NODE + _N_ALPHA] = -beta
+                nd[at + _NODE + _N_BETA] = -a
+                nd[at + _NODE + _N_DEPTH] = 0
             elif n > 1:
-                nd[at + NODE + N_ALPHA] = -a - 1
-                nd[at + NODE + N_BETA] = -a
+                nd[at + _NODE + _N_ALPHA] = -a - 1
+                nd[at + _NODE + _N_BETA] = -a
                 f |= 4
                 if n > 3 and d >= 3 and quiet and not f & 2:
                     # late move reduction: a quiet move far down the list, one ply less
-                    nd[at + NODE + N_DEPTH] = d - 2
+                    nd[at + _NODE + _N_DEPTH] = d - 2
                     f |= 32
                 else:
-                    nd[at + NODE + N_DEPTH] = d - 1
+                    nd[at + _NODE + _N_DEPTH] = d - 1
             else:
-                nd[at + NODE + N_ALPHA] = -beta
-                nd[at + NODE + N_BETA] = -a
-                nd[at + NODE + N_DEPTH] = d - 1
-            nd[at + N_FLAGS] = f
+                nd[at + _NODE + _N_ALPHA] = -beta
+                nd[at + _NODE + _N_BETA] = -a
+                nd[at + _NODE + _N_DEPTH] = d - 1
+            nd[at + _N_FLAGS] = f
             op = _ENTER
             if nodes >= stop_at:
-                c[C_OP] = op
-                return SLICE_OVER
+                c[_C_OP] = op
+                return _SLICE_OVER
             if timed:
                 now = int(clock())
-                if now == began or ((now - until) & _TICKS_MASK) < _TICKS_HALF:
-                    c[C_OP] = op
-                    return SLICE_OVER
+                if now == began:
+                    still += 1
+                if still >= _STILL_NODES or (now != began and ((now - until) & _TICKS_MASK) < _TICKS_HALF):
+                    c[_C_OP] = op
+                    return _SLICE_OVER
         else:
             # -- a child's score comes back to the node at ply - 1 ----------------
             if not ply:
-                c[C_VALUE] = value
-                c[C_OP] = _ENTER
-                return ROOT_DONE
+                c[_C_VALUE] = value
+                c[_C_OP] = _ENTER
+                return _ROOT_DONE
             value = -value
             m = undo[(ply - 1) * _UNDO]        # the move that led here (0: a pass)
             ply -= 1
-            at -= NODE
-            am -= MOVES
+            at -= _NODE
+            am -= _MOVES
             if not m:
                 # the null move's answer
                 tree.unmake_null()
                 op = _GENERATE
-                beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
+                beta = ((nd[at + _N_BETA] + _SIGN) & _WORD) - _SIGN
                 if value >= beta:
                     if value > MATE_BOUND:
                         value = beta
@@ -448,51 +454,51 @@ def walk(search, tree, clock) -> int:
                 continue
             if int(unmake_move(board, state, undo_buf)):
                 tree.uncastle()
-            f = nd[at + N_FLAGS]
-            a = ((nd[at + N_ALPHA] + _SIGN) & _WORD) - _SIGN
-            beta = ((nd[at + N_BETA] + _SIGN) & _WORD) - _SIGN
+            f = nd[at + _N_FLAGS]
+            a = ((nd[at + _N_ALPHA] + _SIGN) & _WORD) - _SIGN
+            beta = ((nd[at + _N_BETA] + _SIGN) & _WORD) - _SIGN
             research = 0
             if f & 32 and value > a:
                 # the reduced search beat alpha: again at full depth (null window)
-                nd[at + NODE + N_ALPHA] = -a - 1
-                nd[at + N_FLAGS] = f & ~32
+                nd[at + _NODE + _N_ALPHA] = -a - 1
+                nd[at + _N_FLAGS] = f & ~32
                 research = 1
             elif f & 4 and value > a and value < beta and beta - a > 1:
                 # the null window failed high: search the move again with the full window
-                nd[at + NODE + N_ALPHA] = -beta
-                nd[at + N_FLAGS] = f & ~4
+                nd[at + _NODE + _N_ALPHA] = -beta
+                nd[at + _N_FLAGS] = f & ~4
                 research = 1
             if research:
                 if int(make_move(board, state, undo_buf, keys, keep, m)):
                     tree.castle(m)
-                nd[at + NODE + N_BETA] = -a
-                nd[at + NODE + N_DEPTH] = nd[at + N_DEPTH] - 1
+                nd[at + _NODE + _N_BETA] = -a
+                nd[at + _NODE + _N_DEPTH] = nd[at + _N_DEPTH] - 1
                 op = _ENTER
                 continue
             op = _NEXT
-            if value > ((nd[at + N_BEST] + _SIGN) & _WORD) - _SIGN:
-                nd[at + N_BEST] = value
-                mv[am + M_BEST] = m
+            if value > ((nd[at + _N_BEST] + _SIGN) & _WORD) - _SIGN:
+                nd[at + _N_BEST] = value
+                mv[am + _M_BEST] = m
                 if value > a:
-                    nd[at + N_ALPHA] = value
+                    nd[at + _N_ALPHA] = value
                     if lines:
                         # this node's line: the move, then the child's line
                         row = ply * _WIDTH
-                        k = nd[at + NODE + N_PV_LEN]
+                        k = nd[at + _NODE + _N_PV_LEN]
                         pv[row] = m
                         i = 0
                         while i < k:
                             pv[row + 1 + i] = pv[row + _WIDTH + i]
                             i += 1
-                        nd[at + N_PV_LEN] = k + 1
+                        nd[at + _N_PV_LEN] = k + 1
                     if value >= beta:
                         if not f & 1:
                             to = (m >> 7) & 127
                             if not b[to] and not (m >> 14) & 7:
-                                if mv[am + M_KILLER1] != m:
-                                    mv[am + M_KILLER2] = mv[am + M_KILLER1]
-                                    mv[am + M_KILLER1] = m
-                                d = nd[at + N_DEPTH]
+                                if mv[am + _M_KILLER1] != m:
+                                    mv[am + _M_KILLER2] = mv[am + _M_KILLER1]
+                                    mv[am + _M_KILLER1] = m
+                                d = nd[at + _N_DEPTH]
                                 p = b[m & 127]
                                 i = (p - 1 - ((p >> 3) << 1)) << 6 | (to + (to & 7)) >> 1
                                 v = h16[i] + d * d
@@ -502,7 +508,7 @@ def walk(search, tree, clock) -> int:
                                     while k < _HISTORY:
                                         h16[k] = h16[k] >> 1
                                         k += 1
-                            tt_put(tt, st[_HASH], tt_mask, generation, nd[at + N_DEPTH], _LOWER, value, m, ply)
+                            tt_put(tt, st[_HASH], tt_mask, generation, nd[at + _N_DEPTH], _LOWER, value, m, ply)
                         op = _RETURN
 
 
@@ -516,13 +522,13 @@ class Search:
             size *= 2
         self.tt = bytearray(size * TT_ENTRY)
         self.scores = shorts(MOVE_SPACE)
-        self.node = shorts((MAX_PLY + 1) * NODE)         # a row a ply: the N_ fields
-        self.node_moves = ints((MAX_PLY + 1) * MOVES)    # ... and the M_ fields
-        self.ctl = ints(CTL)                       # the C_ fields
-        self.ctl[C_TT_MASK] = size - 1
-        self.ctl[C_LINES] = 1 if lines else 0
+        self.node = shorts((MAX_PLY + 1) * _NODE)         # a row a ply: the _N_ fields
+        self.node_moves = ints((MAX_PLY + 1) * _MOVES)    # ... and the _M_ fields
+        self.ctl = ints(_CTL)                             # the _C_ fields
+        self.ctl[_C_TT_MASK] = size - 1
+        self.ctl[_C_LINES] = 1 if lines else 0
         self.history = shorts(HISTORY)   # by piece (white's 0..5, black's 6..11) << 6 | square
-        # the triangular table: the line from ply p at pv[p * (MAX_PLY + 1):], N_PV_LEN moves long
+        # the triangular table: the line from ply p at pv[p * (MAX_PLY + 1):], _N_PV_LEN moves long
         self.pv = ints((MAX_PLY + 1) * (MAX_PLY + 1)) if lines else None
         self.pv_buffer = self.pv if lines else self.ctl    # walk's pointer: without lines never read
         self.line = []            # the root's principal variation, as the last iteration left it
@@ -546,34 +552,34 @@ class Search:
         tree.load(position)
         self.history_keys = array("i", position.recent_keys())
         ctl = self.ctl
-        generation = (ctl[C_GENERATION] + 1) & 63    # 6 bits in an entry
+        generation = (ctl[_C_GENERATION] + 1) & 63    # 6 bits in an entry
         if generation == 0:
             # every 63 searches: clear, so no entry of an older search can pass for a new one
             tt = self.tt
             for i in range(len(tt)):
                 tt[i] = 0
             generation = 1
-        ctl[C_GENERATION] = generation
+        ctl[_C_GENERATION] = generation
         h = self.history
         for i in range(len(h)):
             h[i] = 0
         node_moves = self.node_moves
         for ply in range(MAX_PLY + 1):
-            node_moves[ply * MOVES + M_KILLER1] = 0
-            node_moves[ply * MOVES + M_KILLER2] = 0
-        node_moves[M_BEST] = 0
+            node_moves[ply * _MOVES + _M_KILLER1] = 0
+            node_moves[ply * _MOVES + _M_KILLER2] = 0
+        node_moves[_M_BEST] = 0
         moves = tree.moves
         n = 0
         for m in root_moves:
             moves[n] = m
             n += 1
-        ctl[C_ROOT_END] = n
-        ctl[C_NODES] = 0
-        ctl[C_NODE_LIMIT] = max_nodes
-        ctl[C_NOISE] = self.noise
-        ctl[C_GAME_PLIES] = len(self.history_keys)
-        ctl[C_CLOCKED] = 0 if deadline is None else 1
-        ctl[C_DEADLINE] = deadline or 0
+        ctl[_C_ROOT_END] = n
+        ctl[_C_NODES] = 0
+        ctl[_C_NODE_LIMIT] = max_nodes
+        ctl[_C_NOISE] = self.noise
+        ctl[_C_GAME_PLIES] = len(self.history_keys)
+        ctl[_C_CLOCKED] = 0 if deadline is None else 1
+        ctl[_C_DEADLINE] = deadline or 0
         self.nodes = 0
         self.max_depth = min(max_depth, MAX_PLY - 8)
         self.clock = clock
@@ -589,10 +595,10 @@ class Search:
     def _next_iteration(self):
         self.iteration += 1
         node = self.node
-        node[N_ALPHA] = -INF
-        node[N_BETA] = INF
-        node[N_DEPTH] = self.iteration
-        self.ctl[C_OP] = _ENTER
+        node[_N_ALPHA] = -INF
+        node[_N_BETA] = INF
+        node[_N_DEPTH] = self.iteration
+        self.ctl[_C_OP] = _ENTER
 
     def stop(self):
         """End the search now: unmake the line being searched, keep the best move found."""
@@ -601,21 +607,21 @@ class Search:
             tree.unmake()
         # A root move that finished with the best score in this unfinished iteration beats
         # the last iteration's choice (the first root move is that choice, searched first).
-        if self.node_moves[M_BEST]:
-            self.result = self.node_moves[M_BEST]
-            self.score = self.node[N_BEST]
+        if self.node_moves[_M_BEST]:
+            self.result = self.node_moves[_M_BEST]
+            self.score = self.node[_N_BEST]
             self._keep_line()
         self.done = True
 
     def _keep_line(self):
         if self.pv is not None:
-            self.line = list(self.pv[:self.node[N_PV_LEN]])
+            self.line = list(self.pv[:self.node[_N_PV_LEN]])
 
     # -- the transposition table -----------------------------------------
 
     def tt_move(self, key):
         """The move this search stored for the position ``key`` (its hash), or 0 (none stored)."""
-        i = tt_find(self.tt, key, self.ctl[C_TT_MASK], self.ctl[C_GENERATION])
+        i = tt_find(self.tt, key, self.ctl[_C_TT_MASK], self.ctl[_C_GENERATION])
         if i < 0:
             return 0
         tt = self.tt
@@ -630,42 +636,42 @@ class Search:
         if self.done:
             return True
         ctl = self.ctl
-        ctl[C_STOP_AT] = ctl[C_NODES] + budget
-        ctl[C_TIMED] = 0 if clock is None else 1
+        ctl[_C_STOP_AT] = ctl[_C_NODES] + budget
+        ctl[_C_TIMED] = 0 if clock is None else 1
         if clock is not None:
-            ctl[C_UNTIL] = until
-            ctl[C_BEGAN] = clock()
+            ctl[_C_UNTIL] = until
+            ctl[_C_BEGAN] = clock()
         while True:
             why = walk(self, self.tree, clock)
-            nodes = self.nodes = ctl[C_NODES]     # for whoever reads it meanwhile
-            if why == SLICE_OVER:
+            nodes = self.nodes = ctl[_C_NODES]     # for whoever reads it meanwhile
+            if why == _SLICE_OVER:
                 return False
-            if why == STOPPED:
+            if why == _STOPPED:
                 self.stop()
                 return True
             # the root is done: one more iteration, or the end
-            value = ctl[C_VALUE]
-            if self.node_moves[M_BEST]:
-                self.result = self.node_moves[M_BEST]
+            value = ctl[_C_VALUE]
+            if self.node_moves[_M_BEST]:
+                self.result = self.node_moves[_M_BEST]
                 self.score = value
                 self._keep_line()
             self.completed = self.iteration
             # a mate found within this depth cannot get shorter: stop there
             mate = MATE - (value if value > 0 else -value)
-            limit = ctl[C_NODE_LIMIT]
+            limit = ctl[_C_NODE_LIMIT]
             if self.iteration >= self.max_depth or mate <= self.iteration or (limit and nodes >= limit):
                 self.done = True
                 return True
             self._next_iteration()
             self._order_root()
-            if nodes >= ctl[C_STOP_AT]:
+            if nodes >= ctl[_C_STOP_AT]:
                 return False
 
     def _order_root(self):
         """The previous iteration's best move first, the others in their last order."""
         moves = self.tree.moves
         best = self.result
-        for j in range(self.ctl[C_ROOT_END]):
+        for j in range(self.ctl[_C_ROOT_END]):
             if moves[j] == best:
                 while j:
                     moves[j] = moves[j - 1]
