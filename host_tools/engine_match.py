@@ -286,8 +286,8 @@ def _close_stockfish():
 
 
 def _match_game(task):
-    """Game g of level against Stockfish at UCI_Elo elo: (g, score, plies, its PGN text, the commit in
-    its Event)."""
+    """Game g of level against Stockfish at UCI_Elo elo: (g, score, plies, its PGN text), the commit
+    in the game's Event."""
     level, elo, g, nodes, sf_ms, commit = task
     _stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
     white = g % 2 == 0
@@ -297,8 +297,8 @@ def _match_game(task):
     game = chess.pgn.Game.from_board(board)
     ours, theirs = "Scacchiera level %d (%d nodes)" % (level, nodes), "Stockfish UCI_Elo %d (%d ms)" % (elo, sf_ms)
     outcome = board.outcome(claim_draw=True)
-    game.headers.update({"Event": ("engine_match " + commit).strip(), "Round": str(g + 1), "White": ours if white else theirs,
-                         "Black": theirs if white else ours,
+    game.headers.update({"Event": ("engine_match " + commit).strip(), "Round": str(g + 1),
+                         "White": ours if white else theirs, "Black": theirs if white else ours,
                          "Result": outcome.result() if outcome is not None else "1/2-1/2"})
     return g, score, board.ply(), str(game)
 

@@ -1,14 +1,14 @@
 """The engine's search speed on the emulated RP2040 (``make bench``; ``python -m host_tools.pico_emu.engine_bench``).
 
-The firmware as deployed (the .mpy build on the emulated flash), MicroPython
-v1.28.0 at 125 MHz in rp2040js: Ctrl-C stops the board's loop and the raw
+The firmware as deployed (the ROMFS build), MicroPython v1.28.0 at 125 MHz in
+rp2040js with its XIP cache modelled: Ctrl-C stops the board's loop and the raw
 REPL searches the positions of tests/data/engine_positions.txt at level 6
-(book off), timing each with ``time.ticks_ms``. XIP flash cache misses are
-not modelled (host_tools/pico_emu/bench.py): the real chip may be somewhat
-slower. Also times slices of ``step(n)`` (the board's loop gives the engine
-one slice per scan): the nodes a slice of about 2 ms holds.
-The figures set the levels' node budgets (scacchiera/engine LEVELS) and the
-match harness's RP2040_NODES (host_tools/engine_match.py).
+(book off), timing each with ``time.ticks_ms``, and times slices of ``step(n)``.
+Then the board's own loop while the top level thinks (``on_the_board``: scans/s,
+a lift lit, nodes/s in the loop) and its replies from fourteen middle games
+(``replies``). The replies set the top level's node budget (scacchiera/engine
+LEVELS: what 10 s allow in the slowest), and with it the match harness's
+RP2040_NODES (host_tools/engine_match.py).
 """
 
 import os
