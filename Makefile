@@ -102,7 +102,7 @@ perft: deps
 bench: deps
 	$(PY) -m host_tools.bench
 
-# Strength (hours: docs/engine.md): the top level against Debian's stockfish at UCI_Elo 1800, 400 games
+# Strength (hours): the top level against Debian's stockfish at UCI_Elo 1800, 400 games
 # (issue 52's match; the games and the lines to data/engine-match/), then every level against the next
 # (--ladder), chained down from level 6's figure.
 ENGINE_MATCH ?= --levels 7 --elos 1800 --games 400 --jobs $(PYTEST_WORKERS)
