@@ -182,9 +182,16 @@ def _series(first, games, play, label, out):
         score, board = play(g, opening, white)
         scores.append(score)
         plies += board.ply()
-        out("%s game %d (%s, %s): %s in %d plies" % (label, g + 1, "white" if white else "black", opening,
-                                                   {1.0: "win", 0.5: "draw", 0.0: "loss"}[score], board.ply()))
+        out(_game_line(label, g, score, board.ply()))
     return scores, plies
+
+
+def _game_line(label, g, score, plies):
+    """Game g's line: its colour and opening (the engine under test white when g is even, opening
+    g // 2) and its result for that engine."""
+    return "%s game %d (%s, %s): %s in %d plies" % (label, g + 1, "white" if g % 2 == 0 else "black",
+                                                   OPENINGS[(g // 2) % len(OPENINGS)],
+                                                   {1.0: "win", 0.5: "draw", 0.0: "loss"}[score], plies)
 
 
 def ladder(levels, games, anchor=None, out=print, first=0):
@@ -249,10 +256,7 @@ def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print, first=0,
                 label = "level %d vs SF %d" % (level, elo)
                 scores = []
                 for g, score, plies, pgn in (pool.imap(_match_game, tasks) if pool else map(_match_game, tasks)):
-                    opening = OPENINGS[(g // 2) % len(OPENINGS)]
-                    say("%s game %d (%s, %s): %s in %d plies" % (label, g + 1, "white" if g % 2 == 0 else "black",
-                                                               opening, {1.0: "win", 0.5: "draw", 0.0: "loss"}[score],
-                                                               plies))
+                    say(_game_line(label, g, score, plies))
                     if record:
                         record.game(pgn)
                     scores.append(score)

@@ -130,7 +130,7 @@ class Runner:
         hw = self.hw
         next_us = hw.ticks_us()
         while steps:
-            period = SEARCH_PERIOD_US if self.searching and self.period_us < SEARCH_PERIOD_US else self.period_us
+            period = max(self.period_us, SEARCH_PERIOD_US) if self.searching else self.period_us
             next_us = (next_us + period) & _MASK
             self.due_us = next_us
             self.step()

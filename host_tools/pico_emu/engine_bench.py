@@ -117,7 +117,6 @@ def replies(level=None, fens=None):
     ms from ``thinking`` to ``engine_move``)]. The first holds the engine's load; the budget is the
     level's, so the time is the loop's rate."""
     from host_tools.pico_emu.bench import BOOT_QUIET_MS, QUIET_MS
-    level = level or MAX_LEVEL
     fens = fens or positions("middlegames.txt")
     hands = PicoHands()
     out = []
@@ -126,55 +125,46 @@ def replies(level=None, fens=None):
         for fen in fens:
             hands.query({"cmd": "set", "name": "opponent", "value": "person"})
             hands.query({"cmd": "new", "fen": fen})
-            hands.query({"cmd": "set", "name": "engine_side", "value": fen.split()[1]})
-            mark = len(hands.events)
-
-            def seen(kind):
-                return [ev for ev in hands.events[mark:] if ev.get("ev") == kind]
-
-            hands.query({"cmd": "set", "name": "opponent", "value": "engine %d" % level})
-            start = hands.emu.t_ms
-            while not seen("thinking") and hands.emu.t_ms - start < 60000:
-                hands.wait(5)
-            thinking_at = hands.emu.t_ms
-            while not seen("engine_move") and hands.emu.t_ms - start < 60000:
-                hands.wait(5)
-            hands.check_no_crash()
-            moved = seen("engine_move")
-            out.append((fen, moved[0]["uci"] if moved else None, hands.emu.t_ms - thinking_at if moved else None))
+            answer = _answer(hands, level or MAX_LEVEL, fen.split()[1])
+            out.append((fen, answer["uci"], answer["search_ms"]))
     finally:
         hands.emu.close()
     return out
 
 
 def _engine_move(level, meanwhile=None):
-    """A fresh board, the boot's work done; white's engine asked to move at ``level``: the ms to its
-    move, to it from ``thinking``, and what ``meanwhile(hands, thinking)`` returned, called once it
-    thinks (``thinking()``: no move yet)."""
+    """A fresh board, the boot's work done; white's engine asked to move at ``level`` (_answer)."""
     from host_tools.pico_emu.bench import BOOT_QUIET_MS, QUIET_MS
     hands = PicoHands(fen=MIDGAME)
     try:
         hands.wait(max(0, BOOT_QUIET_MS - QUIET_MS - hands.emu.device_ms))
-        hands.query({"cmd": "set", "name": "engine_side", "value": "w"})
-        mark = len(hands.events)
-        start = hands.emu.t_ms
-
-        def seen(kind):
-            return [ev for ev in hands.events[mark:] if ev.get("ev") == kind]
-
-        hands.query({"cmd": "set", "name": "opponent", "value": "engine %d" % level})
-        while not seen("thinking") and hands.emu.t_ms - start < 60000:
-            hands.wait(5)
-        thinking_at = hands.emu.t_ms
-        found = meanwhile(hands, lambda: not seen("engine_move")) if meanwhile else None
-        while not seen("engine_move") and hands.emu.t_ms - start < 60000:
-            hands.wait(5)
-        hands.check_no_crash()
-        moved = seen("engine_move")
-        return {"move_ms": hands.emu.t_ms - start if moved else None, "uci": moved[0]["uci"] if moved else None,
-                "search_ms": hands.emu.t_ms - thinking_at if moved else None, "meanwhile": found}
+        return _answer(hands, level, "w", meanwhile)
     finally:
         hands.emu.close()
+
+
+def _answer(hands, level, side, meanwhile=None):
+    """The board's engine asked to play ``side`` ("w" / "b") at ``level``: the ms to its move, to it
+    from ``thinking``, and what ``meanwhile(hands, thinking)`` returned, called once it thinks
+    (``thinking()``: no move yet)."""
+    hands.query({"cmd": "set", "name": "engine_side", "value": side})
+    mark = len(hands.events)
+    start = hands.emu.t_ms
+
+    def seen(kind):
+        return [ev for ev in hands.events[mark:] if ev.get("ev") == kind]
+
+    hands.query({"cmd": "set", "name": "opponent", "value": "engine %d" % level})
+    while not seen("thinking") and hands.emu.t_ms - start < 60000:
+        hands.wait(5)
+    thinking_at = hands.emu.t_ms
+    found = meanwhile(hands, lambda: not seen("engine_move")) if meanwhile else None
+    while not seen("engine_move") and hands.emu.t_ms - start < 60000:
+        hands.wait(5)
+    hands.check_no_crash()
+    moved = seen("engine_move")
+    return {"move_ms": hands.emu.t_ms - start if moved else None, "uci": moved[0]["uci"] if moved else None,
+            "search_ms": hands.emu.t_ms - thinking_at if moved else None, "meanwhile": found}
 
 
 def _ms(x):
