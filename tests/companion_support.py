@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BROWSER_TESTS = [
+    pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): browser tests skipped"),
     pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed: browser tests skipped"),
 ]

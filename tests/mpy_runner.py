@@ -1,7 +1,10 @@
 """Run a script under real MicroPython (the WebAssembly port, by node) from a host test."""
 
 import os
+import shutil
 import subprocess
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "tools", "micropython", "run.mjs")
@@ -9,6 +12,13 @@ RUNNER = os.path.join(ROOT, "tools", "micropython", "run.mjs")
 # the firmware loads, so its blocks land elsewhere. This port's collector is conservative: a heap test
 # takes the least live heap over these layouts.
 HEAP_LAYOUTS = ("pad=0", "pad=512", "pad=1024", "pad=2048")
+
+
+def needs_micropython(test):
+    """A test that runs MicroPython's WebAssembly port: marked ``micropython`` (``make check`` leaves
+    it out), skipped where node is not installed."""
+    test = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (make deps)")(test)
+    return pytest.mark.micropython(test)
 
 
 def run_micropython(script, *args, paths=("firmware", "tests/mpy"), data=("tests/data",), heap=None, timeout=600):

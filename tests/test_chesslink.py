@@ -4,14 +4,13 @@ the end of every message) plays a whole game on the firmware (fake hardware, CPy
 every move, reported by the board on its own and asked with S, equals python-chess's position."""
 
 import random
-import shutil
 
 import chess
 import pytest
 
 from firmware_support import Board, run_on_the_pins
 from hands_fuzz import choose
-from mpy_runner import run_micropython
+from mpy_runner import needs_micropython, run_micropython
 
 
 def with_check(text):
@@ -142,7 +141,7 @@ def test_a_text_line_that_looks_like_chesslink_is_text():
     assert board.runner.protocol.host is None
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_micropython
 def test_a_chesslink_host_under_micropython():
     out = run_micropython("tests/mpy/check_chesslink.py", "/tmp/flash", paths=("host_tools/fakehw", "firmware"),
                           data=())

@@ -106,6 +106,17 @@ def commands_sent(board, cmd):
     return [r for r in board.sent if isinstance(r, dict) and r.get("cmd") == cmd]
 
 
+def computer_done(board, rounds=0, timeout=10):
+    """Wait until the computer's thread has acted on everything the board's model holds now, and has
+    gone ``rounds`` more times round its loop (its timed wake comes once a second): a check that it
+    did nothing is then a real one."""
+    version, start = board.model.version, board.computer.rounds
+    deadline = time.monotonic() + timeout
+    while board.computer.handled < version or board.computer.rounds < start + rounds:
+        assert time.monotonic() < deadline, "the computer's thread did not go on"
+        time.sleep(0.01)
+
+
 def test_a_hint_goes_with_suggest_when_the_board_knows_it(scripted):
     scripted.act("hint", {})
     (sent,) = commands_sent(scripted, "suggest")
@@ -125,10 +136,10 @@ def test_a_board_that_refuses_suggest_gets_show(scripted):
 def test_the_boards_gesture_gets_the_engines_move_when_it_is_the_opponent(scripted):
     scripted.computer.start()
     scripted.feed({"ev": "suggest"})                    # nobody plays the computer: not answered
-    time.sleep(0.5)
+    computer_done(scripted)
     assert not commands_sent(scripted, "suggest")
     scripted.act("computer", {"sides": ["black"]})
-    time.sleep(1.5)                                     # past the computer's 1 s wait
+    computer_done(scripted, rounds=2)                   # past the computer's timed wake
     assert not commands_sent(scripted, "suggest")       # nor later, when the computer plays
     scripted.feed({"ev": "suggest", "uci": None})       # the gesture, asking the host
     deadline = time.monotonic() + 10
@@ -147,7 +158,7 @@ def test_no_hints_in_rated_or_online_games(scripted):
     scripted.computer.start()
     scripted.act("computer", {"sides": ["black"]})
     scripted.feed({"ev": "suggest"})
-    time.sleep(0.5)
+    computer_done(scripted)
     assert not commands_sent(scripted, "suggest") and not commands_sent(scripted, "show")
     assert "rated or online" in scripted.state()["computer"]["hint"]
 
@@ -171,7 +182,7 @@ def test_a_board_with_an_opponent_option_is_told_the_host_plays(scripted):
     scripted.feed({"ev": "move", "uci": "e2e4"})
     scripted.answer(status_reply(["e2e4"], options={"profile": "fide", "opponent": "engine 3"}))
     scripted.computer.start()
-    time.sleep(0.5)
+    computer_done(scripted)
     assert not commands_sent(scripted, "show")
     assert "the board's own engine plays" in scripted.state()["computer"]["message"]
     scripted.feed({"ev": "move", "uci": "e7e5"})

@@ -6,14 +6,13 @@ position. Runs the firmware on fake hardware, on CPython."""
 
 import json
 import random
-import shutil
 
 import chess
 import pytest
 
 from firmware_support import Board, run_on_the_pins
 from hands_fuzz import choose
-from mpy_runner import run_micropython
+from mpy_runner import needs_micropython, run_micropython
 
 # dgtbrd.h: commands, message ids (0x80 | id), piece codes.
 DGT_SEND_RESET, DGT_SEND_BRD, DGT_SEND_UPDATE_BRD = 0x40, 0x42, 0x44
@@ -297,7 +296,7 @@ def game_for_micropython(seed=3, plies=80):
     return out
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_micropython
 def test_a_dgt_host_under_micropython():
     game = game_for_micropython()
     out = run_micropython("tests/mpy/check_dgt_game.py", "/tmp/flash", json.dumps(game),

@@ -12,7 +12,7 @@ from test_chesslink import odd_parity, status_of, with_check
 from test_dgt import PIECES, check_whole_move, dgt_field, expected_updates, field_of, steps
 
 WHY = missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
+pytestmark = [pytest.mark.emulator, pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)]
 
 
 def messages(raw):

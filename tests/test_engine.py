@@ -6,7 +6,6 @@ search's own move generator (engine/tree.py) against the rules module.
 
 import os
 import random
-import shutil
 import sys
 
 import chess
@@ -14,7 +13,7 @@ import chess.engine
 import pytest
 
 from chess_oracle import random_game
-from mpy_runner import ROOT, run_micropython
+from mpy_runner import ROOT, needs_micropython, run_micropython
 from scacchiera.engine import Engine, LEVELS, MIN_LEVEL, MAX_LEVEL
 from scacchiera.engine.book import book_moves
 from scacchiera.engine import tree as tree_module
@@ -400,17 +399,22 @@ class TestLevelsAndBook:
         assert taps._TOP_LEVEL == MAX_LEVEL
 
     def test_the_weakest_level_does_not_hang_its_queen(self):
-        # the queen is attacked by a pawn: every level moves it (or trades it) to safety
+        # the queen is attacked by a pawn: with each seed the weakest level moves it where nothing
+        # cheaper attacks it, and where White's queen does only if Black's is defended (a trade)
         p = Position("rnb1kbnr/pppp1ppp/8/4q3/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 3")
         for seed in range(5):
             engine = Engine(MIN_LEVEL, seed=seed)
             move = engine.best_move(p, max_nodes=2000)
             p.push(move)
             board = chess.Board(p.fen())
-            queen = [sq for sq, piece in board.piece_map().items() if piece.symbol() == "q"]
             p.pop()
-            assert queen and not board.is_attacked_by(chess.WHITE, queen[0]) or \
-                board.is_attacked_by(chess.BLACK, queen[0]), p.uci(move)
+            queen = board.pieces(chess.QUEEN, chess.BLACK)
+            assert len(queen) == 1, p.uci(move)
+            square = next(iter(queen))
+            attackers = board.attackers(chess.WHITE, square)
+            cheaper = [sq for sq in attackers if board.piece_type_at(sq) != chess.QUEEN]
+            assert not cheaper, p.uci(move)
+            assert not attackers or board.is_attacked_by(chess.BLACK, square), p.uci(move)
 
     def test_the_expanded_tables_are_those_of_square_tables(self):
         from host_tools.make_tables import main, expand
@@ -462,7 +466,7 @@ class TestLevelsAndBook:
             Engine().best_move(sprint)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_micropython
 @pytest.mark.parametrize("positions", [POSITIONS, POSITIONS_960])
 def test_micropython_plays_the_same_moves_and_allocates_nothing_per_node(positions):
     budget = 1500
@@ -484,7 +488,7 @@ def test_micropython_plays_the_same_moves_and_allocates_nothing_per_node(positio
         assert expected[0].startswith("b1a1 ")          # the mate by castling
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_micropython
 def test_engine_heap_under_micropython(tmp_path):
     """The engine's live heap (modules as deployed, table, buffers) beyond the rules': within its
     share of the 60 KB that engine and game may add."""

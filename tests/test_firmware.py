@@ -15,20 +15,18 @@ import os
 import re
 import random
 import select
-import shutil
 import sys
 
 import pytest
 
 from firmware_support import Board, FAKEHW, ROOT, Reset, MemFS, PERIOD_US, run_on_the_pins
-from mpy_runner import HEAP_LAYOUTS, run_micropython
+from mpy_runner import HEAP_LAYOUTS, needs_micropython, run_micropython
 from host_tools import deploy
 from host_tools.fakehw.matrix import ReedMatrix
 from scacchiera.sensing.wiring import Wiring
 
 import board_config
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 GAME_CHECKS = 12
 
 
@@ -40,7 +38,7 @@ def test_main_and_hal_play_a_game_through_pin_levels_under_cpython(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % GAME_CHECKS
 
 
-@needs_node
+@needs_micropython
 def test_main_and_hal_play_a_game_through_pin_levels_under_micropython():
     out = run_micropython("tests/mpy/check_firmware_game.py", "/tmp/flash", paths=("host_tools/fakehw", "firmware"),
                           data=())
@@ -92,14 +90,14 @@ def _heap_after_300_plies(build, *mode):
     return least, first
 
 
-@needs_node
+@needs_micropython
 def test_heap_after_boot_and_a_300_ply_game_is_under_100_kb(build):
     used, out = _heap_after_300_plies(build)
     assert "deployed .mpy build" in out
     assert used < 100000, used
 
 
-@needs_node
+@needs_micropython
 def test_the_display_costs_under_6500_bytes_of_heap(build):
     """The display's logic (found at boot, a screen redrawn once a ply: the boot screen waits for the board to be still, and the hands start at once) against the same game without it.
     The whole with the display is held to the real budget on the emulated Pico, >= 120 KB free after

@@ -3,12 +3,11 @@ endings (``end``), a draw offer declined (``decline``), the game's PGN tags (``t
 archive, on the real firmware under CPython and MicroPython (tests/mpy/check_online_game.py)."""
 
 import re
-import shutil
 
 import pytest
 
 from firmware_support import run_on_the_pins
-from mpy_runner import HEAP_LAYOUTS, run_micropython
+from mpy_runner import HEAP_LAYOUTS, needs_micropython, run_micropython
 
 CHECKS = 10          # under MicroPython one more: no allocation with the host's clock running
 
@@ -19,7 +18,7 @@ def test_an_online_games_commands_under_cpython(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % CHECKS
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_micropython
 def test_an_online_games_commands_under_micropython():
     out = run_micropython("tests/mpy/check_online_game.py", "/tmp/flash", paths=("host_tools/fakehw", "firmware"),
                           data=())
@@ -27,7 +26,7 @@ def test_an_online_games_commands_under_micropython():
     assert out.stdout.strip().splitlines()[-1] == "%d passed, 0 failed" % (CHECKS + 1)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_micropython
 def test_an_online_games_eight_tags_cost_under_600_bytes_of_heap():
     """The tags stay in RAM for the game (the journal's copy, for the archive): the eight the companion
     gives a Lichess game, against the same firmware without them (tests/mpy/tags_heap.py). Each the least

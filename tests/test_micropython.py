@@ -10,7 +10,8 @@ import pytest
 
 from mpy_runner import ROOT, run_micropython
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+pytestmark = [pytest.mark.micropython,
+              pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (make deps)")]
 
 
 def test_rules_under_micropython():

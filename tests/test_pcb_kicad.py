@@ -27,11 +27,11 @@ def _has_pcbnew():
         return False
 
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.kicad, pytest.mark.skipif(
     not _has_pcbnew(),
     reason="KiCad 6's pcbnew module not found for %s: apt-get install --no-install-recommends kicad "
     "kicad-footprints (as .ci/run does), or set KICAD_PYTHON" % KICAD_PYTHON,
-)
+)]
 
 
 def run_generator(*args):

@@ -27,7 +27,7 @@ from scacchiera.runner import PERIOD_US
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = os.path.join(ROOT, "tests", "scenarios")
 WHY = missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
+pytestmark = [pytest.mark.emulator, pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)]
 
 START = [sq for sq in range(16)] + [sq for sq in range(48, 64)]
 HEAP_FREE_GOAL = 165 * 1024      # B free after a collection after 300 plies, the display on (issue 49; 11: 120 KB)

@@ -29,7 +29,7 @@ from host_tools.pico_emu.emulator import missing, build_firmware
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WHY = missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)
+pytestmark = [pytest.mark.emulator, pytest.mark.skipif(WHY is not None, reason="emulated Pico: %s" % WHY)]
 
 NATIVE = ("scacchiera/rules/legal", "scacchiera/engine/movegen",
           "scacchiera/engine/ordering", "scacchiera/engine/tree", "scacchiera/engine/search", "scacchiera/sensing/wiring",

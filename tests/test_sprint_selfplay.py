@@ -11,13 +11,12 @@ The same games are also played under MicroPython and must be identical.
 import collections
 import os
 import random
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from mpy_runner import ROOT, run_micropython
+from mpy_runner import ROOT, needs_micropython, run_micropython
 from scacchiera.rules import DROP, KING, ROOK
 from scacchiera.rules.sprint import SprintPosition, auto_move, read_pgn
 from sprint_checker import Referee
@@ -119,21 +118,26 @@ def run_game(seed, every):
     moves, outcome, pos = play(seed, style, every)
     TERMINATIONS[outcome[1] if outcome else "unfinished"] += 1
     again = replay(seed, moves)
-    assert again.fen() == pos.fen() and again.outcome() == outcome
+    assert again.fen() == pos.fen() and again.outcome() == outcome, "seed %d" % seed
     if seed % 16 == 0:
         from_pgn = read_pgn(pos.pgn())
-        assert from_pgn.fen() == pos.fen() and list(from_pgn.move_stack) == moves
+        assert from_pgn.fen() == pos.fen() and list(from_pgn.move_stack) == moves, "seed %d" % seed
     return outcome
 
 
-@pytest.mark.parametrize("seed", range(FULL_GAMES))
-def test_every_ply_matches_the_referee(seed):
-    run_game(seed, every=1)
+BLOCK = 20                # games a test item plays (the seed is in every failure's message)
 
 
-@pytest.mark.parametrize("seed", range(FULL_GAMES, FULL_GAMES + SAMPLED_GAMES))
-def test_sampled_plies_match_the_referee(seed):
-    run_game(seed, every=4)
+@pytest.mark.parametrize("first", range(0, FULL_GAMES, BLOCK))
+def test_every_ply_matches_the_referee(first):
+    for seed in range(first, first + BLOCK):
+        run_game(seed, every=1)
+
+
+@pytest.mark.parametrize("first", range(FULL_GAMES, FULL_GAMES + SAMPLED_GAMES, BLOCK))
+def test_sampled_plies_match_the_referee(first):
+    for seed in range(first, first + BLOCK):
+        run_game(seed, every=4)
 
 
 @pytest.mark.slow
@@ -175,7 +179,7 @@ MPY_SEEDS = ("1", "2", "3", "77")
 MPY_PLIES = "120"
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_micropython
 def test_micropython_plays_the_same_games_as_cpython():
     script = os.path.join("tests", "mpy", "check_sprint.py")
     mpy = run_micropython(script, MPY_PLIES, *MPY_SEEDS)

@@ -24,7 +24,7 @@ from hypothesis import given, settings, strategies as st
 
 from firmware_support import Board, ROOT
 from memfs import MemFS
-from mpy_runner import run_micropython
+from mpy_runner import needs_micropython, run_micropython
 from host_tools.ladder import elo
 from host_tools.training import make_puzzles, puzzle_file as packer
 from scacchiera.training import progress
@@ -55,6 +55,7 @@ def test_training_scripts_through_the_simulator(path):
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
 
 
+@needs_micropython
 def test_training_scripts_under_micropython():
     out = run_micropython("tests/mpy/check_training.py", *SCRIPTS, paths=("host_tools/fakehw", "firmware", "."),
                           data=("tests/scenarios/firmware", "firmware/puzzles.bin"))

@@ -119,6 +119,8 @@ class Computer:
         self._suggested = None          # the board's last suggest request answered (its event)
         self._told = None               # (session, sides) the board was told who plays (_tell_board)
         self.replied_at = None          # time.perf_counter() when its last reply went to the board (make bench)
+        self.handled = -1               # the model's version its thread has acted on, done (tests wait for it)
+        self.rounds = 0                 # its thread's turns of its loop (one a change, or a second)
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
 
@@ -266,6 +268,8 @@ class Computer:
                 self._reply(*turn)
             elif asked:
                 self._answer_board()
+            self.handled = seen
+            self.rounds += 1
 
     def _turn(self):
         """(key, start FEN, moves, seconds to think) when the computer is to move and has not answered
