@@ -1,10 +1,17 @@
 """Game end: each termination and each claim, as FEN tables checked against python-chess too."""
 
+import os
+import re
+
 import chess
 import pytest
 
 from chess_oracle import outcome_of
+from host_tools import _paths
+from scacchiera.display import en, it
+from scacchiera.display.hands import termination_name
 from scacchiera.rules import Position, WHITE, BLACK, CASUAL
+from scacchiera.rules import outcome as vocabulary
 
 DRAW = "1/2-1/2"
 
@@ -45,6 +52,72 @@ def test_ending_table(fen, fide, casual):
     assert Position.from_fen(fen).outcome() == fide
     assert Position.from_fen(fen, profile=CASUAL).outcome() == casual
     assert outcome_of(chess.Board(fen)) == fide  # python-chess agrees with the FIDE column
+
+
+def test_the_rules_ends_are_python_chess_terminations():
+    for termination in vocabulary.BY_THE_MOVES + (vocabulary.fifty_moves, vocabulary.threefold_repetition):
+        assert chess.Termination[termination.upper()]
+    for name in vocabulary.TERMINATIONS:
+        assert getattr(vocabulary, name) == name
+    assert len(set(vocabulary.TERMINATIONS)) == len(vocabulary.TERMINATIONS) == 11
+    assert vocabulary.lost_by(WHITE) == "0-1" and vocabulary.lost_by(BLACK) == "1-0"
+
+
+def test_declared_ends_are_the_ones_a_replay_of_the_moves_cannot_find():
+    """The journal records an end that is not BY_THE_MOVES: each of those, declared on a position
+    that plays on, is the position's outcome, and a fresh replay of its moves plays on."""
+    declared = [t for t in vocabulary.TERMINATIONS if t not in vocabulary.BY_THE_MOVES]
+    assert set(declared) == {vocabulary.fifty_moves, vocabulary.threefold_repetition, vocabulary.resignation,
+                             vocabulary.agreement, vocabulary.time_forfeit, vocabulary.abandoned}
+    for termination in declared:
+        p = Position()
+        p.push(p.parse_san("e4"))
+        p.declare(DRAW, termination)
+        assert p.outcome() == (DRAW, termination)
+        replayed = Position()
+        replayed.push(replayed.parse_san("e4"))
+        assert replayed.outcome() is None
+
+
+@pytest.mark.parametrize("language", [en, it])
+def test_each_termination_has_its_words_in_each_language(language):
+    words = language.WORDS
+    names = [termination_name(words, t) for t in vocabulary.TERMINATIONS]
+    assert all(names) and len(set(names)) == len(names)
+    assert termination_name(words, "variant_win") == "variant win"     # an end the tables do not know
+    assert names[vocabulary.TERMINATIONS.index(vocabulary.abandoned)] == (
+        "abandoned" if language is en else "abbandonata")
+
+
+# A termination's word typed as a string outside rules/outcome.py, allowed where it is not ours.
+_NOT_OURS = {
+    ("host_tools/companion/lichess.py", "stalemate"): "a Lichess game status",
+    ("host_tools/ladder/ladder.py", "abandoned"): "the ladder's column",
+    ("host_tools/ladder/elo.py", "abandoned"): "the ladder's column",
+    ("host_tools/ladder/__main__.py", "abandoned"): "the ladder's column and its listing's word",
+}
+
+
+def test_no_termination_word_typed_outside_the_vocabulary():
+    """Every module names a game's end by rules/outcome.py's constants (issue 53: one vocabulary)."""
+    quoted = re.compile(r"""["']([a-z_]+)["']""")
+    words = set(vocabulary.TERMINATIONS)
+    found = []
+    for top in ("firmware", "host_tools"):
+        for folder, _, files in os.walk(os.path.join(_paths._ROOT, top)):
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, _paths._ROOT).replace(os.sep, "/")
+                if rel == "firmware/scacchiera/rules/outcome.py":
+                    continue
+                with open(path, encoding="utf-8") as f:
+                    for n, line in enumerate(f, 1):
+                        for word in quoted.findall(line):
+                            if word in words and (rel, word) not in _NOT_OURS:
+                                found.append("%s:%d %s" % (rel, n, word))
+    assert found == []
 
 
 # (FEN, can claim fifty, can claim threefold)

@@ -32,8 +32,7 @@ def _unshow(p, runner, game, a):
 
 
 def _undo(p, runner, game, a):
-    from .runner import take_back
-    if not take_back(runner):
+    if not game.take_back_turn():
         raise ProtocolError("invalid_state", "no move to take back")
     return {"fen": game.position.fen(), "ply": game.position.ply()}
 
@@ -116,7 +115,7 @@ def _end(p, runner, game, a):
         from .rules.material import flag_fall
         flag_fall(pos, 0 if side == "w" else 1)
     else:
-        pos.declare("0-1" if side == "w" else "1-0", "abandoned")
+        pos.abandon(0 if side == "w" else 1)
     game.end_declared(game.now)
     return _result(game)
 

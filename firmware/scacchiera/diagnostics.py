@@ -13,7 +13,7 @@ While it runs the game is paused and the board shows its wiring directly:
   board, the columns' recovery times, measured again as diagnostics start, with
   the scan's wait set from them (hal.py, sensing/columns.py).
 
-A main-loop part (parts.py) that holds the board while it runs (``Runner.hold``:
+A main-loop part (runner.py) that holds the board while it runs (``Runner.hold``:
 the game gets no scans, this part draws the LEDs). The ``diag`` button
 (main.py) and command (commands.py) load this module only when asked (RAM):
 ``toggle``, ``start``, ``stop``, ``running``.
@@ -123,7 +123,7 @@ class Diagnostics:
         if self.walking(now) != self.walk:
             self.changed = True
 
-    # -- the main loop's part (runner.py, parts.Part), holding the board ----------------------
+    # -- the main loop's part (runner.py's hooks), holding the board ----------------------
 
     def boot(self, runner, now):
         pass

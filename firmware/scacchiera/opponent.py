@@ -7,7 +7,7 @@ its ~34 KB of tables only when it searches (RAM).
 - On the opponent's turn the move tracker holds (``tracker.hold``): the
   hands' moves are not taken, a piece put down blinks as an error. The
   engine searches a copy of the position in the time between two scans
-  (parts.Part.scan), so the board goes on scanning, lighting a lifted
+  (its part's ``scan``, runner.py), so the board goes on scanning, lighting a lifted
   piece's moves and answering the host. Its move is then shown as the host's
   ``show`` is (``game.require_move``): the LEDs guide the hands, only that
   move is taken, and its clock stops at the announcement. For ``host``, the
@@ -79,7 +79,7 @@ class Opponent:
             return
         self._start(game, _HINT)
 
-    # -- the main loop's hooks (parts.Part) -------------------------------------------------
+    # -- the main loop's hooks (runner.py) -------------------------------------------------
 
     def boot(self, runner, now):
         pass

@@ -151,7 +151,7 @@ class Protocol:
         from . import commands
         commands.handle(self, line)
 
-    # -- the main loop's part (runner.py, parts.Part): the serial port's bytes in and out --------
+    # -- the main loop's part (runner.py's hooks): the serial port's bytes in and out --------
 
     def boot(self, runner, now):
         pass

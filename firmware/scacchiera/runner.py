@@ -5,11 +5,26 @@ the engine searches in the time between scans, ``due_us``). Every
 iteration (``step``) reads the switch matrix, hands it to the application
 and feeds the watchdog; every ``SLOW_MS`` it also polls the buttons and
 redraws the LEDs if the frame changed (or a blink phase turned). What sits
-beside the game is a list of parts (parts.py, as KMK's extensions) with
+beside the game is a list of parts (``parts``, as KMK's extensions) with
 hooks the loop calls: the protocol (the serial port's bytes in and out) and
 the journal (durable moves, once the LEDs show them and the host has heard).
 A part may hold the board for a while (``hold``: diagnostics), the game paused.
 A steady scan allocates nothing (tests/mpy/check_scan_no_alloc.py).
+
+A part is any object with these hooks, called in list order (``crash``:
+last part first)::
+
+    boot(runner, now)          at power-up, before the game looks at the board (LEDs not lit yet)
+    scan(runner, now)          after every scan: allocate nothing when nothing happens
+    tick(runner, now)          every SLOW_MS (10 ms), after the buttons, before the LEDs are redrawn
+    shown(runner, frame, now)  the game's frame of meanings (64 bytes, leds/frame.py) composed anew
+    crash(runner)              the loop failed: save what can be saved (a reset follows)
+    draw(runner, buf, now)     a part that holds the board only: fill ``buf`` (the strip's bytes),
+                               True if it changed
+
+No base class gives the empty ones: inheriting one cost the Pico's heap 544 B
+(the WebAssembly port's hands-only game, measured), more than the parts'
+few empty methods.
 
 Why not asyncio tasks: each task switch is a pass of the scheduler, and the
 work here is a fixed sequence at fixed periods; one loop is simpler to
@@ -94,7 +109,7 @@ class Runner:
         self._blink = -1
         self._collected = 0            # the ply of the last collection made by still()
         self._buttons = self._button_sample = 0
-        # What sits beside the game (parts.Part's hooks). The protocol before the journal: a move's
+        # What sits beside the game (the hooks above). The protocol before the journal: a move's
         # line goes to the host before the flash write that makes it durable (journal.LINE_WAIT_MS).
         self.parts = [self.protocol, self.journal]
         self.menu = None               # the display part, when there is one: it takes the buttons first (its menu)
@@ -293,21 +308,7 @@ class Runner:
             self.journal.option(name, value)
 
 
-def take_back(runner):
-    """The last move back (the undo button, the host's ``undo``); against an opponent (the board's
-    engine or the host's computer) the one before it too, so the player is to move again (taking
-    back only the opponent's reply would hand it the move it just made). False: no move to take back."""
-    game = runner.app.game
-    if not game.undo():
-        return False
-    pos = game.position
-    if runner.opponent != "person" and variant_of(pos) != SPRINT and pos.ply() and \
-            pos.turn == (0 if runner.engine_side == "w" else 1):
-        game.undo()
-    return True
-
-
 def _undo(runner, now):
     """The undo button: take the last move back (not while a part holds the board)."""
     if runner.holder is None:
-        take_back(runner)
+        runner.app.game.take_back_turn()

@@ -12,12 +12,13 @@ import chess
 import chess.pgn
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
-from scacchiera.rules.pgn import TERMINATION_TAGS, tag_value
+from scacchiera.rules import outcome
+from scacchiera.rules.pgn import tag_value
 
 
 def new_record(fen=None):
     """A game not begun: no moves yet. ``fen``: its start, if not the usual one."""
-    return {"fen": fen, "moves": [], "clocks": [], "result": "*", "termination": None}
+    return {"fen": fen, "moves": [], "clocks": [], "result": outcome.ONGOING, "termination": None}
 
 
 def follow(record, status):
@@ -37,7 +38,7 @@ def follow(record, status):
             clocks.append(clock[mover] if known else None)
         record["moves"], record["clocks"] = moves, clocks
         changed = True
-    result = status.get("result") or "*"
+    result = status.get("result") or outcome.ONGOING
     if result != record["result"]:
         record["result"], record["termination"] = result, status.get("termination")
         changed = True
@@ -86,8 +87,9 @@ def game_pgn(headers, record, result=None):
         node = node.add_variation(move)
         if clock is not None:
             node.set_clock(clock / 1000.0)
-    if record["termination"] in TERMINATION_TAGS and game.headers["Result"] != "*":
-        game.headers["Termination"] = TERMINATION_TAGS[record["termination"]]   # as the board's own PGN
+    tag = outcome.pgn_termination(record["termination"])
+    if tag != outcome.PGN_NORMAL and game.headers["Result"] != outcome.ONGOING:
+        game.headers["Termination"] = tag                  # as the board's own PGN
     out = io.StringIO()
     game.accept(chess.pgn.FileExporter(out, columns=None))
     return out.getvalue().strip() + "\n"

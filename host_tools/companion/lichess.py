@@ -48,6 +48,7 @@ from host_tools.companion.lichess_game import LIVE, OnlineGame, decide, ended_by
 from host_tools.companion.lichess_link import Refused, Session
 from host_tools.companion.lichess_token import TokenError
 from host_tools.companion.players import host_date
+from scacchiera.rules import outcome
 
 API = "https://lichess.org"
 # Lichess's speed of a clock: estimated duration = initial + 40 x increment (seconds) (lichess.org/faq#time-controls).
@@ -620,10 +621,10 @@ class Lichess:
             return
         g.end_sent_at = time.monotonic()
         termination = s.get("termination")
-        mine = "1-0" if g.color == "white" else "0-1"
-        if termination == "resignation" and s.get("result") != mine:
+        mine = outcome.WHITE_WINS if g.color == "white" else outcome.BLACK_WINS
+        if termination == outcome.resignation and s.get("result") != mine:
             self._online("resigning", "resign")
-        elif termination in ("agreement", "threefold_repetition", "fifty_moves"):
+        elif termination in (outcome.agreement, outcome.threefold_repetition, outcome.fifty_moves):
             self._online("accepting or claiming the draw", "draw", True)
         # checkmate, stalemate and the automatic draws follow from a move Lichess has: it ends by itself
 

@@ -10,6 +10,9 @@ import time
 
 import chess
 
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera.rules import outcome
+
 LIVE = ("created", "started")
 
 
@@ -185,8 +188,8 @@ def decide(g, s, clock_times=None, knows_clock=True):
 
 def result(g):
     if g.status in LIVE or g.status in ("aborted", "noStart"):
-        return "*"
-    return {"white": "1-0", "black": "0-1"}.get(g.winner, "1/2-1/2")
+        return outcome.ONGOING
+    return {"white": outcome.WHITE_WINS, "black": outcome.BLACK_WINS}.get(g.winner, outcome.DRAW)
 
 
 def ended_by_last_move(board):
@@ -196,5 +199,5 @@ def ended_by_last_move(board):
 
 
 def ended_by_move(s):
-    return s.get("termination") in ("checkmate", "stalemate", "insufficient_material", "fivefold_repetition",
-                                    "seventyfive_moves")
+    """Whether the board's game (its ``status``) ended by its last move, as Lichess's would by itself."""
+    return s.get("termination") in outcome.BY_THE_MOVES

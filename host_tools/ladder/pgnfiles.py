@@ -17,6 +17,9 @@ import re
 import chess
 import chess.pgn
 
+from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from scacchiera.rules import outcome
+
 from .db import LadderError
 
 _ARCHIVE_NAME = re.compile(r"^(\d+)\.pgn$")
@@ -104,19 +107,19 @@ def _game(path, text, game):
         board.push(move)
     g.moves = len(board.move_stack)
     g.result = headers.get("Result", "*")
-    if g.result == "*":
+    if g.result == outcome.ONGOING:
         g.skip = "unfinished (*): not rated"
         return g
-    if g.result not in ("1-0", "0-1", "1/2-1/2"):
+    if g.result not in (outcome.WHITE_WINS, outcome.BLACK_WINS, outcome.DRAW):
         raise LadderError("%s: the PGN does not parse: Result %r" % (path, g.result))
     mate = board.is_checkmate()
-    if mate and g.result != ("0-1" if board.turn == chess.WHITE else "1-0"):
+    if mate and g.result != (outcome.BLACK_WINS if board.turn == chess.WHITE else outcome.WHITE_WINS):
         raise LadderError("%s: Result %s but the last move is checkmate the other way" % (path, g.result))
     termination = headers.get("Termination", "").strip().lower()
-    if g.result != "1/2-1/2" and not mate:
-        if termination == "abandoned":
+    if g.result != outcome.DRAW and not mate:
+        if termination == outcome.pgn_termination(outcome.abandoned):
             g.abandoned = True
-        elif termination in ("", "normal", "resignation", "resigned"):
+        elif termination in ("", outcome.PGN_NORMAL, outcome.resignation, "resigned"):   # (the last two: other programs' words)
             g.resigned = True          # the board ends a game decisively only by mate or resignation
     g.white = _name(headers.get("White"))
     g.black = _name(headers.get("Black"))

@@ -44,7 +44,7 @@ _WORDS = const(2)         # ...and the language's words read
 
 
 class DisplayPart:
-    """The display as a part of the main loop (parts.py's hooks): redraw the panel when its screen changed.
+    """The display as a part of the main loop (runner.py's hooks): redraw the panel when its screen changed.
 
     Every SLOW_MS tick it looks at a few small ints (the game said something,
     the app is dirty, the menu moved, the running clock's second, the engine's

@@ -23,7 +23,7 @@ vs computer
 Draw claimable
 Diagnostics
 |pawn|knight|bishop|rook|queen|king
-checkmate=checkmate|stalemate=stalemate|insufficient_material=no mating force|fifty_moves=50 moves|seventyfive_moves=75 moves|threefold_repetition=repetition|fivefold_repetition=5x repetition|resignation=resignation|agreement=agreement|time_forfeit=time forfeit|abandoned=abandoned
+checkmate|stalemate|no mating force|50 moves|75 moves|repetition|5x repetition|resignation|agreement|time forfeit|abandoned
 Menu  ok: change|Menu
 ok again: new|ok: new game?
 New game|Puzzle|Clock|Vs|Hints|Aid|Light|Lang|USB

@@ -8,6 +8,7 @@ keeps only its own code in RAM (docs/display.md has the figures).
 
 from .. import const
 from ..rules.squares import square_name
+from ..rules.outcome import TERMINATIONS
 from .screen import fit, piece_name, word
 
 # The lines of en.py's and it.py's WORDS (__init__.py lists them all).
@@ -22,11 +23,9 @@ _MAX_SQUARE_LINES = const(3)  # squares listed one a line; the rest counted ("+2
 
 
 def termination_name(w, termination):
-    """The result's reason in words: the _TERMINATION_WORDS line pairs each of the game's names with its words."""
-    for pair in word(w, _TERMINATION_WORDS).split("|"):
-        key, text = pair.split("=")
-        if key == termination:
-            return text
+    """The result's reason in words: the _TERMINATION_WORDS line has them in rules/outcome.py's order."""
+    if termination in TERMINATIONS:
+        return word(w, _TERMINATION_WORDS).split("|")[TERMINATIONS.index(termination)]
     return termination.replace("_", " ")
 
 

@@ -22,7 +22,7 @@ contro computer
 Patta reclamabile|Patta: reclama
 Diagnostica
 |pedone|cavallo|alfiere|torre|donna|re
-checkmate=scacco matto|stalemate=stallo|insufficient_material=materiale insuff.|fifty_moves=50 mosse|seventyfive_moves=75 mosse|threefold_repetition=ripetizione|fivefold_repetition=5 ripetizioni|resignation=abbandono|agreement=accordo|time_forfeit=tempo scaduto|abandoned=abbandonata
+scacco matto|stallo|materiale insuff.|50 mosse|75 mosse|ripetizione|5 ripetizioni|abbandono|accordo|tempo scaduto|abbandonata
 Menu  ok: cambia|Menu
 ok: nuova?|ok: nuova
 Nuova partita|Problema|Tempo|Vs|Aiuti|Luci|Luce|Lingua|USB

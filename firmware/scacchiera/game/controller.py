@@ -10,7 +10,7 @@ Events (``kind`` and fields):
     move          uci, san, fen, ply, ms        a move was played
     takeback      uci, fen, ply                 the last move was taken back
     check         square                        the side to move is in check
-    claim         kinds                         a draw can be claimed ("fifty_moves", ...)
+    claim         kinds                         a draw can be claimed (outcome.fifty_moves, ...)
     game_over     result, termination
     new_game      fen
     resume        fen, ply, result              a saved game was restored (at boot)
@@ -35,7 +35,7 @@ Events (``kind`` and fields):
                                                 that rook's side ("person" or "engine N"; runner.py)
 """
 
-from ..rules import square_name, WHITE
+from ..rules import outcome, square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, SPRINT
 from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
@@ -262,9 +262,9 @@ class Game:
 
     def _after_move(self, placed, moves=None):
         pos = self.position
-        outcome = pos.outcome(False, moves)
-        if outcome is not None:
-            self._end(outcome, placed)
+        ended = pos.outcome(False, moves)
+        if ended is not None:
+            self._end(ended, placed)
             return
         if pos.is_check():
             self.emit("check", square=square_name(pos.king_square(pos.turn)))
@@ -276,15 +276,15 @@ class Game:
         pos = self.position
         kinds = []
         if pos.halfmove >= 99 and pos.can_claim_fifty_moves():
-            kinds.append("fifty_moves")
+            kinds.append(outcome.fifty_moves)
         # A third occurrence needs at least seven reversible plies behind it.
         if pos.halfmove >= 7 and pos.can_claim_threefold_repetition():
-            kinds.append("threefold_repetition")
+            kinds.append(outcome.threefold_repetition)
         return tuple(kinds)
 
-    def _end(self, outcome, at=-1):
+    def _end(self, ended, at=-1):
         """The game is over (``at``: when, if not the last scan: the clocks stop there)."""
-        self.result = outcome
+        self.result = ended
         self.tracker.freeze(self.now)
         self.claimable = ()
         self.offer = -1
@@ -293,8 +293,8 @@ class Game:
         running = clocks.running
         if running:
             clocks.stop(self.now if at < 0 else at)
-        self.emit("game_over", result=outcome[0], termination=outcome[1])
-        if clocks.on and (running or outcome[1] == "time_forfeit"):
+        self.emit("game_over", result=ended[0], termination=ended[1])
+        if clocks.on and (running or ended[1] == outcome.time_forfeit):
             clocks.report(self, self.now)        # (a flag that fell on the host's clock: no clock here)
 
     def _take_back(self, kind):
@@ -339,9 +339,9 @@ class Game:
             self.clocks.report(self, now)      # both players' whole time, stopped
         self._state = self.tracker.state
         self._report_sync()
-        outcome = pos.outcome()
-        if outcome is not None:
-            self._end(outcome)
+        ended = pos.outcome()
+        if ended is not None:
+            self._end(ended)
 
     def _adopt(self, pos, now):
         """``pos`` becomes the game: a fresh start for everything that belongs to a game."""
@@ -367,13 +367,13 @@ class Game:
         """
         self._adopt(pos, 0)
         self._state = self.tracker.state
-        outcome = pos.outcome()
-        if outcome is not None:
-            self.result = outcome
+        ended = pos.outcome()
+        if ended is not None:
+            self.result = ended
             self.tracker.freeze(self.now)
         else:
             self.claimable = self._claims()
-        self.emit("resume", fen=pos.fen(), ply=pos.ply(), result=outcome[0] if outcome else "*")
+        self.emit("resume", fen=pos.fen(), ply=pos.ply(), result=ended[0] if ended else outcome.ONGOING)
 
     def undo(self, after_end=False):
         """Take the last move back from the host: the LEDs then guide the pieces back. Not once a
@@ -384,6 +384,18 @@ class Game:
         self.tracker.new_position(sync=True)
         self._state = self.tracker.state
         self._report_sync()
+        return True
+
+    def take_back_turn(self):
+        """The undo button, the host's ``undo``: the last move back; against the machine (the board's
+        engine or the host's computer: ``machine``) the one before it too when the machine would be
+        to move, so the player is to move again (taking back only its reply would hand it the move it
+        just made). False: no move to take back."""
+        if not self.undo():
+            return False
+        pos = self.position
+        if self.machine >= 0 and variant_of(pos) != SPRINT and pos.ply() and pos.turn == self.machine:
+            self.undo()
         return True
 
     def show_move(self, uci):
@@ -411,10 +423,10 @@ class Game:
         """A draw claim (50 moves, threefold); returns the outcome if granted, else None."""
         if self.result is not None:
             return None
-        outcome = self.position.claim_draw()
-        if outcome is not None:
-            self._end(outcome)
-        return outcome
+        ended = self.position.claim_draw()
+        if ended is not None:
+            self._end(ended)
+        return ended
 
     def resign(self, color, now=0):
         if self.result is None:

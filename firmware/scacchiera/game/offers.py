@@ -127,7 +127,6 @@ def end_abandoned(game):
     ends the game, a loss for the absent player (``abandoned``). False if it is too soon."""
     if game.result is not None or not game.away:
         return False
-    pos = game.position
-    pos.declare("0-1" if pos.turn == 0 else "1-0", "abandoned")
+    game.position.abandon(game.position.turn)
     game.end_declared(game.now)
     return True

@@ -3,8 +3,9 @@
 Loaded only when needed (a flag fall, the protocol's status): RAM.
 """
 
-from .squares import WHITE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
+from .squares import PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
 from .position import CASUAL
+from . import outcome
 from .variants import variant_of, SPRINT
 
 # Seed 001's "valore teorico" of the pieces: pawn 1, knight 3, bishop 3, rook 5, queen 10 (the king: none).
@@ -62,7 +63,7 @@ def flag_fall(pos, color):
     """``color``'s time ran out: the game ends as a loss for it, but under ``fide`` as a draw
     when the opponent cannot checkmate by any series of legal moves (FIDE 6.9); seed 003's
     room (``casual``): "perderà la partita" whatever the material."""
-    result = "0-1" if color == WHITE else "1-0"
+    result = outcome.lost_by(color)
     if pos.profile != CASUAL and has_insufficient_material(pos, color ^ 1):
-        result = "1/2-1/2"
-    pos.declare(result, "time_forfeit")
+        result = outcome.DRAW
+    pos.declare(result, outcome.time_forfeit)

@@ -7,6 +7,7 @@ stays out of RAM until a game is archived or a host sends SAN.
 
 from .squares import WHITE, PAWN, KING, DROP, FILE_NAMES, RANK_NAMES, PIECE_SYMBOLS, parse_square
 from .notation import _letters, uci, parse_uci, san
+from . import outcome
 
 
 def parse_san(pos, text, lang="en"):
@@ -89,19 +90,15 @@ def parse_san(pos, text, lang="en"):
 
 # -- PGN ----------------------------------------------------------------
 
-# The PGN standard's Termination values for the endings the moves alone do not show.
-TERMINATION_TAGS = {"time_forfeit": "time forfeit", "abandoned": "abandoned"}
-
-
 def pgn(pos, tags=None):
     """The game so far as PGN text: the seven tag roster, any extra tags, movetext."""
-    outcome = pos.outcome()
-    result = outcome[0] if outcome else "*"
+    ended = pos.outcome()
+    result = ended[0] if ended else outcome.ONGOING
     roster = [("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
               ("White", "?"), ("Black", "?"), ("Result", result)]
     given = dict(tags or {})
-    if outcome and outcome[1] in TERMINATION_TAGS:
-        given.setdefault("Termination", TERMINATION_TAGS[outcome[1]])   # the ladder reads it
+    if ended and outcome.pgn_termination(ended[1]) != outcome.PGN_NORMAL:
+        given.setdefault("Termination", outcome.pgn_termination(ended[1]))   # the ladder reads it
     lines = []
     for key, default in roster:
         lines.append('[%s "%s"]' % (key, tag_value(given.pop(key, default))))

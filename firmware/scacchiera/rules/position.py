@@ -24,6 +24,7 @@ from array import array
 from .squares import (WHITE, BLACK, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING,
                       DROP, const)
 from . import notation
+from . import outcome
 from .legal import attacked, checks_and_pins, legal_moves
 
 # The 64 real squares of the 0x88 board, a1 first.
@@ -586,23 +587,27 @@ class Position:
     def claim_draw(self):
         """Claim a draw (50 moves or threefold); if granted it ends the game. Returns the outcome or None."""
         if self.can_claim_fifty_moves():
-            self._declared = (self._n, "1/2-1/2", "fifty_moves")
+            self._declared = (self._n, outcome.DRAW, outcome.fifty_moves)
         elif self.can_claim_threefold_repetition():
-            self._declared = (self._n, "1/2-1/2", "threefold_repetition")
+            self._declared = (self._n, outcome.DRAW, outcome.threefold_repetition)
         else:
             return None
         return self.outcome()
 
     def resign(self, color):
         """``color`` resigns the game in the current position."""
-        self._declared = (self._n, "0-1" if color == WHITE else "1-0", "resignation")
+        self._declared = (self._n, outcome.lost_by(color), outcome.resignation)
 
     def agree_draw(self):
-        self._declared = (self._n, "1/2-1/2", "agreement")
+        self._declared = (self._n, outcome.DRAW, outcome.agreement)
+
+    def abandon(self, color):
+        """``color``, to move, left the board: the game is lost for it (seed 003)."""
+        self._declared = (self._n, outcome.lost_by(color), outcome.abandoned)
 
     def declare(self, result, termination):
-        """End the game here as the rules alone would not: a flag fallen, a game abandoned
-        (game/clocks.py, game/controller.py say when and which result)."""
+        """End the game here as the rules alone would not: ``termination`` one of rules/outcome.py's
+        (a flag fallen: rules/material.py's flag_fall says which result)."""
         self._declared = (self._n, result, termination)
 
     def outcome(self, claim_draw=False, moves=None):
@@ -620,22 +625,22 @@ class Position:
         if moves is None:
             moves = self.legal_moves()
         if not moves and self.is_check():
-            return ("0-1" if self.turn == WHITE else "1-0"), "checkmate"
+            return outcome.lost_by(self.turn), outcome.checkmate
         if self.is_insufficient_material():
-            return "1/2-1/2", "insufficient_material"
+            return outcome.DRAW, outcome.insufficient_material
         if not moves:
-            return "1/2-1/2", "stalemate"
+            return outcome.DRAW, outcome.stalemate
         if self.profile == CASUAL and self.halfmove >= 100:
-            return "1/2-1/2", "fifty_moves"
+            return outcome.DRAW, outcome.fifty_moves
         if self.halfmove >= 150:
-            return "1/2-1/2", "seventyfive_moves"
+            return outcome.DRAW, outcome.seventyfive_moves
         if self._is_repetition(5):
-            return "1/2-1/2", "fivefold_repetition"
+            return outcome.DRAW, outcome.fivefold_repetition
         if claim_draw:
             if self.can_claim_fifty_moves():
-                return "1/2-1/2", "fifty_moves"
+                return outcome.DRAW, outcome.fifty_moves
             if self.can_claim_threefold_repetition():
-                return "1/2-1/2", "threefold_repetition"
+                return outcome.DRAW, outcome.threefold_repetition
         return None
 
     def is_game_over(self, claim_draw=False):

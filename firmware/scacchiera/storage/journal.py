@@ -71,6 +71,7 @@ journal is rewritten with only the moves that stand.
 import json
 
 from .. import elapsed, forget
+from ..rules import outcome
 
 JOURNAL = "current.log"
 TEMP = "current.tmp"
@@ -84,7 +85,6 @@ DUE_MS = 1000                  # ...but once a record has waited this long, only
                                # and after twice this long for nothing: a move is saved within 2 s, whatever the hands
 MAX_RECORDS = 32               # records waiting past this: the journal is rewritten whole instead (RAM)
 MARK_MS = 5000                 # a running clock's time left is saved this often (``T`` records)
-_DECLARED = ("resignation", "agreement", "fifty_moves", "threefold_repetition", "time_forfeit", "abandoned")
 
 
 def hands_at_work(app, now):
@@ -125,15 +125,15 @@ def encode(payload):
 
 def _declaration(result, termination, turn):
     """The ``X`` record of a game the rules did not end (``turn``: the side to move at the end)."""
-    if termination == "resignation":
-        return "X resign " + ("b" if result == "1-0" else "w")
-    if termination == "agreement":
+    if termination == outcome.resignation:
+        return "X resign " + ("b" if result == outcome.WHITE_WINS else "w")
+    if termination == outcome.agreement:
         return "X draw"
     # The loser (a host's ``end`` may come before the board has the last move), else the side to move.
-    loser = "w" if result == "0-1" else "b" if result == "1-0" else "wb"[turn]
-    if termination == "time_forfeit":
+    loser = "w" if result == outcome.BLACK_WINS else "b" if result == outcome.WHITE_WINS else "wb"[turn]
+    if termination == outcome.time_forfeit:
         return "X time " + loser
-    if termination == "abandoned":
+    if termination == outcome.abandoned:
         return "X abandon " + loser
     return "X claim"
 
@@ -247,7 +247,7 @@ class Journal:
         elif kind == "takeback":
             records.append("U")
         elif kind == "game_over":
-            if ev["termination"] in _DECLARED:
+            if ev["termination"] not in outcome.BY_THE_MOVES:     # a replay of the moves would not end there
                 records.append(_declaration(ev["result"], ev["termination"], self.game.position.turn))
             self._queue_archive(self.game_id, self.game.position, True)
         elif kind == "new_game":
@@ -387,7 +387,7 @@ class Journal:
                 data = encode(_move_record("M", pos.uci(m), clocks.after(ply)))
                 f.write(data)
                 size += len(data)
-            if game.result is not None and game.result[1] in _DECLARED:
+            if game.result is not None and game.result[1] not in outcome.BY_THE_MOVES:
                 data = encode(_declaration(game.result[0], game.result[1], pos.turn))
                 f.write(data)
                 size += len(data)
@@ -403,7 +403,7 @@ class Journal:
         self._records = []
         self._rewrite = False
 
-    # -- the main loop's part (runner.py, parts.Part): resume at boot, write once the LEDs show a move --
+    # -- the main loop's part (runner.py's hooks): resume at boot, write once the LEDs show a move --
 
     def boot(self, runner, now):
         """Resume the saved game, or set a damaged journal aside and start one (journal_reader.py)."""

@@ -106,7 +106,7 @@ def declare(pos, what):
         from ..rules.material import flag_fall
         flag_fall(pos, 0 if what[-1] == "w" else 1)
     elif what in ("abandon w", "abandon b"):
-        pos.declare("0-1" if what[-1] == "w" else "1-0", "abandoned")
+        pos.abandon(0 if what[-1] == "w" else 1)
     else:
         raise ValueError("unknown declaration")
 

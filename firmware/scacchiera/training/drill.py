@@ -67,7 +67,7 @@ class Drill:
         self.started_ms = -1               # when the player's first turn began
         self.over = False
 
-    # -- the main loop's hooks (parts.Part) ---------------------------------------------------
+    # -- the main loop's hooks (runner.py) ---------------------------------------------------
 
     def boot(self, runner, now):
         pass

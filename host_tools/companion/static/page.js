@@ -14,7 +14,7 @@ import { onView, setViewPly, viewPly } from "./view.js";
 const SETTINGS = "scacchiera.settings";
 let state = null;
 
-// -- settings: language, player names, site, rated, simulated speed (kept in this browser) --------
+// -- settings: the language and the simulated speed (kept in this browser) -----------------------
 
 function loadSettings() {
   try { return JSON.parse(localStorage.getItem(SETTINGS)) || {}; } catch (e) { return {}; }
