@@ -25,7 +25,7 @@ except ImportError:
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from host_tools import hwdocs  # noqa: E402
+from host_tools import board_data, hwdocs  # noqa: E402
 from host_tools.fakehw import ReedMatrix, ShortCircuit  # noqa: E402
 
 CORNERS = ("near-left", "near-right", "far-right", "far-left")
@@ -35,7 +35,7 @@ START_POSITION = list(range(16)) + list(range(48, 64))
 
 
 def square_names(squares):
-    return sorted(hwdocs.square_name(s) for s in squares)
+    return sorted(board_data.square_name(s) for s in squares)
 
 
 def config_with(**changes):
@@ -83,10 +83,10 @@ class TestPinMap:
     def test_no_pin_the_pico_keeps_for_itself(self):
         # GP23 SMPS power-save, GP24 VBUS sense, GP25 LED, GP29 VSYS/3; on the
         # Pico W (and Pico 2 W) the same four drive the wireless chip.
-        assert set(hwdocs.RESERVED_GPIOS) == PICO_RESERVED
+        assert set(board_data.RESERVED_GPIOS) == PICO_RESERVED
         for pin in self.all_pins():
             assert pin not in PICO_RESERVED, "GP%d is reserved on the Pico" % pin
-            assert hwdocs.gpio_to_header_pin(pin) is not None, "GP%d is not on the header" % pin
+            assert board_data.gpio_to_header_pin(pin) is not None, "GP%d is not on the header" % pin
 
     def test_rows_columns_led_and_buttons_present(self):
         assert len(board_config.ROW_PINS) == 8
@@ -169,11 +169,11 @@ class TestPinMap:
         grid = {name: int(led) for name, led in re.findall(r"([a-h][1-8]) \(LED (\d+)\)", text)}
         assert len(grid) == 64
         for square in range(64):
-            assert grid[hwdocs.square_name(square)] == board_config.square_to_led(square)
+            assert grid[board_data.square_name(square)] == board_config.square_to_led(square)
         chain = []
         for row in re.findall(r"^\| \d+-\d+ \| (.*) \|$", text, re.MULTILINE):
             chain += row.split(" -> ")
-        assert chain == [hwdocs.square_name(board_config.led_to_square(i)) for i in range(64)]
+        assert chain == [board_data.square_name(board_config.led_to_square(i)) for i in range(64)]
 
     def test_device_modules_import_no_hardware_or_host_only_features(self):
         allowed = {"micropython", "board_config", "sys", "os"}
@@ -207,7 +207,7 @@ class TestMatrixModel:
         matrix = ReedMatrix()
         for square in range(64):
             matrix.set_squares([square])
-            assert scan(matrix) == [square], hwdocs.square_name(square)
+            assert scan(matrix) == [square], board_data.square_name(square)
 
     def test_dense_patterns_never_ghost_with_diodes(self):
         rng = random.Random(6)
@@ -312,8 +312,8 @@ class TestGeneratedDocs:
 
     def test_pinout_names_every_used_gpio_and_its_header_pin(self):
         text = hwdocs.generate()["hardware/pinout.md"]
-        for gpio, net, _kind, _role, _to in hwdocs.pin_roles(board_config):
-            assert "| GP%d | %d | %s |" % (gpio, hwdocs.gpio_to_header_pin(gpio), net) in text
+        for gpio, net, _kind, _role, _to in board_data.pin_roles(board_config):
+            assert "| GP%d | %d | %s |" % (gpio, board_data.gpio_to_header_pin(gpio), net) in text
 
     def test_svgs_are_well_formed(self):
         import xml.etree.ElementTree as ET
@@ -329,7 +329,7 @@ class TestPowerBudget:
         assert worst <= board_config.POWER_TARGET_MA <= board_config.USB_PORT_MA == 500
 
     def test_budget_uses_the_firmware_cap(self):
-        budget = hwdocs.power_budget(board_config)
+        budget = board_data.power_budget(board_config)
         assert budget["level"] == board_config.LED_MAX_LEVEL
         assert budget["total_ma"] == pytest.approx(board_config.worst_case_ma(board_config.LED_MAX_LEVEL))
         assert budget["total_ma"] <= 500
@@ -345,7 +345,7 @@ class TestPowerBudget:
         assert board_config.worst_case_ma(255) > 500, "without a cap the board would overload USB"
 
     def test_cap_is_the_highest_that_meets_the_target(self):
-        assert board_config.LED_MAX_LEVEL == hwdocs.max_level_within(board_config, board_config.POWER_TARGET_MA)
+        assert board_config.LED_MAX_LEVEL == board_data.max_level_within(board_config, board_config.POWER_TARGET_MA)
 
     def test_the_comment_states_the_cap(self):
         with open(os.path.join(ROOT, "firmware", "board_config.py"), encoding="utf-8") as f:

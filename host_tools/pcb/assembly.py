@@ -6,7 +6,8 @@ or J2 sits, how far the strips reach past the squares, and which carrier
 header each cable comes from.
 """
 
-from host_tools.hwdocs import Svg, square_name
+from host_tools.board_data import square_name
+from host_tools.svg import Svg
 from host_tools.pcb import boards as boards_module
 from host_tools.pcb import spec
 

@@ -20,8 +20,8 @@ lays it out and routes it; tests/test_pcb.py checks it against the reed
 matrix model of host_tools/fakehw.
 """
 
-from host_tools.hwdocs import PICO_HEADER  # the Pico's 40 pins, pin 1 at the top left with USB up
-from host_tools.hwdocs import ROOT, board_config
+from host_tools.board_data import PICO_HEADER  # the Pico's 40 pins, pin 1 at the top left with USB up
+from host_tools.board_data import ROOT, board_config
 from host_tools.pcb import spec
 
 # What each pin of a strip's 14-way connector carries (J1 and J2 alike). +5V

@@ -6,7 +6,7 @@ each polarised part the fab places as its pads lie on our board, the pad the par
 and what that pin is, so the maker can compare the preview with it part by part.
 """
 
-from host_tools.hwdocs import Svg
+from host_tools.svg import Svg
 
 SCALE = 20  # px per mm
 PANEL = 260  # px: one part's panel
