@@ -906,8 +906,9 @@ def test_the_last_ten_seconds_of_a_clock_are_heard_once(browser, scripted):
         scripted.feed({"ev": "clock", "white": left, "black": 300000, "running": "w"})
         scripted.answer(status_reply(clock={"control": "5+3", "white": left, "black": 300000, "running": "w"},
                                      options={"profile": "fide", "clock": "5+3"}))
-    page.wait_for_function("window.scacchieraSounds.includes('low time')")
-    time.sleep(0.3)
+        # each state drawn before the next comes (a state's sounds are played as it is drawn)
+        page.wait_for_function("s => window.scacchiera.state.clock && window.scacchiera.state.clock.white === s",
+                               arg=left)
     assert page.evaluate("window.scacchieraSounds.filter(s => s === 'low time').length") == 1
     assert not page.errors
 
