@@ -3,6 +3,7 @@
     python -m host_tools.engine_match [--levels 7] [--elos 1800] [--games 400] [--jobs 2]
                                       [--nodes N] [--sf-ms 100] [--stockfish PATH] [--first-game N]
     python -m host_tools.engine_match --ladder [--levels 1,2,3,4,5,6] [--games 100] [--anchor 1572]
+    python -m host_tools.engine_match --tally LOG [LOG ...]
 
 Debian's ``stockfish`` (apt-get install stockfish; /usr/games/stockfish)
 plays with ``UCI_LimitStrength`` and ``UCI_Elo`` (1350 is its minimum in
@@ -20,7 +21,9 @@ bound, printed as such. ``--jobs`` plays that many games at once (a
 Stockfish each). The games (PGN, the commit in their tags) and the lines
 printed go to ``data/engine-match/`` (one ``.pgn`` and one ``.log`` a run,
 named by the date, the commit and the pairing), kept with the tree, not in
-docs; ``--first-game`` continues a run's numbering (its openings and colours).
+docs; ``--first-game`` continues a run's numbering (its openings and colours), and ``--tally``
+sums a run kept in several logs (one stopped, then continued): each pairing's score and each
+level's Elo as the match prints them, refused if a game is missing or told twice.
 
 ``--ladder`` calibrates the levels against each other, which Stockfish cannot
 do below its minimum: each pair of adjacent levels plays ``--games`` games
@@ -37,6 +40,7 @@ import datetime
 import math
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 
@@ -275,6 +279,42 @@ def match(levels, elos, games, nodes, sf_ms, stockfish_path, out=print, first=0,
     return summary
 
 
+_GAME_LINE = re.compile(r"^level (\d+) vs SF (\d+) game (\d+) \(.*\): (win|draw|loss) in \d+ plies$")
+_SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def tally(paths, out=print):
+    """The games of a match against Stockfish told in the logs ``paths`` (as ``match`` writes
+    them): each pairing's score and each level's Elo; {level: Elo estimate}. ValueError when a
+    pairing's games are not 1..N, each told once."""
+    told = {}                         # (level, elo) -> {game number: score}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                m = _GAME_LINE.match(line.rstrip("\n"))
+                if m:
+                    games = told.setdefault((int(m.group(1)), int(m.group(2))), {})
+                    number = int(m.group(3))
+                    if number in games:
+                        raise ValueError("level %s vs SF %s game %d is told twice" % (m.group(1), m.group(2), number))
+                    games[number] = _SCORES[m.group(4)]
+    summary = {}
+    for level in sorted({lv for lv, _ in told}):
+        results = []
+        for elo in sorted(e for lv, e in told if lv == level):
+            games = told[(level, elo)]
+            missing = sorted(set(range(1, max(games) + 1)) - set(games))
+            if missing:
+                raise ValueError("level %d vs SF %d: games %s are missing" % (level, elo, missing[:10]))
+            scores = [games[n] for n in sorted(games)]
+            out("level %d vs SF %d: %.1f / %d (%d wins, %d draws, %d losses)"
+                % (level, elo, sum(scores), len(scores), scores.count(1.0), scores.count(0.5), scores.count(0.0)))
+            results += [(elo, score) for score in scores]
+        summary[level] = elo_estimate(results)
+        out("level %d: %s" % (level, format_estimate(summary[level])))
+    return summary
+
+
 _stockfish = None      # a match's Stockfish in this process (a worker's own when games run at once)
 
 
@@ -356,7 +396,14 @@ def main(argv=None):
     ap.add_argument("--folder", default=FOLDER, help="where the games and the lines go (against Stockfish)")
     ap.add_argument("--anchor", type=float, default=None,
                     help="--ladder: the top level's Elo on Stockfish's scale, to chain the others from")
+    ap.add_argument("--tally", nargs="+", metavar="LOG", help="sum a match's logs (a run stopped and continued)")
     args = ap.parse_args(argv)
+    if args.tally:
+        try:
+            tally(args.tally)
+        except ValueError as e:
+            raise SystemExit(str(e))
+        return 0
 
     def out(line):
         print(line, flush=True)    # as each game ends: a run cut short still leaves its figures

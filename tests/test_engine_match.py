@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from host_tools.engine_match import elo_estimate, find_stockfish, ladder, match, score_difference
+from host_tools.engine_match import _game_line, elo_estimate, find_stockfish, ladder, match, score_difference, tally
 
 
 def test_elo_estimate_from_results():
@@ -27,6 +27,25 @@ def test_score_difference_in_elo():
     elo, low, high, se = score_difference([1.0] * 9 + [0.5])
     assert elo > 400 and low is not None and high is None and se is not None
     assert score_difference([1.0] * 4) == (None, None, None, None)  # all won: no finite figure
+
+
+def test_a_run_in_two_logs_is_tallied_as_one(tmp_path):
+    scores = [1.0, 0.5, 0.0, 0.0, 1.0, 0.5, 0.5]
+    first, second = tmp_path / "a.log", tmp_path / "b.log"
+    first.write_text("commit abc: levels 7 ...\n" + "".join(
+        _game_line("level 7 vs SF 1800", g, scores[g], 80) + "\n" for g in range(3)))
+    second.write_text("commit def: levels 7 ...\n" + "".join(
+        _game_line("level 7 vs SF 1800", g, scores[g], 80) + "\n" for g in range(3, 7)))
+    lines = []
+    summary = tally([str(first), str(second)], out=lines.append)
+    assert lines[0] == "level 7 vs SF 1800: 3.5 / 7 (2 wins, 3 draws, 2 losses)"
+    assert summary[7] == elo_estimate([(1800, s) for s in scores]) and lines[1].startswith("level 7: Elo 1800")
+    with pytest.raises(ValueError, match="told twice"):
+        tally([str(first), str(first)])
+    gap = tmp_path / "c.log"         # the second log without its first game (game 4)
+    gap.write_text(second.read_text().replace(_game_line("level 7 vs SF 1800", 3, 0.0, 80) + "\n", ""))
+    with pytest.raises(ValueError, match=r"games \[4\] are missing"):
+        tally([str(first), str(gap)])
 
 
 def test_a_short_ladder_replays_its_games():
