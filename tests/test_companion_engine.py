@@ -110,11 +110,12 @@ def computer_done(board, rounds=0, timeout=10):
     """Wait until the computer's thread has acted on everything the board's model holds now, and has
     gone ``rounds`` more times round its loop (its timed wake comes once a second): a check that it
     did nothing is then a real one."""
-    version, start = board.model.version, board.computer.rounds
-    deadline = time.monotonic() + timeout
-    while board.computer.handled < version or board.computer.rounds < start + rounds:
-        assert time.monotonic() < deadline, "the computer's thread did not go on"
-        time.sleep(0.01)
+    computer = board.computer
+    version, start = board.model.version, computer.rounds
+    with computer.went_round:
+        assert computer.went_round.wait_for(
+            lambda: computer.handled >= version and computer.rounds >= start + rounds, timeout), \
+            "the computer's thread did not go on"
 
 
 def test_a_hint_goes_with_suggest_when_the_board_knows_it(scripted):

@@ -121,6 +121,7 @@ class Computer:
         self.replied_at = None          # time.perf_counter() when its last reply went to the board (make bench)
         self.handled = -1               # the model's version its thread has acted on, done (tests wait for it)
         self.rounds = 0                 # its thread's turns of its loop (one a change, or a second)
+        self.went_round = threading.Condition()   # notified after each turn
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
 
@@ -268,8 +269,10 @@ class Computer:
                 self._reply(*turn)
             elif asked:
                 self._answer_board()
-            self.handled = seen
-            self.rounds += 1
+            with self.went_round:
+                self.handled = seen
+                self.rounds += 1
+                self.went_round.notify_all()
 
     def _turn(self):
         """(key, start FEN, moves, seconds to think) when the computer is to move and has not answered
