@@ -458,7 +458,7 @@ def lichess_latency():
                     board.advance(1)
                 sent.append((time.perf_counter() - start) * 1000)
                 start = time.perf_counter()
-                while board.model.status.get("show") != script[ply + 1]:
+                while board.model.view().status.get("show") != script[ply + 1]:
                     board.advance(1)
                 shown.append((time.perf_counter() - start) * 1000)
                 make(board, board.state(), script[ply + 1])

@@ -22,7 +22,7 @@ from host_tools.club import feed
 from host_tools.club.club import Club, ClubError
 from host_tools.club.server import make_club_server
 from host_tools.club.tournament import Tournament, TournamentError
-from host_tools.companion.boards import SerialBoard, SimulatedBoard
+from host_tools.companion.boards import ActionError, SerialBoard, SimulatedBoard
 from host_tools.companion.server import bind
 from host_tools.serving import in_thread
 from host_tools.ladder.ladder import Ladder
@@ -713,7 +713,7 @@ def test_without_a_tournament_the_feed_has_every_boards_current_game(tmp_path):
     with club_served(tmp_path, boards, NAMES[:4]) as (club, url):
         settle(boards, lambda: all(b.model.status for b in boards), "the boards' states")
         boards[1].act("players", {"white": "Anna", "black": "Bruno"})      # the board's Players panel
-        boards[1].command({"cmd": "set", "name": "clock", "value": "5+3"})
+        boards[1].ask({"cmd": "set", "name": "clock", "value": "5+3"})
         settle(boards, lambda: (boards[1].model.status or {}).get("clock"), "the clock on board 2")
         s = boards[1].state()
         make(boards[1], s, "e2e4")
@@ -878,3 +878,26 @@ def test_a_host_restart_mid_round_loses_no_move_and_send_again_sets_the_game_up_
         play(board, rng, 1, lambda: None)
         after = feed_games(url)[1]
         assert [m.uci() for m in after.mainline_moves()][:6] == before[0] and len(list(after.mainline_moves())) == 7
+
+
+def test_the_clubs_commands_are_the_clubs_and_their_refusals_its_news(tmp_path):
+    """The club's pairing goes to a board as the club's commands (logged "club> ", never as a line
+    the person typed); a command the board refuses is the club's news, not the board page's."""
+    boards = sim_boards(1)
+    try:
+        club = Club(boards, str(tmp_path / "club"))
+        board = boards[0]
+        settle(boards, lambda: board.model.status, "the board's state")
+        board.act("tag", {"name": "Event", "value": "Club night"}, by="club")
+        board.act("option", {"name": "clock", "value": "soon"}, by="club")       # not a time control
+        settle(boards, lambda: board.model.view().refused.get("club"), "the board's answer")
+        club.board_changed(0)
+        assert club.said.startswith("board 1 refused the club's set: "), club.said
+        s = board.state()
+        assert s["refusal"] is None
+        ours = [line for line in s["protocol"] if line.startswith("club> ")]
+        assert len(ours) == 2 and not [line for line in s["protocol"] if line.startswith("> ")]
+        with pytest.raises(ActionError, match="only the person types"):
+            board.act("send", {"line": "status"}, by="club")
+    finally:
+        boards[0].sim.flash.cleanup()

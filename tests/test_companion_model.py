@@ -1,6 +1,7 @@
 """The companion's model of a board, fed protocol lines by hand: what it asks, what it shows."""
 
 import json
+import threading
 
 import pytest
 
@@ -185,16 +186,17 @@ def test_suggestions_and_the_boards_request_for_one(link):
         answer(model, r, commands={"hello": {}, "suggest": {}})
     answer(model, sent[4], **status(["e2e4"], turn="b"))
     assert model.knows("suggest") is True and model.knows("fly") is False
+    computer = model.subscribe("computer")
     model.feed(json.dumps({"ev": "suggest", "uci": "e7e5"}))        # the board's own engine
-    assert model.state()["suggestion"] == "e7e5" and model.suggest_request is None
+    assert model.state()["suggestion"] == "e7e5"
     model.feed(json.dumps({"ev": "suggest", "uci": None}))          # a gesture asking the host
-    assert model.suggest_request == {"ev": "suggest", "uci": None}
+    assert computer.wait(0) == [{"ev": "suggest", "uci": "e7e5"}, {"ev": "suggest", "uci": None}]
     model.feed(json.dumps({"ev": "move", "uci": "e7e5"}))
     answer(model, sent[-1], **status(["e2e4", "e7e5"]))
     assert model.state()["suggestion"] is None                      # that position is gone
     replies = []
-    model.command({"cmd": "suggest", "uci": "g1f3"}, replies.append)
-    assert model.log[-1] == '> {"cmd":"suggest","uci":"g1f3","id":"%s"}' % sent[-1]["id"]
+    model.ask({"cmd": "suggest", "uci": "g1f3"}, "computer", replies.append)
+    assert model.log[-1] == 'computer> {"cmd":"suggest","uci":"g1f3","id":"%s"}' % sent[-1]["id"]
     model.feed(json.dumps({"re": "suggest", "ok": True, "id": sent[-1]["id"]}))
     assert replies == [{"re": "suggest", "ok": True, "id": sent[-1]["id"]}]
 
@@ -222,11 +224,15 @@ def test_the_boards_refusals_of_the_persons_lines_are_kept_for_the_page(link):
     assert model.state()["refusal"] is None
     # The companion's own request refused: not the person's news.
     model.feed(json.dumps({"re": "status", "ok": False, "id": sent[-1]["id"], "error": "internal"}))
-    # A tracked command refused: its sender handles it.
+    # A command whose caller reads the answer, refused: its caller handles it.
     replies = []
-    model.command({"cmd": "suggest", "uci": "g1f3"}, replies.append)
+    model.ask({"cmd": "suggest", "uci": "g1f3"}, on_reply=replies.append)
     model.feed(json.dumps({"re": "suggest", "ok": False, "id": sent[-1]["id"], "error": "unknown_command"}))
     assert replies and model.state()["refusal"] is None and model.state()["refusals"] == 2
+    # The person's button (no reader): the page's news, as a typed line's.
+    model.ask({"cmd": "resign", "side": "w"})
+    model.feed(json.dumps({"re": "resign", "ok": False, "id": sent[-1]["id"], "error": "invalid_state"}))
+    assert model.state()["refusal"]["re"] == "resign" and model.state()["refusals"] == 3
 
 
 @pytest.mark.parametrize("seed, placed, drawn, refused", [
@@ -274,3 +280,67 @@ def test_the_boards_troubles_stay_until_the_game_moves_on(link):
     model.feed(json.dumps(refused))
     model.feed(json.dumps({"ev": "leds", "frame": {}}))
     assert model.state()["trouble"] == refused
+
+
+def test_each_caller_has_its_own_conversation_with_the_board(link):
+    """One board, four callers (docs/architecture.md, "One conversation per board"): each one's
+    lines are logged as its own, each one alone gets its answers (a Future, or its on_reply), and
+    another caller's refusal never shows on the page as the person's."""
+    model, sent = link
+    model.connected()
+    for r in sent[:5]:
+        answer(model, r)
+    lichess = model.subscribe("lichess")
+    lichess.wait(0)
+    asked = {}
+    for by in ("person", "computer", "lichess", "club"):
+        asked[by] = (model.ask({"cmd": "set", "name": "clock", "value": "x"}, by), sent[-1]["id"])
+    assert [line.split(" ", 1)[0] for line in model.log[-4:]] == [">", "computer>", "lichess>", "club>"]
+    for by in ("club", "lichess", "computer"):
+        future, rid = asked[by]
+        model.feed(json.dumps({"re": "set", "ok": False, "error": "bad_field", "message": by, "id": rid}))
+        assert future.result(0)["message"] == by                    # that caller's answer, and only its
+        assert model.state()["refusal"] is None                     # not the person's news
+    assert not asked["person"][0].done()
+    model.feed(json.dumps({"re": "set", "ok": False, "error": "bad_field", "message": "person",
+                           "id": asked["person"][1]}))
+    assert asked["person"][0].result(0)["message"] == "person"
+    assert model.state()["refusal"]["message"] == "person"
+    assert lichess.wait(0) == []                                    # changes, no events: news all the same
+    with pytest.raises(ValueError, match="callers"):
+        model.ask({"cmd": "status"}, "stranger")
+
+
+def test_a_board_gone_answers_nothing_its_callers_wait_for(link):
+    model, sent = link
+    future = model.ask({"cmd": "games"}, "club")
+    model.reset()                                 # a new connection: the board restarted
+    assert future.cancelled()
+    model.feed(json.dumps({"re": "games", "ok": True, "id": sent[-1]["id"], "games": []}))
+    assert future.cancelled()
+
+
+def test_a_subscriber_waits_on_its_own_news_not_on_the_boards_lock(link):
+    """The subscriber's events in order, each once; ``view`` a consistent moment of the board; a
+    subscriber holding nothing of the model's while it waits (the model's lock free meanwhile)."""
+    model, sent = link
+    news = model.subscribe("computer")
+    assert news.wait(0) == []                    # nothing yet: the wait times out
+    model.connected()
+    for r in sent[:5]:
+        answer(model, r, commands={"hello": {}, "clock": {}})
+    model.feed(json.dumps({"ev": "move", "uci": "e2e4"}))
+    model.feed(json.dumps({"ev": "leds", "frame": {}}))          # a frame: a change, not an event
+    model.feed(json.dumps({"ev": "takeback", "uci": "e2e4"}))
+    assert [e["ev"] for e in news.wait(0)] == ["move", "takeback"]
+    assert news.wait(0) == []
+    woke = []
+    waiter = threading.Thread(target=lambda: woke.append(news.wait(10)))
+    waiter.start()
+    with model.lock:                             # the board's lock held: the subscriber's wake still comes
+        news.wake()
+        waiter.join(10)
+    assert woke == [[]]
+    view = model.view()
+    assert view.knows("clock") is True and view.knows("fly") is False
+    assert view.status is model.status and view.version == model.version and view.busy is model.busy()

@@ -148,7 +148,7 @@ def test_options_go_to_the_board_as_protocol_lines(url):
     wait_for(url, lambda s: s["ready"])
     assert act(url, "option", name="hints", value=False)[0] == 200
     s = wait_for(url, lambda s: s["options"]["hints"] is False)
-    assert any(line.startswith('> {"cmd":"set","name":"hints","value":false}') for line in s["protocol"])
+    assert any(line.startswith('> {"cmd":"set","name":"hints","value":false,"id":') for line in s["protocol"])
     act(url, "option", name="hints", value="yes")
     s = wait_for(url, lambda s: "refused" in s["protocol"][-1])
     assert s["options"]["hints"] is False

@@ -3,6 +3,7 @@ against a fake Lichess on loopback (tests/fake_lichess.py: a real ASGI app, bers
 base URL), the simulated board (the real firmware) moved by simulated hands, through the page's actions.
 No real network."""
 
+import json
 import os
 import random
 import stat
@@ -109,6 +110,10 @@ def test_a_whole_game_as_white_against_the_ai_to_mate(board, fake, tmp_path):
     board.act("lichess", {"op": "ai", "level": 3, "minutes": 10, "increment": 5, "color": "white"})
     s = started(board)
     assert s["options"]["takeback"] is False          # no takebacks while online
+    # The bridge's lines are Lichess's in the log, none the person's (their refusals its notice).
+    bridge = [json.loads(line.split("> ", 1)[1])["cmd"] for line in s["protocol"] if line.startswith("lichess> ")]
+    assert {"new", "set", "tag"} <= set(bridge)
+    assert not [line for line in s["protocol"] if line.startswith("> ")]
     g = s["lichess"]["game"]
     assert g["color"] == "white" and g["opponent"] == "Lichess AI level 3" and g["clock"]["white"] == 600000
     with pytest.raises(ActionError, match="fair play"):

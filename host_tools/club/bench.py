@@ -46,7 +46,7 @@ def _moves_in(text):
 def _hand_move(board, rng):
     """A person's hands, in real time: a random quiet-enough legal move (no castling, promotion or
     en passant: one lift and one put-down, a capture's victim to the tray first)."""
-    game = chess.Board(board.model.status["fen"])
+    game = chess.Board(board.model.view().status["fen"])
     moves = [m for m in game.legal_moves if not (game.is_castling(m) or m.promotion or game.is_en_passant(m))]
     if not moves:
         return False
@@ -120,7 +120,7 @@ def run(n, plies=6, seed=1):
                 cpu0, wall0 = time.process_time(), time.monotonic()
                 for ply in range(1, plies + 1):
                     for i, board in enumerate(boards):
-                        while len(board.model.status.get("moves") or ()) < ply - 1:
+                        while len(board.model.view().status.get("moves") or ()) < ply - 1:
                             time.sleep(0.01)
                         _hand_move(board, rng)
                 deadline = time.monotonic() + 30

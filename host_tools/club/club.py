@@ -83,6 +83,7 @@ class Club:
         self._acting = threading.Lock()    # one arbiter's action at a time
         self._cache = {}          # round number -> (version, PGN text)
         self._sans = {}           # board index -> ((start, ply, last UCI), its SAN): the page's Last column
+        self._refusals_said = {}  # board index -> how many of the club's commands it had refused, said
         self.casual = {}          # board number -> [game number, record, start FEN, tags]: casual_games
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="club", daemon=True)
@@ -123,7 +124,7 @@ class Club:
                 for board in self.find_new(list(self.boards)):
                     self.add_board(board)
             for board in self.boards:
-                heard = board.model.heard
+                heard = board.model.view().heard
                 if board.connected() and (heard is None or now - heard > PING_SECONDS):
                     try:
                         board.model.ping()
@@ -156,8 +157,14 @@ class Club:
     def board_changed(self, index):
         """(from board ``index``'s thread) its model changed: its pairing's record follows it."""
         board = self.boards[index]
-        with board.model.lock:
-            status, headers, start = board.model.status, board.model.headers, board.model.start
+        view = board.model.view()
+        status, headers, start = view.status, view.headers, view.start
+        refused = view.refused.get("club")
+        if refused is not None and refused[0] != self._refusals_said.get(index):
+            self._refusals_said[index] = refused[0]
+            with self.lock:
+                self.said = "board %d refused the club's %s: %s" % (
+                    index + 1, refused[1]["re"], refused[1]["message"] or refused[1]["error"])
         if status is not None:
             with self.lock:
                 self._follow(index + 1, status, headers, start)
@@ -240,11 +247,7 @@ class Club:
                     WhiteElo=str(t.players[g["white"] - 1]["rating"]),
                     BlackElo=str(t.players[g["black"] - 1]["rating"]),
                     TimeControl=time_control({"clock": t.clock}))
-        for name, value in tags.items():
-            cmd = {"cmd": "tag", "name": name}
-            if value:
-                cmd["value"] = value
-            actions.append(("send", {"line": json.dumps(cmd)}))
+        actions += [("tag", {"name": name, "value": value}) for name, value in tags.items()]
         self._outbox.append((g["board"], actions))
 
     def _deliver(self):
@@ -255,7 +258,7 @@ class Club:
         for number, actions in outbox:
             try:
                 for action, fields in actions:
-                    self.boards[number - 1].act(action, fields)
+                    self.boards[number - 1].act(action, fields, by="club")
             except ActionError as e:
                 problems.append("board %d did not take its game (%s): send it again when it is back" % (number, e))
         if problems:
@@ -353,9 +356,8 @@ class Club:
         now = time.monotonic()
         boards = []
         for i, board in enumerate(self.boards):
-            with board.model.lock:
-                status, headers, clock = board.model.status or {}, board.model.headers or {}, board.model.clock
-                heard, start = board.model.heard, board.model.start
+            view = board.model.view()
+            status, headers, clock, heard, start = view.status or {}, view.headers or {}, view.clock, view.heard, view.start
             moves = status.get("moves") or []
             connected = board.connected()
             boards.append({"board": i + 1, "kind": board.kind, "connected": connected, "problem": board.problem(),

@@ -7,13 +7,12 @@ Actions come from the server's threads; ``on_change`` is called (from any
 thread) whenever what the page shows may have changed.
 """
 
-import json
 import os
 import secrets
 import threading
 import time
 
-from host_tools.companion.model import BoardModel, MAX_LINE
+from host_tools.companion.model import PERSON, BoardModel, MAX_LINE
 from host_tools.companion.players import RATED_EVENT, Players
 from host_tools.sim.device import OTHERS_MS, SimBoard, SimError
 from scacchiera.options import OPPONENTS as BOARD_OPPONENTS
@@ -39,9 +38,12 @@ def _text(fields, key):
 GAME_ACTIONS = ("undo", "offer", "draw", "decline", "resign")
 
 
-def _protocol_action(board, action, fields):
-    """The actions every board has, as protocol lines: options, a new game, a line typed by the person."""
+def _protocol_action(board, action, fields, by=PERSON):
+    """The actions every board has, as protocol lines sent on behalf of ``by`` (model.CALLERS: the
+    person at the page, or the club): options, a game's tags, a new game, a line the person typed."""
     if action == "send":
+        if by != PERSON:
+            raise ActionError("only the person types lines: the %s asks by command" % by)
         try:
             board.model.user_line(fields.get("line"))
         except ValueError as e:
@@ -53,7 +55,12 @@ def _protocol_action(board, action, fields):
         value = fields["value"]
         if not (isinstance(value, (bool, int, str)) and len(str(value)) <= 32):
             raise ActionError("'value' must be true/false, a number or a word")
-        board.command({"cmd": "set", "name": name, "value": value})
+        board.ask({"cmd": "set", "name": name, "value": value}, by=by)
+    elif action == "tag":
+        cmd = {"cmd": "tag", "name": _text(fields, "name")}
+        if fields.get("value"):
+            cmd["value"] = _text(fields, "value")     # none: the tag removed
+        board.ask(cmd, by=by)
     elif action == "lichess":
         if board.lichess is None:
             raise ActionError("Lichess is not set up on this companion")
@@ -95,7 +102,7 @@ def _protocol_action(board, action, fields):
             if op not in ("resign", "offer") or side not in ("w", "b"):
                 raise ActionError("'side' is w or b, for resign and offer")
             cmd["side"] = side
-        board.command(cmd)
+        board.ask(cmd, by=by)
     elif action == "past":
         board.past_games(fields.get("op"), fields.get("game"))
     elif action == "ladder_player":
@@ -103,9 +110,9 @@ def _protocol_action(board, action, fields):
     elif action == "train":
         board.train(fields)
     elif action == "start":
-        board.start_game(fields)
+        board.start_game(fields, by)
     elif action == "new":
-        board.command(_new_command(fields))
+        board.ask(_new_command(fields), by=by)
     else:
         raise ActionError("no such action: %s" % action)
 
@@ -309,7 +316,7 @@ class Board:
         if fields.get("mode") != "stop":
             self.training = {"player": player, "said": None}
         for cmd in cmds:
-            self.command(cmd)
+            self.ask(cmd)
 
     def _drilled(self, ev):
         """A drill's event from the board: a named player's puzzle, done, goes into the ladder."""
@@ -339,13 +346,13 @@ class Board:
 
     # -- a new game, in one place ------------------------------------------------------------
 
-    def start_game(self, fields):
+    def start_game(self, fields, by=PERSON):
         """The page's "new game": ``opponent`` (OPPONENTS: ``computer`` is the companion's engine,
         ``engine N`` the board's own), ``colour`` the person's (COLOURS; by lot between two people
         swaps the names at random), ``clock`` (``off`` or ``M+S``, absent: unchanged), ``rated``, and
         the game: ``variant``, ``seed``, ``fen``. Checked whole before a line is sent; the lines then go
         in the order that leaves no engine thinking on the old game: the opponents stop, the clock, the
-        new game, then who plays it."""
+        new game, then who plays it. The lines go on behalf of ``by`` (model.CALLERS)."""
         opponent = fields.get("opponent", "person")
         colour = fields.get("colour", "white")
         if opponent not in OPPONENTS:
@@ -379,10 +386,10 @@ class Board:
         other = "black" if colour == "white" else "white"
         if self.computer is not None:
             self.computer.configure(sides=[])
-        self.command({"cmd": "set", "name": "opponent", "value": "person"})
+        self.ask({"cmd": "set", "name": "opponent", "value": "person"}, by=by)
         if clock is not None:
-            self.command({"cmd": "set", "name": "clock", "value": clock})
-        self.new_game(dict(fields, position=new.get("position")))   # the position drawn, if drawn
+            self.ask({"cmd": "set", "name": "clock", "value": clock}, by=by)
+        self.new_game(dict(fields, position=new.get("position")), by)   # the position drawn, if drawn
         if opponent == "computer":
             try:
                 self.computer.configure(sides=[other], elo=level.get("elo"), skill=level.get("skill"),
@@ -390,8 +397,8 @@ class Board:
             except ValueError as e:
                 raise ActionError(str(e))
         elif opponent != "person":
-            self.command({"cmd": "set", "name": "engine_side", "value": other[0]})
-            self.command({"cmd": "set", "name": "opponent", "value": opponent})
+            self.ask({"cmd": "set", "name": "engine_side", "value": other[0]}, by=by)
+            self.ask({"cmd": "set", "name": "opponent", "value": opponent}, by=by)
         self.players.machine = {other: self._machine_name(opponent, level)} if opponent != "person" else {}
         self.started = {"opponent": opponent, "colour": colour, "by_lot": by_lot}
 
@@ -404,13 +411,14 @@ class Board:
                 return "%s (%s)" % (self.computer.name, words % level[key])
         return self.computer.name
 
-    def new_game(self, fields):
+    def new_game(self, fields, by=PERSON):
         """The protocol's ``new`` (fen, profile, variant, seed): the hands then set the pieces up."""
-        self.command(_new_command(fields))
+        self.ask(_new_command(fields), by=by)
 
-    def ask(self, cmd, on_reply):
-        """A protocol command on the page's behalf whose reply goes to ``on_reply`` (model.command)."""
-        self.model.command(cmd, on_reply)
+    def ask(self, cmd, on_reply=None, by=PERSON):
+        """The protocol command ``cmd`` on behalf of ``by`` (model.CALLERS), its reply to
+        ``on_reply`` and the Future returned (model.BoardModel.ask)."""
+        return self.model.ask(cmd, by, on_reply)
 
     def _listed(self, reply):
         """The archive's list; each game then read once (``pgn N``, one after the other) to say who
@@ -519,26 +527,23 @@ class Board:
     def problem(self):
         return None
 
-    def command(self, cmd):
-        """A protocol command on behalf of the page (its reply shows in the log)."""
-        self.model.user_line(json.dumps(cmd, separators=(",", ":")))
-
-    def suggest(self, uci):
+    def suggest(self, uci, by=PERSON):
         """Light ``uci`` as a suggestion: the protocol's ``suggest`` (shown, not enforced). A board
         whose firmware does not know ``suggest`` (hello's commands, or an error reply) gets ``show``
         instead: lit the same way, but the board then waits for that move. Says which it used."""
         def answered(reply):
             if not reply.get("ok") and reply.get("error") == "unknown_command":
-                self.command({"cmd": "show", "uci": uci})    # an older firmware: the nearest it has
+                self.ask({"cmd": "show", "uci": uci}, by=by)    # an older firmware: the nearest it has
         self.model.suggested(uci)
         if self.model.knows("suggest") is False:
-            self.command({"cmd": "show", "uci": uci})
+            self.ask({"cmd": "show", "uci": uci}, by=by)
             return "with show: this board's firmware has no suggest, so it waits for that move"
-        self.model.command({"cmd": "suggest", "uci": uci}, answered)
+        self.ask({"cmd": "suggest", "uci": uci}, answered, by)
         return "with suggest"
 
-    def act(self, action, fields):
-        _protocol_action(self, action, fields)
+    def act(self, action, fields, by=PERSON):
+        """One of the page's actions (or the club's, ``by``), as protocol commands."""
+        _protocol_action(self, action, fields, by)
         self.on_change()
 
     def _write(self, line):
@@ -583,13 +588,9 @@ class SimulatedBoard(Board):
             self.model.connected()
         self._pump()
 
-    def command(self, cmd):
+    def ask(self, cmd, on_reply=None, by=PERSON):
         with self.sim.lock:            # the firmware's serial input is not shared across threads
-            super().command(cmd)
-
-    def ask(self, cmd, on_reply):
-        with self.sim.lock:
-            super().ask(cmd, on_reply)
+            return super().ask(cmd, on_reply, by)
 
     def _run(self):
         owed = 0.0
@@ -668,9 +669,9 @@ class SimulatedBoard(Board):
                 state.update(sim.display_state())
             return state
 
-    def act(self, action, fields):
+    def act(self, action, fields, by=PERSON):
         if action == "lichess":            # network calls (and their waits) must not hold the simulator
-            return super().act(action, fields)
+            return super().act(action, fields, by)
         sim = self.sim
         try:
             with sim.lock:
@@ -698,11 +699,11 @@ class SimulatedBoard(Board):
                 elif action == "press":
                     sim.press(_text(fields, "button"))
                 elif action == "new":
-                    self.new_game(fields)
+                    self.new_game(fields, by)
                 elif action == "clock":
                     self._clock(fields)
                 else:
-                    _protocol_action(self, action, fields)
+                    _protocol_action(self, action, fields, by)
                     sim.wait(20)           # the firmware reads the line and answers
         except SimError as e:
             raise ActionError(str(e))
@@ -726,10 +727,10 @@ class SimulatedBoard(Board):
             self.sim.set_up()
             self._pump()
 
-    def new_game(self, fields):
+    def new_game(self, fields, by=PERSON):
         """A new game on the simulator: the protocol's ``new``, as on a real board (its options
         stay: it once restarted the simulated board and lost a clock just set), the simulated
-        hands setting the new game's pieces up."""
+        hands setting the new game's pieces up (whoever asked, ``by``: the simulator takes it directly)."""
         fen = fields.get("fen") or None
         profile = fields.get("profile") or None        # none given: the board's own stays
         variant = fields.get("variant") or None

@@ -24,6 +24,7 @@ import chess
 import chess.engine
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from host_tools.companion.model import REPLY_SECONDS
 from scacchiera.game import offers
 
 SEARCH_PATH = ("/usr/games", "/usr/local/games")
@@ -95,8 +96,9 @@ def _open(command):
 class Computer:
     """The computer opponent for one board (boards.Board): which engine, which side(s) it plays and how strongly.
 
-    ``choices`` is ``engines()``'s list, or one path. It runs in its own thread,
-    woken by the board's model whenever the game changes.
+    ``choices`` is ``engines()``'s list, or one path. It runs in its own thread, a subscriber of
+    the board (model.Subscription: woken by each change, the board's events its own to read), and
+    asks the board as the computer (``board.ask(..., by="computer")``).
     """
 
     def __init__(self, board, choices, think=THINK_SECONDS):
@@ -116,12 +118,11 @@ class Computer:
         self.hint_said = None           # how the last hint was shown, for the page
         self._asked = None              # (game, moves) it last answered, so it answers once
         self._answered = None           # (session, game, ply) of the person's draw offer it answered
-        self._suggested = None          # the board's last suggest request answered (its event)
         self._told = None               # (session, sides) the board was told who plays (_tell_board)
         self.replied_at = None          # time.perf_counter() when its last reply went to the board (make bench)
-        self.handled = -1               # the model's version its thread has acted on, done (tests wait for it)
-        self.rounds = 0                 # its thread's turns of its loop (one a change, or a second)
+        self.handled = -1               # the board's version its thread has acted on, done (tests wait for it)
         self.went_round = threading.Condition()   # notified after each turn
+        self._news = board.model.subscribe("computer")
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="computer", daemon=True)
 
@@ -143,8 +144,7 @@ class Computer:
 
     def stop(self):
         self._stopped.set()
-        with self.board.model.cond:
-            self.board.model.cond.notify_all()
+        self._news.wake()
         if self._thread.is_alive():
             self._thread.join(5)
         _quit(self.engine)
@@ -200,37 +200,36 @@ class Computer:
         if sides is not None:
             self._told = None           # told now, or once the board has said hello (_run)
             self._keep_board_told()
-        with self.board.model.cond:
-            self.board.model.cond.notify_all()
+        self._news.wake()               # its thread looks again: a side to play now, or none
 
     def _keep_board_told(self):
         """Tell the board who plays once it has said hello, and again after a new connection or a
         restarted simulator: sides chosen before the board answered were never told (the board then
         took back only the computer's reply and handed it the move again)."""
-        model = self.board.model
-        with model.lock:
-            ready = model.hello is not None and model.status is not None
-            told = (model.session, self.sides)
-        if ready and told != self._told:
+        board = self.board.model.view()
+        told = (board.session, self.sides)
+        if board.hello is not None and board.status is not None and told != self._told:
             self._told = told
-            self._tell_board(self.sides)
+            self._tell_board(self.sides, board)
 
-    def _tell_board(self, sides):
+    def _tell_board(self, sides, board):
         """A board with the ``opponent`` option (docs/protocol.md, ``set``) is told that the host plays:
         ``set opponent host`` (and ``engine_side`` when the computer has one side), and back to
         ``person`` when the computer stops. A board without it needs nothing: it takes ``show``."""
-        model = self.board.model
-        with model.lock:
-            specs = (model.hello or {}).get("option_specs") or {}
-            now = ((model.status or {}).get("options") or {}).get("opponent")
+        specs = (board.hello or {}).get("option_specs") or {}
+        now = ((board.status or {}).get("options") or {}).get("opponent")
         if "opponent" not in specs:
             return
         if sides:
-            self.board.ask({"cmd": "set", "name": "opponent", "value": "host"}, self._told_board)
+            self._ask({"cmd": "set", "name": "opponent", "value": "host"}, self._told_board)
             if len(sides) == 1 and "engine_side" in specs:
-                self.board.ask({"cmd": "set", "name": "engine_side", "value": sides[0][0]}, self._told_board)
+                self._ask({"cmd": "set", "name": "engine_side", "value": sides[0][0]}, self._told_board)
         elif now == "host":
-            self.board.ask({"cmd": "set", "name": "opponent", "value": "person"}, self._told_board)
+            self._ask({"cmd": "set", "name": "opponent", "value": "person"}, self._told_board)
+
+    def _ask(self, cmd, on_reply):
+        """A command to the board as the computer's: logged as its, its reply to ``on_reply``."""
+        self.board.ask(cmd, on_reply, by="computer")
 
     def _told_board(self, reply):
         if not reply.get("ok"):
@@ -253,15 +252,16 @@ class Computer:
     # -- playing -----------------------------------------------------------------------------
 
     def _run(self):
-        model = self.board.model
-        seen = None
+        busy = False
         while not self._stopped.is_set():
-            with model.cond:
-                model.cond.wait_for(lambda: model.version != seen or self._stopped.is_set(), timeout=1.0)
-                seen = model.version
-                turn = self._turn()
-                asked = self._board_asks()
-                offer = self._offer()
+            # Woken by the board's news; a request of the host's own still waiting is taken as lost
+            # after REPLY_SECONDS without a word from the board, so it looks again then.
+            events = self._news.wait(REPLY_SECONDS if busy else None)
+            board = self.board.model.view()
+            busy = board.busy
+            turn = self._turn(board)
+            asked = self._board_asks(events)
+            offer = self._offer(board)
             self._keep_board_told()
             if offer is not None:
                 self._answer_offer(*offer)
@@ -270,55 +270,52 @@ class Computer:
             elif asked:
                 self._answer_board()
             with self.went_round:
-                self.handled = seen
-                self.rounds += 1
+                self.handled = board.version
                 self.went_round.notify_all()
 
-    def _turn(self):
-        """(key, start FEN, moves, seconds to think) when the computer is to move and has not answered
-        yet; else None."""
-        model = self.board.model
-        s = model.status
+    def _turn(self, board):
+        """(key, start FEN, moves, seconds to think) when the computer is to move in ``board`` (a
+        BoardView) and has not answered yet; else None."""
+        s = board.status
         if _online(self.board):
             return None                 # fair play: no engine during a Lichess game
-        if not self.sides or s is None or model.start is None or model.busy():
+        if not self.sides or s is None or board.start is None or board.busy:
             return None
-        sprint = model.start[2]
+        sprint = board.start[2]
         if sprint and s.get("result") == "*":
             self.message = SPRINT_REFUSED
             return None
         if self.message == SPRINT_REFUSED and not sprint:
             self.message = None         # chess again: the Sprint words no longer hold
-        key = (model.session, s.get("game"), tuple(s.get("moves") or ()))
+        key = (board.session, s.get("game"), tuple(s.get("moves") or ()))
         if self._asked is not None and key[:2] == self._asked[:2] and len(key[2]) < len(self._asked[2]):
             self._asked = None          # a takeback: the same position gets an answer again
         side = "black" if s.get("turn") == "b" else "white"
         if side not in self.sides or s.get("result") != "*" or s.get("show") or not s.get("in_sync", True) \
-                or key == self._asked or model.start[0] != key[1]:
+                or key == self._asked or board.start[0] != key[1]:
             return None
-        fen = model.start[1]
+        fen = board.start[1]
         opponent = str((s.get("options") or {}).get("opponent") or "")
         if opponent.startswith("engine"):
             self.message = "the board's own engine plays (its option opponent is %r): the host waits" % opponent
             return None
-        return key, fen, list(key[2]), think_seconds(self.think, model.clock, side == "white"), model.start[4]
+        return key, fen, list(key[2]), think_seconds(self.think, board.clock, side == "white"), board.start[4]
 
-    def _offer(self):
+    def _offer(self, board):
         """(computer's colour, start FEN, moves, chess960) when the person has offered the computer
-        a draw it has not answered yet; else None."""
-        model = self.board.model
-        s = model.status
-        if _online(self.board) or len(self.sides) != 1 or s is None or model.start is None:
+        a draw it has not answered yet in ``board`` (a BoardView); else None."""
+        s = board.status
+        if _online(self.board) or len(self.sides) != 1 or s is None or board.start is None:
             return None
         side = self.sides[0][0]
         if s.get("offer") not in ("w", "b") or s.get("offer") == side or s.get("result") != "*" \
-                or model.start[0] != s.get("game"):
+                or board.start[0] != s.get("game"):
             return None
-        key = (model.session, s.get("game"), len(s.get("moves") or ()))
+        key = (board.session, s.get("game"), len(s.get("moves") or ()))
         if key == self._answered:
             return None
         self._answered = key
-        return side, model.start[1], list(s.get("moves") or ()), model.start[4]
+        return side, board.start[1], list(s.get("moves") or ()), board.start[4]
 
     def _answer_offer(self, side, fen, moves, chess960):
         """Accept the person's draw offer when the engine's evaluation says the computer stands worse
@@ -335,17 +332,13 @@ class Computer:
         cp = score.pov(chess.WHITE if side == "w" else chess.BLACK).score(mate_score=100000) \
             if score is not None else None
         cmd = "draw" if offers.accepts(cp) else "decline"
-        self.board.ask({"cmd": cmd, "side": side}, self._told_board)
+        self._ask({"cmd": cmd, "side": side}, self._told_board)
         self.board.notify()
 
-    def _board_asks(self):
-        """Whether the board made a new request for a suggestion (its ``suggest`` event without a
-        move: a gesture) while this engine is the opponent."""
-        request = self.board.model.suggest_request
-        if request is None or request is self._suggested:
-            return False
-        self._suggested = request           # seen: one made while nobody played is not answered later
-        return bool(self.sides)
+    def _board_asks(self, events):
+        """Whether the board asked for a suggestion among ``events`` (its ``suggest`` event without a
+        move: a gesture) while this engine is the opponent (one made while nobody played is gone)."""
+        return bool(self.sides) and any(ev.get("ev") == "suggest" and not ev.get("uci") for ev in events)
 
     def _answer_board(self):
         try:
@@ -360,22 +353,21 @@ class Computer:
         Never when the board's ``suggest`` option is off (a rated or online game)."""
         if _online(self.board):
             raise ValueError("no hints while a Lichess game is on (fair play)")
-        model = self.board.model
-        with model.lock:
-            s = model.status
-            if s is None or model.start is None or model.start[0] != s.get("game"):
-                raise ValueError("the board's game is not known yet")
-            if s.get("result") != "*":
-                raise ValueError("the game is over")
-            if (s.get("options") or {}).get("suggest") is False:
-                raise ValueError("no hints in this game (rated or online: the board's suggest option is off)")
-            if model.start[2]:
-                raise ValueError(SPRINT_REFUSED)
-            fen, moves, chess960 = model.start[1], list(s.get("moves") or ()), model.start[4]
+        board = self.board.model.view()
+        s = board.status
+        if s is None or board.start is None or board.start[0] != s.get("game"):
+            raise ValueError("the board's game is not known yet")
+        if s.get("result") != "*":
+            raise ValueError("the game is over")
+        if (s.get("options") or {}).get("suggest") is False:
+            raise ValueError("no hints in this game (rated or online: the board's suggest option is off)")
+        if board.start[2]:
+            raise ValueError(SPRINT_REFUSED)
+        fen, moves, chess960 = board.start[1], list(s.get("moves") or ()), board.start[4]
         uci = self.best(fen, moves, None, chess960)
         if uci is None:
             raise ValueError("the engine has no move here")
-        how = self.board.suggest(uci)
+        how = self.board.suggest(uci, by="computer")
         self.hint_said = "hint: %s (%s)" % (uci, how)
         self.board.notify()
         return uci
@@ -394,7 +386,7 @@ class Computer:
         self.hint_said = None
         self.replied_at = time.perf_counter()
         try:
-            self.board.ask({"cmd": "show", "uci": uci}, self._shown)
+            self._ask({"cmd": "show", "uci": uci}, self._shown)
         except ValueError as e:
             self.message = "could not show the move: %s" % e
         self.board.notify()

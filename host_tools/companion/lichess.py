@@ -47,6 +47,7 @@ from host_tools.companion import lichess_token
 from host_tools.companion.lichess_game import LIVE, OnlineGame, decide, ended_by_move, result as _result
 from host_tools.companion.lichess_link import Refused, Session
 from host_tools.companion.lichess_token import TokenError
+from host_tools.companion.model import REPLY_SECONDS
 from host_tools.companion.players import host_date
 from scacchiera.rules import outcome
 
@@ -61,7 +62,6 @@ PLAYABLE = ("standard", "chess960")   # Lichess variants the board plays (lila's
 SAVED_OPTIONS = ("takeback", "suggest", "clock", "profile")   # the board's, set for the game and restored after
 MAX_UNDO = 3                # more moves than this to take back: a new game from the online position instead
 END_GRACE = 5.0             # seconds Lichess has to end its game after the board ended its own (draw claims)
-REPLY_SECONDS = 3.0         # a board command unanswered this long is taken as lost
 
 
 def speed_of(minutes, increment):
@@ -120,9 +120,9 @@ class Lichess:
         self._threads = []
         self._event_session = self._game_session = self._seek_session = None
         self._awaiting = None             # when a board command whose reply is not in yet was sent
-        self._version = 0                 # moves on every change of the online side (the bridge wakes)
         self._token_generation = 0        # a new token's streams replace the old token's
         self._following = threading.Thread()   # the game's stream thread (not started: none yet)
+        self._news = board.model.subscribe("lichess")   # the board's changes wake the bridge
         if token is None:
             try:
                 token, _where = lichess_token.load(token_path)
@@ -146,8 +146,7 @@ class Lichess:
         for session in (self._event_session, self._game_session, self._seek_session):
             if session is not None:
                 session.cut()
-        with self.board.model.cond:
-            self.board.model.cond.notify_all()
+        self._news.wake()
         for t in self._threads:
             t.join(3)
 
@@ -163,10 +162,7 @@ class Lichess:
         return g is not None and g.phase != "done"
 
     def _changed(self):
-        model = self.board.model
-        with model.cond:
-            self._version += 1
-            model.cond.notify_all()
+        self._news.wake()                     # the bridge compares the games again
         self.board.notify()
 
     def _client(self, timeout=None):
@@ -439,13 +435,10 @@ class Lichess:
     # -- the board follows the online game ---------------------------------------------------------
 
     def _bridge_loop(self):
-        model = self.board.model
-        seen = None
         while not self._stopped.is_set():
-            with model.cond:
-                model.cond.wait_for(lambda: (model.version, self._version) != seen or self._stopped.is_set(),
-                                    timeout=0.25)
-                seen = (model.version, self._version)
+            # Woken by the board's news and the online game's (_changed); a quarter of a second
+            # at most, for what time alone moves on: the online clock, END_GRACE, a lost reply.
+            self._news.wait(0.25)
             try:
                 self._reconcile()
             except Stop:
@@ -456,18 +449,28 @@ class Lichess:
                 self._stopped.wait(1)
 
     def _board(self, cmd):
-        """A protocol command to the board through the model's request API (its reply comes to
+        """A protocol command to the board, as Lichess's (``board.ask``: its reply comes to
         ``_replied``, not found by reading the log): the next comparison waits for it."""
         self._awaiting = time.monotonic()
-        try:
-            self.board.ask(cmd, self._replied)
-        except ValueError as e:               # boards.ActionError: the board is not connected
+        if not self._tell(cmd, self._replied):
             self._awaiting = None
+
+    def _tell(self, cmd, on_reply=None):
+        """A protocol command to the board, as Lichess's, a refusal said in its notice (never as the
+        person's on the page); whether the board took the line."""
+        try:
+            self.board.ask(cmd, on_reply or self._refused, by="lichess")
+            return True
+        except ValueError as e:               # boards.ActionError: the board is not connected
             self.notice = "the board did not take %s: %s" % (cmd["cmd"], e)
+            return False
 
     def _replied(self, reply):
         """The board's reply to ``_board``'s command (called with the model's lock held)."""
         self._awaiting = None
+        self._refused(reply)
+
+    def _refused(self, reply):
         if not reply.get("ok"):
             self.notice = "the board refused %s: %s" % (reply.get("re"), reply.get("message") or reply.get("error"))
 
@@ -483,12 +486,11 @@ class Lichess:
         g = self.game
         if g is None or g.full is None or g.phase == "done" or not self._board_replied():
             return
-        model = self.board.model
-        with model.lock:
-            if model.status is None or model.start is None or model.busy():
-                return
-            s = dict(model.status)
-        step = decide(g, s, g.clock_now(), self.board.model.knows("clock") is not False)
+        board = self.board.model.view()
+        if board.status is None or board.start is None or board.busy:
+            return
+        s = dict(board.status)
+        step = decide(g, s, g.clock_now(), board.knows("clock") is not False)
         if step is None:
             return
         kind, args = step[0], step[1:]
@@ -525,7 +527,7 @@ class Lichess:
                 g.saved_options = dict((name, options[name]) for name in SAVED_OPTIONS if name in options)
             for name in ("takeback", "suggest"):
                 if options.get(name):
-                    self.board.command({"cmd": "set", "name": name, "value": False})
+                    self._tell({"cmd": "set", "name": name, "value": False})
             g.before_game = s.get("game")
             position = g.position(g.base)
             # Lichess's rules are FIDE's. A Chess960 game always sends its FEN (X-FEN): a start position
@@ -540,10 +542,10 @@ class Lichess:
         # for the board's archive (the clocks' times follow: decide's "clocks").
         g.board_game = s.get("game")
         if (s.get("options") or {}).get("clock") != g.control():
-            self.board.command({"cmd": "set", "name": "clock", "value": g.control()})
+            self._tell({"cmd": "set", "name": "clock", "value": g.control()})
         if self.board.model.knows("tag") is not False:      # an older firmware: its archive has no names
             for name, value in self.tags(g).items():    # the result: the board's own ending
-                self.board.command({"cmd": "tag", "name": name, "value": value})
+                self._tell({"cmd": "tag", "name": name, "value": value})
         g.phase = "play"
         self._changed()
 
@@ -653,7 +655,7 @@ class Lichess:
         g.phase = "done"
         for name, value in (g.saved_options or {}).items():
             if value:                         # (takeback, suggest: only a True was turned off)
-                self.board.command({"cmd": "set", "name": name, "value": value})
+                self._tell({"cmd": "set", "name": name, "value": value})
         try:
             g.recorded = self._save_pgn(g)
             self._record_ladder(g)

@@ -9,9 +9,11 @@ hands are worked out by replaying the moves with scacchiera's own rules
 (host tools never re-implement a rule).
 """
 
+import collections
 import json
 import threading
 import time
+from concurrent.futures import Future
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without the line end)
@@ -32,8 +34,12 @@ _REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync"
 # by a boot).
 _TROUBLE = ("crash", "storage_error", "storage_repaired", "offer_refused", "offer_declined")
 _OWN = "c"                # the prefix of the ids of the companion's own requests
-_TRACKED = "h"            # the prefix of the ids of the commands sent for the person whose answer matters
+_TRACKED = "h"            # the prefix of the ids of the commands its callers send (``ask``)
 REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again
+# Who may send a board a command (``BoardModel.ask``): the person at the page, and the host's other
+# players. Each one's lines are logged as its own and each one alone hears its answers.
+PERSON = "person"
+CALLERS = (PERSON, "computer", "lichess", "club")
 
 
 def check_line(line):
@@ -86,19 +92,70 @@ def led_square(meaning):
 PALETTE_LIST = [dict(led_square(name), meaning=name) for name in LED_NAMES[1:]]
 
 
-class BoardModel:
-    """The board as the page sees it. ``send(text)`` writes one line to the board (no line end).
+class Subscription:
+    """One subscriber's news from a board (the computer, the Lichess bridge): the board's events
+    since it last looked, in order, and whether anything changed since. It has its own lock: a
+    subscriber waits here, never on the board's, and reads the board through ``BoardModel.view``."""
 
-    Thread-safe: lines from the board (``feed``) and from the page (``user_line``)
-    may come from different threads. ``version`` moves on every visible change.
+    def __init__(self, name, most=EVENT_COUNT):
+        self.name = name
+        self._cond = threading.Condition(threading.Lock())
+        self._events = collections.deque(maxlen=most)
+        self._news = False
+
+    def publish(self, event=None):
+        """The board changed (``event``: one of its ``ev`` lines); or, with none, a wake-up: the
+        subscriber's own (its settings changed, it is stopping)."""
+        with self._cond:
+            if event is not None:
+                self._events.append(event)
+            self._news = True
+            self._cond.notify_all()
+
+    wake = publish
+
+    def wait(self, timeout=None):
+        """The events since the last wait (none for a change of state or a wake-up), once there
+        is news, or after ``timeout`` seconds (None: until there is)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._news, timeout)
+            events = list(self._events)
+            self._events.clear()
+            self._news = False
+        return events
+
+
+class BoardView(collections.namedtuple("BoardView",
+                                        "version session hello status start headers clock heard busy refused")):
+    """The board at one moment, as a subscriber reads it (``BoardModel.view``): its hello, its
+    game's status, start and tags, its clock, when it was last heard, whether the host's own
+    requests still wait, and ``refused``: {caller: (n, refusal)}, the newest refusal of each
+    caller's commands sent without an on_reply (n counts them). The dicts are the model's,
+    never changed in place: read, not written."""
+
+    __slots__ = ()
+
+    def knows(self, cmd):
+        """Whether the board's firmware has the command ``cmd`` (hello's list); None before hello."""
+        commands = (self.hello or {}).get("commands")
+        return None if commands is None else cmd in commands
+
+
+class BoardModel:
+    """One board's conversation with the host: what it said, what the page shows, who asked it what.
+    ``send(text)`` writes one line to the board (no line end).
+
+    Thread-safe: lines from the board (``feed``) and commands from its callers (``ask``) may come
+    from different threads. ``version`` moves on every visible change, and every change and event
+    is published to each subscriber (``subscribe``), which reads the board through ``view``.
     """
 
     def __init__(self, send):
         self._send = send
         self.lock = threading.RLock()
-        self.cond = threading.Condition(self.lock)     # notified on every change (the computer waits on it)
         self.version = 0
-        self.log = []             # "< line" from the board, "> line" sent by the person
+        self._subscribers = []
+        self.log = []             # "< line" from the board, "> line" sent by the person, "computer> line"...
         self.events = []
         self._next_id = 0
         self.session = 0          # counts the resets: a new connection, a restarted simulator
@@ -110,6 +167,8 @@ class BoardModel:
         self.host_wants = None
         self.on_drill = None      # function(event): a training drill's event (boards.py: a puzzle's record)
         self.heard = None         # time.monotonic() of the board's last line (a club's page: a board gone quiet)
+        self._answers = {}
+        self._refused_by = {}     # caller -> (n, refusal): BoardView.refused
         self.reset()
 
     def reset(self):
@@ -127,11 +186,12 @@ class BoardModel:
             self.pgn_key = None    # (game number, moves, result) of the last PGN asked for
             self.replay = None     # the game replayed with scacchiera's rules (None: not known yet)
             self._waiting = {}     # id -> (command, when sent), the companion's requests in flight
-            self._answers = {}     # id -> function(reply), commands sent with ``command``'s on_reply
+            for _by, _on_reply, future in self._answers.values():
+                future.cancel()    # a board gone or restarted answers nothing sent before
+            self._answers = {}     # id -> (caller, on_reply, Future): the commands sent by ``ask``
             self.clock = None      # status.clock, kept up to date by clock events (None: no clock)
             self.clock_events = 0  # clock events seen (the page restarts its ticking on each)
             self.suggestion = None     # (moves, UCI): the move lit as a suggestion in that position
-            self.suggest_request = None   # the board's newest suggest event asking the host for a move
             self._again = set()    # commands to ask again once their reply comes
             self.refusal = None    # the board's newest refusal of a line sent for the person (the page says it)
             self.refusals = 0      # refusals seen (the page shows each new one once)
@@ -148,9 +208,24 @@ class BoardModel:
             self._request("occupancy")
             self._request("status")
 
+    def subscribe(self, name):
+        """A Subscription to this board's changes and events, for ``name`` (a caller of CALLERS)."""
+        subscription = Subscription(name)
+        with self.lock:
+            self._subscribers.append(subscription)
+        return subscription
+
+    def view(self):
+        """The board now, for a subscriber (BoardView): one consistent moment, read without its lock."""
+        with self.lock:
+            self._forget_lost()
+            return BoardView(self.version, self.session, self.hello, self.status, self.start, self.headers,
+                             self.clock, self.heard, bool(self._waiting), dict(self._refused_by))
+
     def _changed(self):
         self.version += 1
-        self.cond.notify_all()
+        for subscription in self._subscribers:
+            subscription.publish()
 
     def _request(self, cmd, **fields):
         self._forget_lost()
@@ -188,27 +263,36 @@ class BoardModel:
 
     def user_line(self, line):
         """A line the person typed (checked by ``check_line``), sent and echoed in the log."""
-        line = check_line(line)
+        self._send_for(PERSON, check_line(line))
+
+    def _send_for(self, by, line):
         with self.lock:
             self._send(line)              # ActionError if the board is not there: nothing logged
-            self._log("> " + line)
-            self.refusal = None           # a new line: the last refusal was about an older one
+            self._log(("> " if by == PERSON else "%s> " % by) + line)
+            if by == PERSON:
+                self.refusal = None       # a new line: the last refusal was about an older one
             self._changed()
 
-    def command(self, fields, on_reply):
-        """A command on the person's behalf (echoed in the log like a typed line) whose reply is
-        passed to ``on_reply(reply)`` when it comes (called with the model's lock held)."""
+    def ask(self, fields, by=PERSON, on_reply=None):
+        """Send the command ``fields`` on behalf of ``by`` (CALLERS): logged as that caller's, its
+        reply that caller's alone. Returns a Future of the reply (cancelled if the board goes away
+        or restarts first); ``on_reply(reply)``, if given, is called when it comes, with the model's
+        lock held. A refusal shows on the page only for the person, and only when nobody reads
+        the reply: another caller says its own (the computer's message, Lichess's notice)."""
+        if by not in CALLERS:
+            raise ValueError("%r is not one of the board's callers (%s)" % (by, ", ".join(CALLERS)))
+        future = Future()
         with self.lock:
             self._next_id += 1
-            fields = dict(fields, id="%s%d" % (_TRACKED, self._next_id))
-            self.user_line(json.dumps(fields, separators=(",", ":")))
-            self._answers[fields["id"]] = on_reply
+            rid = "%s%d" % (_TRACKED, self._next_id)
+            line = check_line(json.dumps(dict(fields, id=rid), separators=(",", ":")))
+            self._send_for(by, line)      # ActionError if the board is not there: nothing waits
+            self._answers[rid] = (by, on_reply, future)
+        return future
 
     def knows(self, cmd):
         """Whether the board's firmware has the command ``cmd`` (hello's list); None before hello."""
-        with self.lock:
-            commands = (self.hello or {}).get("commands")
-            return None if commands is None else cmd in commands
+        return self.view().knows(cmd)
 
     def suggested(self, uci):
         """The host lit ``uci`` as a suggestion in the current position (the page draws it)."""
@@ -244,9 +328,18 @@ class BoardModel:
                 self.pgn_key = self.headers = None     # the game's tags changed: its PGN is asked again
             if rid in self._waiting:
                 self._reply(self._waiting.pop(rid)[0], msg)
+            said = own                         # whether a refusal is its caller's to say, not the page's
             if "re" in msg and rid in self._answers:
-                self._answers.pop(rid)(msg)     # its sender reads the answer (a refused suggest: show)
-            elif "re" in msg and not own and msg.get("ok") is False:
+                by, on_reply, future = self._answers.pop(rid)
+                if on_reply is not None:
+                    on_reply(msg)              # its caller reads the answer (a refused suggest: show)
+                future.set_result(msg)
+                said = by != PERSON or on_reply is not None
+                if on_reply is None and by != PERSON and msg.get("ok") is False:
+                    n = self._refused_by.get(by, (0, None))[0] + 1
+                    self._refused_by[by] = (n, {"re": msg.get("re"), "error": msg.get("error"),
+                                                "message": msg.get("message")})
+            if "re" in msg and not said and msg.get("ok") is False:
                 self.refusal = {"re": msg.get("re"), "error": msg.get("error"), "message": msg.get("message")}
                 self.refusals += 1
             if not own and msg.get("ev") not in ("leds", "occupancy"):
@@ -274,6 +367,8 @@ class BoardModel:
             self.events.append(ev)
             if len(self.events) > EVENT_COUNT:
                 del self.events[0]
+            for subscription in self._subscribers:
+                subscription.publish(ev)       # (a gesture's suggest without a move: the computer's)
             if kind == "new_game":             # its number may be the old one's: its tags are not
                 self.pgn_key = self.headers = None
                 self._kept.clear()
@@ -291,11 +386,8 @@ class BoardModel:
         if kind == "clock":
             self.clock = dict(self.clock or {}, **{k: ev.get(k) for k in ("white", "black", "running")})
             self.clock_events += 1
-        elif kind == "suggest":
-            if ev.get("uci"):
-                self.suggestion = (tuple((self.status or {}).get("moves") or ()), ev["uci"])
-            else:
-                self.suggest_request = ev      # a gesture on the board asks the host for a move
+        elif kind == "suggest" and ev.get("uci"):
+            self.suggestion = (tuple((self.status or {}).get("moves") or ()), ev["uci"])
         if kind == "boot":
             self._waiting.clear()
             self._again.clear()
