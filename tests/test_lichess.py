@@ -17,7 +17,8 @@ from companion_support import make, step_until
 from fake_lichess import FakeLichess, Served
 from host_tools.companion import lichess_token
 from host_tools.companion.boards import ActionError, SimulatedBoard
-from host_tools.companion.lichess import Stop, check_clock
+from host_tools.companion.lichess_seeks import check_clock
+from host_tools.companion.lichess_api import Stop
 from host_tools.ladder.ladder import Ladder
 
 TOKEN = "lip_goodtoken123"
@@ -225,12 +226,12 @@ def test_429_waits_as_lichess_asks_and_5xx_is_retried(board, fake):
     before = time.monotonic()
     play(board, fake, SCHOLAR, "white", plies=1)
     assert time.monotonic() - before >= RATE_LIMIT_WAIT
-    assert any("429" in text and seconds == RATE_LIMIT_WAIT for text, seconds in board.lichess.waits)
+    assert any("429" in text and seconds == RATE_LIMIT_WAIT for text, seconds in board.lichess.api.waits)
     fake.cut_streams()                         # the stream reopens into two 503s, then goes on
     play(board, fake, SCHOLAR, "white")
     finished(board)
     assert fake.moves(gid) == SCHOLAR
-    assert any("503" in text for text, _ in board.lichess.waits)
+    assert any("503" in text for text, _ in board.lichess.api.waits)
 
 
 def test_a_move_lichess_refuses_is_said_and_taken_back(board, fake):
@@ -461,15 +462,15 @@ def test_the_old_tokens_401_after_a_new_token_was_pasted_does_not_log_out(board,
     """A reader's request sent with the old token, its 401 come after the new token was pasted: the
     reader gives way (Stop), and the new token's log-in stands."""
     logged_in(board)
-    client = board.lichess._client()[0]
+    client = board.lichess.api.client()[0]
 
     def token_pasted_while_the_request_was_on_its_way():
         board.act("lichess", {"op": "token", "token": TOKEN})
         fake.fail(r"^GET /api/account", 401)
         return client.account.get()
     with pytest.raises(Stop):
-        board.lichess._call("reading the account", token_pasted_while_the_request_was_on_its_way,
-                            alive=board.lichess._alive_while_token())
+        board.lichess.api.call("reading the account", token_pasted_while_the_request_was_on_its_way,
+                               alive=board.lichess.api.alive_while_token())
     assert fake.faults_served()
     s = board.state()
     assert s["lichess"]["account"] == {"id": "player", "username": "Player"} and s["lichess"]["problem"] is None
@@ -742,3 +743,17 @@ def test_a_ten_megabyte_line_is_dropped_without_stalling_the_game(board, fake):
     s = play(board, fake, LONG, "white", plies=4)
     assert s["moves"] == LONG[:4]
     print("a 10 MB line and the next one read in %.2f s" % read_in)
+
+
+def test_an_online_game_stops_the_computer_and_keeps_its_level(board, fake):
+    """Fair play: the computer opponent stands aside when a Lichess game starts (through its own
+    method, not by Lichess writing its sides), its engine and level kept for the next game."""
+    from host_tools.companion.engine import OWN, OWN_COMMAND
+    board.play_computer([(OWN, OWN_COMMAND)])
+    try:
+        board.act("computer", {"sides": ["black"], "level": 2})
+        against_the_ai(board, fake, "white")
+        c = board.state()["computer"]
+        assert c["sides"] == [] and c["level"] == 2 and c["engine"] == OWN
+    finally:
+        board.computer.stop()

@@ -91,7 +91,7 @@ def test_each_termination_has_its_words_in_each_language(language):
 
 # A termination's word typed as a string outside rules/outcome.py, allowed where it is not ours.
 _NOT_OURS = {
-    ("host_tools/companion/lichess.py", "stalemate"): "a Lichess game status",
+    ("host_tools/companion/lichess_records.py", "stalemate"): "a Lichess game status",
     ("host_tools/ladder/ladder.py", "abandoned"): "the ladder's column",
     ("host_tools/ladder/elo.py", "abandoned"): "the ladder's column",
     ("host_tools/ladder/__main__.py", "abandoned"): "the ladder's column and its listing's word",

@@ -202,6 +202,10 @@ class Computer:
             self._keep_board_told()
         self._news.wake()               # its thread looks again: a side to play now, or none
 
+    def stand_aside(self):
+        """Stop playing, its engine and level kept (fair play: a Lichess game started)."""
+        self.configure(sides=[], elo=self.elo, skill=self.skill, level=self.level)
+
     def _keep_board_told(self):
         """Tell the board who plays once it has said hello, and again after a new connection or a
         restarted simulator: sides chosen before the board answered were never told (the board then

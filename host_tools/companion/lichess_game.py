@@ -2,7 +2,7 @@
 
 ``decide(game, status, clock_times, knows_clock)`` compares the online game with the board's
 (its ``status``) and says the one thing to do next: a table of cases, tested as one
-(tests/test_lichess_reconcile.py). Lichess.``_reconcile`` (lichess.py) does what it says.
+(tests/test_lichess_reconcile.py). lichess_bridge.Bridge does what it says.
 """
 
 import datetime

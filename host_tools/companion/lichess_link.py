@@ -1,6 +1,6 @@
 """The link to Lichess: berserk's HTTP session with the token, a timeout on every request, and a
 way to cut the streams it opened; and the refusal Lichess gives in words. (lichess.py uses it; the
-back-off and the token's checks are the client's: Lichess._call.)"""
+back-off and the token's checks are lichess_api.py's.)"""
 
 import socket
 import threading
