@@ -337,7 +337,7 @@ def test_a_swiss_of_sixteen_players_on_eight_boards(tmp_path):
 
 def _key_bound(club, rnd, g):
     with club.lock:
-        return "%d:%d-%d" % (rnd["number"], g["white"], g["black"]) in club.bound
+        return "%d:%d-%d" % (rnd["number"], g["white"], g["black"]) in club.games.bound
 
 
 def test_arbiter_corrects_moves_a_game_and_a_board_reboots(tmp_path):

@@ -94,7 +94,7 @@ def run(n, plies=6, seed=1):
                 pairs = dict((g["board"], (club.tournament.name_of(g["white"]), club.tournament.name_of(g["black"])))
                              for g in rnd["games"])
                 deadline = time.monotonic() + 60
-                while len(club.bound) < n:
+                while len(club.games.bound) < n:
                     assert time.monotonic() < deadline, "the boards did not start their games"
                     time.sleep(0.05)
                 time.sleep(1.0)

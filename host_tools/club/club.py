@@ -2,59 +2,40 @@
 
 The club follows each board as its page does (companion/boards.py: the board's protocol lines,
 read by its model) and adds what only the host of many boards knows: which pairing a board's game
-is. A pairing goes to its board as a new game with the club's PGN tags (Event, Round, Board, the
-players); the board's game is the pairing's once the board's own PGN carries those tags, and from
-then on every ``status`` the board sends brings the pairing's record up to date (feed.follow). The
-record is the club's, not the board's: a board that reboots resumes its game (its journal) and the
-record goes on; a board unplugged leaves the record as it stood; a game moved to another board
-carries its moves over.
+is. By duty:
 
-Files, in the club's folder (written aside and renamed, at most twice a second): tournament.json
-(the pairings and results), records.json (the games as the feed has them), standings.txt,
-crosstable.txt and round-N.pgn.
+  club.py        the club: its boards and its thread, the arbiter's actions, a pairing delivered
+                 to its board (as the club's commands), the news the page and the broadcast wait on
+  records.py     each game's record, the pairing's bound to its board's game; the live feed's PGN
+  tournament.py  the pairings (caissify-pairings), results, standings
+  rating.py      the ladder: ratings in, results out
+  files.py       the club's folder, written aside and renamed (at most twice a second)
+  board_rows.py  the club page's table of boards
+  broadcast.py   the rounds pushed to a Lichess broadcast
 """
 
-import json
 import os
 import threading
 import time
 
-import chess
-
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
-from host_tools.club import feed
+from host_tools.club import rating
+from host_tools.club.board_rows import BoardRows
+from host_tools.club.files import ClubFiles, default_folder, write
+from host_tools.club.records import Records, key as _key, pairing_tags
 from host_tools.club.tournament import Tournament
 from host_tools.companion.boards import ActionError
 from host_tools.companion.players import host_date, time_control
 from scacchiera.game.clocks import parse_control
 
+__all__ = ["Club", "ClubError", "default_folder"]
+
 PING_SECONDS = 2.0        # a board not heard from this long is asked for its status
-QUIET_SECONDS = 6.0       # and one silent this long (connected) shows as quiet on the club page
 SAVE_SECONDS = 0.5        # the club's files are written at most this often
 
 
 class ClubError(ValueError):
     """A club action that cannot be done (the message says why, for the club page)."""
-
-
-def default_folder():
-    """The club's files in the user's data folder (platformdirs: ~/.local/share/scacchiera/club)."""
-    import platformdirs
-    return os.path.join(platformdirs.user_data_dir("scacchiera", appauthor=False), "club")
-
-
-def _key(rnd, g):
-    """A pairing's record key: the round and the players (a game keeps it when it changes boards)."""
-    return "%d:%d-%d" % (rnd["number"], g["white"], g["black"])
-
-
-def _write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 class Club:
@@ -65,14 +46,15 @@ class Club:
         self.boards = list(boards)
         self.find_new = find_new  # function(boards) -> boards plugged in since (serial ports), or None
         self.folder = folder
+        self.files = ClubFiles(folder)
         self.ladder_path = ladder_path
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)    # the feed moved on (the broadcast waits on it)
         self.version = 0
-        self.tournament = None
-        self.records = {}         # _key -> feed record
-        self.bound = {}           # _key -> the board's game number that is the pairing's game
-        self.round_versions = {}  # round number -> self.version when its games last changed
+        self.tournament, records, bound = self.files.load()
+        self.games = Records(records, bound)
+        # round number -> self.version when its games last changed (the broadcast pushes what moved on)
+        self.round_versions = dict((r["number"], 0) for r in self.tournament.rounds) if self.tournament else {}
         self.said = None          # the club's last news (a result recorded in the ladder, or why not)
         self.broadcast = None     # broadcast.Broadcast, when the club pushes to Lichess
         self.broadcast_options = {}        # its Lichess: base_url, token_path (the command line's)
@@ -81,16 +63,12 @@ class Club:
         self._dirty = set()       # what to write: "tournament", "records", or a round number
         self._outbox = []         # [(board number, [(action, fields)])]: pairings to send (_deliver)
         self._acting = threading.Lock()    # one arbiter's action at a time
-        self._cache = {}          # round number -> (version, PGN text)
-        self._sans = {}           # board index -> ((start, ply, last UCI), its SAN): the page's Last column
+        self._rows = BoardRows()
         self._refusals_said = {}  # board index -> how many of the club's commands it had refused, said
-        self.casual = {}          # board number -> [game number, record, start FEN, tags]: casual_games
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="club", daemon=True)
         for board in self.boards:
             board.tagged_by_club = True
-        os.makedirs(folder, exist_ok=True)
-        self._load()
 
     # -- running ---------------------------------------------------------------------------
 
@@ -167,69 +145,16 @@ class Club:
                     index + 1, refused[1]["re"], refused[1]["message"] or refused[1]["error"])
         if status is not None:
             with self.lock:
-                self._follow(index + 1, status, headers, start)
-                self._follow_casual(index + 1, status, headers, start, getattr(board.players, "given", None))
+                what, said, finished = self.games.follow(self.tournament, index + 1, status, headers, start)
+                if said:
+                    self.said = said
+                if finished:
+                    self._rate(*finished)
+                if self.games.follow_casual(index + 1, status, headers, start, getattr(board.players, "given", None)):
+                    what.add("casual")
+                if what:
+                    self._changed(what)
         self.on_change()
-
-    def _follow_casual(self, number, status, headers, start, given=None):
-        """(with the lock) Every board's current game, as the feed has it while no round is played
-        (a club evening of casual games, a simul, a lesson: ``casual_games``). The players are the
-        board's Players panel's (``given``), else its game's tags."""
-        game = status.get("game")
-        entry = self.casual.get(number)
-        if entry is None or entry[0] != game or (start and entry[2] != start[1]):
-            entry = self.casual[number] = [game, feed.new_record(start[1] if start else None),
-                                           start[1] if start else None, {}]
-        names = dict(White=(given or {}).get("white") or (headers or {}).get("White") or "?",
-                     Black=(given or {}).get("black") or (headers or {}).get("Black") or "?")
-        if names != {k: entry[3].get(k) for k in names}:
-            self._changed({"casual"})
-        entry[3] = dict(names, TimeControl=time_control(status.get("options")))
-        if feed.follow(entry[1], status):
-            self._changed({"casual"})
-
-    def _follow(self, number, status, headers, start):
-        t = self.tournament
-        rnd = t.current() if t is not None else None
-        g = next((g for g in rnd["games"] if g["board"] == number), None) if rnd else None
-        if g is None:
-            return
-        key = _key(rnd, g)
-        record = self.records.setdefault(key, feed.new_record())
-        if key not in self.bound:
-            wanted = self._tags(rnd, g)
-            if not headers or not start or start[0] != status.get("game") or \
-                    any(headers.get(name) != value for name, value in wanted.items()):
-                return                     # the board has not started this pairing's game yet
-            self.bound[key] = status.get("game")
-            self._dirty.add("records")
-        if status.get("game") != self.bound[key]:
-            return                         # a game started on the board by hand: not the pairing's
-        moves = record.get("prefix", []) + list(status.get("moves") or ())
-        if not headers or not start or start[0] != status.get("game"):
-            return                         # the game's tags not read yet: what it is, is not known
-        if any(headers.get(name) != value for name, value in self._tags(rnd, g).items()):
-            # Not the pairing's game any more, though its number is (a board that came back fresh: a
-            # simulated board after a host's restart, one swapped): the record keeps every move, the
-            # arbiter's "send again" starts the board where the game stood.
-            self.bound.pop(key)
-            self.said = ("board %d shows another game than its pairing's (%d plies, %d recorded): send it "
-                         "again to set it up where it stood" % (number, len(moves), len(record["moves"])))
-            self._changed({"records"})
-            return
-        if not feed.follow(record, dict(status, moves=moves)):
-            return
-        what = {rnd["number"], "records"}
-        if record["result"] != "*" and g["result"] is None and t.set_result(rnd["number"], number, record["result"]):
-            self._rate(rnd, g)
-            what.add("tournament")
-        self._changed(what)
-
-    def _tags(self, rnd, g):
-        """The PGN tags a pairing's game has on its board (the club's, so the club can tell it)."""
-        t = self.tournament
-        return {"Event": t.name, "Round": str(rnd["number"]), "Board": str(g["board"]),
-                "White": t.name_of(g["white"]), "Black": t.name_of(g["black"])}
 
     def _send_pairing(self, rnd, g, fen=None):
         """(with the lock) Queue what starts the pairing's game on its board: the players, a new game
@@ -243,7 +168,7 @@ class Club:
         actions = [("players", {"white": t.name_of(g["white"]), "black": t.name_of(g["black"]), "site": t.site,
                                 "rated": False}), ("start", fields)]
         actions += [("option", {"name": name, "value": False}) for name in ("hints", "suggest", "takeback")]
-        tags = dict(self._tags(rnd, g), Site=t.site or None, Date=rnd.get("date"),
+        tags = dict(pairing_tags(t, rnd, g), Site=t.site or None, Date=rnd.get("date"),
                     WhiteElo=str(t.players[g["white"] - 1]["rating"]),
                     BlackElo=str(t.players[g["black"] - 1]["rating"]),
                     TimeControl=time_control({"clock": t.clock}))
@@ -268,9 +193,8 @@ class Club:
     def _send_round(self, rnd):
         """(with the lock) Every game of ``rnd`` to its board."""
         rnd["date"] = host_date()
+        self.games.new_round(rnd)
         for g in rnd["games"]:
-            self.bound.pop(_key(rnd, g), None)
-            self.records[_key(rnd, g)] = feed.new_record()
             self._send_pairing(rnd, g)
         self._changed({rnd["number"]})
         self.said = "round %d sent to the boards" % rnd["number"]
@@ -278,37 +202,14 @@ class Club:
     # -- the ladder ------------------------------------------------------------------------
 
     def _rate(self, rnd, g):
-        """A result into the ladder as a rated game (a corrected one replaces the game recorded)."""
-        if self.ladder_path is None:
-            return
-        from host_tools.ladder.db import LadderError
-        from host_tools.ladder.ladder import Ladder
-        where = "%s round %d board %d" % (self.tournament.name, rnd["number"], g["board"])
-        try:
-            with Ladder(self.ladder_path) as ladder:
-                if g.get("ladder"):
-                    ladder.delete_game(g["ladder"])
-                    g["ladder"] = None
-                if g["result"] is None:
-                    return
-                report = ladder.import_text(self.game_pgn(rnd, g), where, new_players=True)
-            if report.added:
-                g["ladder"] = report.added[0][1]
-            self.said = "%s: %s" % (where, report.said("%s recorded in the ladder" % g["result"]))
-        except LadderError as e:
-            self.said = "%s: not recorded in the ladder: %s" % (where, e)
+        """(with the lock) A result into the ladder as a rated game (a corrected one replaces it)."""
+        if self.ladder_path is not None:
+            where = "%s round %d board %d" % (self.tournament.name, rnd["number"], g["board"])
+            said = rating.rate(self.ladder_path, g, self.games.game_pgn(self.tournament, rnd, g), where)
+            if said:
+                self.said = said
 
     # -- the feed --------------------------------------------------------------------------
-
-    def game_pgn(self, rnd, g):
-        t = self.tournament
-        headers = {"Event": t.name, "Site": t.site or "?", "Date": rnd.get("date") or "????.??.??",
-                   "Round": str(rnd["number"]), "Board": str(g["board"]), "White": t.name_of(g["white"]),
-                   "Black": t.name_of(g["black"]), "WhiteElo": t.players[g["white"] - 1]["rating"],
-                   "BlackElo": t.players[g["black"] - 1]["rating"],
-                   "TimeControl": time_control({"clock": t.clock})}
-        record = self.records.get(_key(rnd, g)) or feed.new_record()
-        return feed.game_pgn(headers, record, g["result"])
 
     def round_pgn(self, number=None):
         """Round ``number``'s games (default: the current round) as one PGN, board 1 first; None if
@@ -323,13 +224,7 @@ class Club:
         """Every board's current game as the feed's PGN, board 1 first, as DGT LiveChess broadcasts
         whatever its boards play: [Board "N"], the board's players, its clock (%clk), the host's date."""
         with self.lock:
-            games = []
-            for number in sorted(self.casual):
-                game, record, fen, tags = self.casual[number]
-                headers = dict({"Event": "Casual games", "Site": "?", "Date": host_date(), "Round": "-",
-                                "Board": str(number)}, **tags)
-                games.append(feed.game_pgn(headers, record))
-            return games
+            return self.games.casual_games()
 
     def round_games(self, number=None):
         """Round ``number``'s games' PGN texts (default: the current round), board 1 first; None if
@@ -341,30 +236,12 @@ class Club:
             number = len(t.rounds) if number is None else number
             if not 1 <= number <= len(t.rounds):
                 return None
-            version = self.round_versions.get(number, 0)
-            cached = self._cache.get(number)
-            if cached and cached[0] == version:
-                return cached[1]
-            rnd = t.rounds[number - 1]
-            games = [self.game_pgn(rnd, g) for g in sorted(rnd["games"], key=lambda g: g["board"])]
-            self._cache[number] = (version, games)
-            return games
+            return self.games.round_games(t, number, self.round_versions.get(number, 0))
 
     # -- what the club page shows -----------------------------------------------------------
 
     def state(self):
-        now = time.monotonic()
-        boards = []
-        for i, board in enumerate(self.boards):
-            view = board.model.view()
-            status, headers, clock, heard, start = view.status or {}, view.headers or {}, view.clock, view.heard, view.start
-            moves = status.get("moves") or []
-            connected = board.connected()
-            boards.append({"board": i + 1, "kind": board.kind, "connected": connected, "problem": board.problem(),
-                           "quiet": bool(connected and heard is not None and now - heard > QUIET_SECONDS),
-                           "white": headers.get("White"), "black": headers.get("Black"),
-                           "ply": len(moves), "last": self._last_san(i, start, moves), "clock": clock,
-                           "result": status.get("result")})
+        boards = self._rows.rows(self.boards)
         with self.lock:
             t = self.tournament
             out = {"boards": boards, "said": self.said, "tournament": None,
@@ -376,30 +253,8 @@ class Club:
                     "crosstable": t.crosstable(), "finished": t.finished(),
                     "round_done": t.round_done(t.current()) if t.rounds else True,
                     "started": sorted(g["board"] for g in (t.current() or {"games": ()})["games"]
-                                      if _key(t.current(), g) in self.bound)}
+                                      if _key(t.current(), g) in self.games.bound)}
             return out
-
-    def _last_san(self, index, start, moves):
-        """The last move of board ``index``'s game in SAN (python-chess, as the page writes moves
-        everywhere else), kept per board until its moves change; UCI for Scacchi Sprint."""
-        if not moves:
-            return None
-        key = (start, len(moves), moves[-1])
-        cached = self._sans.get(index)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        san = moves[-1]
-        if start is not None and not start[2]:
-            try:
-                game = chess.Board(start[1] or chess.STARTING_FEN, chess960=bool(start[4]))
-                for uci in moves[:-1]:
-                    game.push_uci(uci)
-                san = "%d%s %s" % (game.fullmove_number, "." if game.turn == chess.WHITE else "…",
-                                   game.san(chess.Move.from_uci(moves[-1])))
-            except ValueError:
-                san = moves[-1]            # (a game the board knows and python-chess does not: its UCI)
-        self._sans[index] = (key, san)
-        return san
 
     # -- the arbiter's actions (the club page) ----------------------------------------------
 
@@ -440,14 +295,9 @@ class Club:
         elif action == "resend":
             rnd = t.current()
             g = t.game(rnd["number"] if rnd else 0, _whole(fields, "board"))
-            if _key(rnd, g) in self.bound:
+            if _key(rnd, g) in self.games.bound:
                 raise ClubError("board %d plays its game already" % g["board"])
-            record = self.records.get(_key(rnd, g))
-            if record and record["moves"]:             # the game goes on where the record has it
-                record["prefix"] = list(record["moves"])
-                self._send_pairing(rnd, g, feed.position_after(record))
-            else:
-                self._send_pairing(rnd, g)
+            self._send_pairing(rnd, g, self.games.start_again(rnd, g))   # on where the record has it
         elif action == "result":
             number, board = _whole(fields, "round"), _whole(fields, "board")
             result = fields.get("result") or None
@@ -471,7 +321,10 @@ class Club:
         names = fields.get("players")
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ClubError("'players' is a list of the ladder's names")
-        ratings = self._ratings(names, bool(fields.get("new_players")))
+        try:
+            ratings = rating.ratings(self.ladder_path, names, bool(fields.get("new_players")))
+        except ValueError as e:
+            raise ClubError(str(e))
         if any("|" in n for n in names):
             raise ClubError("a name with '|' cannot be a PGN tag on the board: rename the player")
         rounds = fields.get("rounds")
@@ -482,25 +335,8 @@ class Club:
             parse_control(clock)           # the board's own check (ValueError in its words)
         t = Tournament(fields.get("name") or "", [(n, ratings[n]) for n in names], fields.get("system", "swiss"),
                        rounds, len(self.boards), clock, fields.get("site") or "")
-        self.tournament, self.records, self.bound, self.round_versions = t, {}, {}, {}
-        self._cache = {}
+        self.tournament, self.games, self.round_versions = t, Records(), {}
         return "%s: %d players, %d rounds (%s)" % (t.name, len(t.players), t.planned, t.system)
-
-    def _ratings(self, names, add_new):
-        """The players' ladder ratings (new names added from 1000 with ``add_new``)."""
-        from host_tools.ladder.db import LadderError
-        from host_tools.ladder.ladder import Ladder
-        try:
-            with Ladder(self.ladder_path) as ladder:
-                if add_new:
-                    ladder.add_players(n.strip() for n in names)
-                known = dict((p["name"], p["elo"]) for p in ladder.players())
-        except LadderError as e:
-            raise ClubError(str(e))
-        missing = [n for n in names if n not in known]
-        if missing:
-            raise ClubError("not in the ladder: %s (add them, or tick new players)" % ", ".join(missing))
-        return known
 
     def _move(self, number, to):
         """The current round's game on board ``number`` goes to board ``to`` (a board broke): the
@@ -511,16 +347,12 @@ class Club:
         if g["result"] is not None:
             raise ClubError("board %d's game is over: nothing to move" % number)
         other = next((o for o in rnd["games"] if o["board"] == to), None)
-        if other is not None and _key(rnd, other) in self.bound and other["result"] is None:
+        if other is not None and _key(rnd, other) in self.games.bound and other["result"] is None:
             raise ClubError("board %d plays a game of its own" % to)
         t.move_board(rnd["number"], number, to)
         moved = [g] + ([other] if other is not None else [])
         for game in moved:
-            key = _key(rnd, game)
-            record = self.records.setdefault(key, feed.new_record())
-            record["prefix"] = list(record["moves"])
-            self.bound.pop(key, None)
-            self._send_pairing(rnd, game, feed.position_after(record))
+            self._send_pairing(rnd, game, self.games.start_again(rnd, game))
         self._changed({rnd["number"]})
         return "board %d's game moved to board %d" % (number, to)
 
@@ -536,41 +368,14 @@ class Club:
 
     # -- kept on disk ----------------------------------------------------------------------
 
-    def _paths(self):
-        return dict((name, os.path.join(self.folder, name)) for name in
-                    ("tournament.json", "records.json", "standings.txt", "crosstable.txt"))
-
-    def _load(self):
-        paths = self._paths()
-        if not os.path.exists(paths["tournament.json"]):
-            return
-        self.tournament = Tournament.load(paths["tournament.json"])
-        if os.path.exists(paths["records.json"]):
-            with open(paths["records.json"], encoding="utf-8") as f:
-                data = json.load(f)
-            self.records, self.bound = data["records"], data["bound"]
-        self.round_versions = dict((r["number"], 0) for r in self.tournament.rounds)
-
     def _save(self):
         with self.lock:
             dirty, self._dirty = self._dirty, set()
-            t = self.tournament
-            if not dirty or t is None:
+            if not dirty or self.tournament is None:
                 return
-            paths = self._paths()
-            writes = []
-            if "tournament" in dirty:
-                writes += [(paths["tournament.json"], json.dumps(t.to_json(), ensure_ascii=False, indent=1)),
-                           (paths["standings.txt"], t.standings_text()),
-                           (paths["crosstable.txt"], t.crosstable_text())]
-            if "records" in dirty:
-                writes.append((paths["records.json"], json.dumps({"records": self.records, "bound": self.bound})))
-            for number in sorted(n for n in dirty if isinstance(n, int)):
-                text = self.round_pgn(number)
-                if text is not None:
-                    writes.append((os.path.join(self.folder, "round-%d.pgn" % number), text))
-        for path, text in writes:
-            _write(path, text)
+            texts = self.files.texts(dirty, self.tournament, self.games.records, self.games.bound, self.round_pgn)
+        for path, text in texts:
+            write(path, text)
 
 
 def _whole(fields, key):

@@ -1,0 +1,39 @@
+"""The club and the household ladder (host_tools/ladder): the players' ratings a tournament starts
+from, and each result recorded as a rated game (a corrected result replaces the game recorded)."""
+
+from host_tools.ladder.db import LadderError
+from host_tools.ladder.ladder import Ladder
+
+
+def ratings(ladder_path, names, add_new):
+    """{name: Elo} of the ladder's players (new ``names`` added from 1000 with ``add_new``); ValueError
+    naming the players the ladder lacks."""
+    try:
+        with Ladder(ladder_path) as ladder:
+            if add_new:
+                ladder.add_players(n.strip() for n in names)
+            known = dict((p["name"], p["elo"]) for p in ladder.players())
+    except LadderError as e:
+        raise ValueError(str(e))
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise ValueError("not in the ladder: %s (add them, or tick new players)" % ", ".join(missing))
+    return known
+
+
+def rate(ladder_path, g, pgn, where):
+    """The pairing ``g``'s result into the ladder, its game's text ``pgn``; ``g["ladder"]`` keeps the
+    game's id there (a game recorded before is deleted first). What became of it, in words."""
+    try:
+        with Ladder(ladder_path) as ladder:
+            if g.get("ladder"):
+                ladder.delete_game(g["ladder"])
+                g["ladder"] = None
+            if g["result"] is None:
+                return None
+            report = ladder.import_text(pgn, where, new_players=True)
+        if report.added:
+            g["ladder"] = report.added[0][1]
+        return "%s: %s" % (where, report.said("%s recorded in the ladder" % g["result"]))
+    except LadderError as e:
+        return "%s: not recorded in the ladder: %s" % (where, e)
