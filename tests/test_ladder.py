@@ -657,3 +657,17 @@ class TestPuzzles:
             assert lad.conn.execute("PRAGMA user_version").fetchone()[0] == 2
             assert [r["name"] for r in lad.table()] == ["Anna", "Bruno"] and lad.table()[0]["elo"] == 1015
             assert lad.record_puzzle("Bruno", "a1b2c", 1000, True)["rating"] == 1015
+
+
+def test_a_game_recorded_by_itself_says_why_the_ladder_refused_it(tmp_path):
+    """ladder.recorded: the one place the words of a refused recording are written (a board's rated
+    game, an online game, a club's result, a puzzle all say them)."""
+    from host_tools.ladder.ladder import recorded
+    path = str(tmp_path / "ladder.sqlite3")
+    answer, refused = recorded(path, lambda ladder: ladder.add_players(["Anna", "Bruno"]) or "added")
+    assert (answer, refused) == ("added", None)
+    answer, refused = recorded(path, lambda ladder: ladder.record("Anna", "Anna", "1-0"))
+    assert answer is None and refused == "not recorded in the ladder: 'Anna' cannot play against themself"
+    os.makedirs(tmp_path / "a folder")
+    answer, refused = recorded(str(tmp_path / "a folder"), lambda ladder: "never")
+    assert answer is None and refused.startswith("not recorded in the ladder: cannot ")

@@ -2,7 +2,7 @@
 from, and each result recorded as a rated game (a corrected result replaces the game recorded)."""
 
 from host_tools.ladder.db import LadderError
-from host_tools.ladder.ladder import Ladder
+from host_tools.ladder.ladder import Ladder, recorded
 
 
 def ratings(ladder_path, names, add_new):
@@ -24,16 +24,16 @@ def ratings(ladder_path, names, add_new):
 def rate(ladder_path, g, pgn, where):
     """The pairing ``g``'s result into the ladder, its game's text ``pgn``; ``g["ladder"]`` keeps the
     game's id there (a game recorded before is deleted first). What became of it, in words."""
-    try:
-        with Ladder(ladder_path) as ladder:
-            if g.get("ladder"):
-                ladder.delete_game(g["ladder"])
-                g["ladder"] = None
-            if g["result"] is None:
-                return None
-            report = ladder.import_text(pgn, where, new_players=True)
-        if report.added:
-            g["ladder"] = report.added[0][1]
-        return "%s: %s" % (where, report.said("%s recorded in the ladder" % g["result"]))
-    except LadderError as e:
-        return "%s: not recorded in the ladder: %s" % (where, e)
+    def act(ladder):
+        if g.get("ladder"):
+            ladder.delete_game(g["ladder"])
+            g["ladder"] = None
+        return None if g["result"] is None else ladder.import_text(pgn, where, new_players=True)
+    report, refused = recorded(ladder_path, act)
+    if refused:
+        return "%s: %s" % (where, refused)
+    if report is None:
+        return None                       # no result (the arbiter took it away): deleted only
+    if report.added:
+        g["ladder"] = report.added[0][1]
+    return "%s: %s" % (where, report.said("%s recorded in the ladder" % g["result"]))

@@ -294,10 +294,10 @@ class Board:
             return                          # recorded already, or the finished game's PGN not in yet
         self._rated = key
         pgn, source = self.model.pgn, "board game %s" % status.get("game")
-        try:
-            report = in_ladder(self.ladder_path, lambda ladder: ladder.import_text(pgn, source, new_players=True))
-        except ActionError as e:
-            self.ladder_said = "game %s not recorded in the ladder: %s" % (status.get("game"), e)
+        from host_tools.ladder.ladder import recorded
+        report, refused = recorded(self.ladder_path, lambda ladder: ladder.import_text(pgn, source, new_players=True))
+        if refused:
+            self.ladder_said = "game %s %s" % (status.get("game"), refused)
             return
         self.ladder_said = "game %s %s" % (status.get("game"), report.said())
         self.ladder_changes += bool(report.added)

@@ -71,14 +71,14 @@ def record_ladder(g, ladder_path):
     why not, in the game's message."""
     if ladder_path is None or result(g) == "*":
         return
-    from host_tools.ladder.ladder import Ladder
-    from host_tools.ladder.db import LadderError
+    from host_tools.ladder.ladder import recorded
     full = g.full or {}
     names = [player_name(full.get("white") or {}), player_name(full.get("black") or {})]
-    try:
-        with Ladder(ladder_path) as ladder:
-            ladder.add_players(names)
-            ladder.record(names[0], names[1], result(g), moves=len(g.moves),
-                          resigned=g.status == "resign", abandoned=g.status == "timeout", online=True)
-    except LadderError as e:
-        g.message = "not recorded in the ladder: %s" % e
+
+    def act(ladder):
+        ladder.add_players(names)
+        ladder.record(names[0], names[1], result(g), moves=len(g.moves),
+                      resigned=g.status == "resign", abandoned=g.status == "timeout", online=True)
+    _, refused = recorded(ladder_path, act)
+    if refused:
+        g.message = refused

@@ -152,13 +152,12 @@ def record(ladder_path, player, event):
     """A puzzle's ``drill`` event (state done) into the ladder for ``player``: what to tell the page."""
     if ladder_path is None:
         return "not recorded: no ladder"
-    from host_tools.ladder.ladder import Ladder
-    from host_tools.ladder.db import LadderError
+    from host_tools.ladder.ladder import recorded
     before = player_standing(ladder_path, player)["rating"]
-    try:
-        with Ladder(ladder_path) as ladder:
-            after = ladder.record_puzzle(player, event["puzzle"], event["puzzle_rating"], event["solved"],
-                                         event.get("ms"), new_player=True)
-    except (LadderError, KeyError) as e:
-        return "not recorded in the ladder: %s" % e
+    if "puzzle" not in event or "puzzle_rating" not in event or "solved" not in event:
+        return "not recorded: the board's drill event lacks the puzzle's number, rating or outcome"
+    after, refused = recorded(ladder_path, lambda ladder: ladder.record_puzzle(
+        player, event["puzzle"], event["puzzle_rating"], event["solved"], event.get("ms"), new_player=True))
+    if refused:
+        return refused
     return "%s: puzzle rating %d (%+d)" % (player, after["rating"], after["rating"] - before)

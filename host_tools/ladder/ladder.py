@@ -336,3 +336,14 @@ class Ladder:
                 white = row["white"]
             black = high if white == low else low
             return names[white], names[black], "lot"
+
+
+def recorded(path, act):
+    """``act(ladder)`` on the ladder in the file ``path``, one transaction, for a game or a puzzle
+    that goes in by itself (a board's rated game, an online one, a club's result, a puzzle): (its
+    answer, None), or (None, why in the words every recorder says) when the ladder refuses."""
+    try:
+        with Ladder(path) as ladder:
+            return act(ladder), None
+    except LadderError as e:
+        return None, "not recorded in the ladder: %s" % e
