@@ -30,6 +30,8 @@ def options(board):
     ({"opponent": "computer"}, "no engine started on this computer"),
     ({"level": {"depth": 3}}, "'level' is"),
     ({"fen": 7}, "'fen' must be a non-empty string"),
+    ({"variant": "shogi"}, "'variant' must be 'chess' or 'sprint' or 'chess960'"),
+    ({"profile": "blitz"}, "'profile' must be 'fide' or 'casual'"),
     ({"variant": "chess960", "position": 960}, "'position' is a Chess960 start position, 0 to 959"),
     ({"variant": "chess960", "position": "5"}, "'position' is a Chess960 start position"),
 ])

@@ -118,14 +118,20 @@ def _protocol_action(board, action, fields, by=PERSON):
 
 
 def _new_command(fields):
-    """The protocol's ``new`` from the page's fields: fen, profile, variant, a Sprint game's seed,
-    a Chess960 game's start position (drawn at random when neither it nor a FEN is given)."""
+    """The protocol's ``new`` from the page's fields, checked (the one check of a new game's fields,
+    a real board's and the simulator's): fen, profile, variant (each absent or empty: the board's
+    own), a Sprint game's seed, a Chess960 game's start position (drawn at random when neither it
+    nor a FEN is given)."""
     cmd = {"cmd": "new"}
     for key in ("fen", "profile", "variant"):
-        if fields.get(key) is not None:
+        if fields.get(key) not in (None, ""):
             cmd[key] = _text(fields, key)
+    if cmd.get("profile", PROFILES[0]) not in PROFILES:
+        raise ActionError("'profile' must be %s" % " or ".join(repr(p) for p in PROFILES))
+    if cmd.get("variant", VARIANTS[0]) not in VARIANTS:
+        raise ActionError("'variant' must be %s" % " or ".join(repr(v) for v in VARIANTS))
     seed = fields.get("seed")
-    if seed is not None and fields.get("variant") == SPRINT:
+    if seed is not None and fields.get("variant") == SPRINT and "fen" not in cmd:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ActionError("'seed' must be a whole number")
         cmd["seed"] = seed
@@ -731,21 +737,10 @@ class SimulatedBoard(Board):
         """A new game on the simulator: the protocol's ``new``, as on a real board (its options
         stay: it once restarted the simulated board and lost a clock just set), the simulated
         hands setting the new game's pieces up (whoever asked, ``by``: the simulator takes it directly)."""
-        fen = fields.get("fen") or None
-        profile = fields.get("profile") or None        # none given: the board's own stays
-        variant = fields.get("variant") or None
-        seed = fields.get("seed")
-        if fen is not None and not isinstance(fen, str):
-            raise ActionError("'fen' must be a string")
-        if profile is not None and profile not in PROFILES:
-            raise ActionError("'profile' must be %s" % " or ".join(repr(p) for p in PROFILES))
-        if variant is not None and variant not in VARIANTS:
-            raise ActionError("'variant' must be %s" % " or ".join(repr(v) for v in VARIANTS))
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ActionError("'seed' must be a whole number")
-        number = _new_command(fields).get("position")
+        cmd = _new_command(fields)
         try:
-            self.sim.new_game(fen, profile, variant, seed if variant == SPRINT and fen is None else None, number)
+            self.sim.new_game(cmd.get("fen"), cmd.get("profile"), cmd.get("variant"), cmd.get("seed"),
+                              cmd.get("position"))
         except SimError as e:
             raise ActionError(str(e))
 
