@@ -35,6 +35,45 @@ BROWSER_TESTS = [
 # that made one (zero console errors on every page: a hidden arrow once logged ~140 a page).
 CONSOLE_ERRORS = []
 CONTEXTS = []          # every browser context opened (conftest.py closes a test's own when it ends)
+# Every visible text of a page in English that the Italian table (static/i18n.js) lacks, in every
+# state a browser test reaches: conftest.py fails the test that showed one. Words are what has a
+# word in lower case (a name, a move in SAN, "FEN" or "Elo" are the same in Italian); a text the
+# page marks translate="no" is data.
+UNTRANSLATED = []
+_COLLECT_UNTRANSLATED = """
+(() => {
+  let timer = null;
+  const told = new Set();
+  async function scan() {
+    timer = null;
+    if (!document.getElementById("ui-lang")) return;
+    let i18n;
+    try { i18n = await import(new URL("i18n.js", location.href).href); } catch (e) { return; }
+    if (document.documentElement.lang === "it") return;     // (asked after the import: it sets the language)
+    const missing = [];
+    const visible = (el) => el && !el.closest(i18n.SKIP) && el.getClientRects().length > 0 &&
+      getComputedStyle(el).visibility !== "hidden";
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const texts = n.nodeType === Node.TEXT_NODE ? (visible(n.parentElement) ? [n.nodeValue] : [])
+        : ["title", "placeholder", "aria-label"].filter((a) => n.hasAttribute(a) && visible(n)).map((a) => n.getAttribute(a));
+      for (const text of texts) {
+        const trimmed = text.trim();
+        if (/(^|[^A-Za-z])[a-z][a-z]/.test(trimmed) && !told.has(trimmed) && i18n.italian(trimmed) === null) {
+          told.add(trimmed);
+          missing.push(trimmed);
+        }
+      }
+    }
+    if (missing.length) window.__scacchieraUntranslated(location.pathname, missing);
+  }
+  window.__scacchieraScan = scan;        // conftest.py's last look before a test's pages close
+  const later = () => { if (timer === null) timer = setTimeout(scan, 150); };
+  new MutationObserver(later).observe(document, { subtree: true, childList: true, characterData: true,
+                                                 attributes: true });
+  addEventListener("load", later);
+})();
+"""
 
 
 class WatchedBrowser:
@@ -47,6 +86,9 @@ class WatchedBrowser:
         context = self.browser.new_context(**options)
         context.on("console", lambda m: m.type == "error" and CONSOLE_ERRORS.append("%s: %s" % (m.location.get("url"), m.text)))
         context.on("weberror", lambda e: CONSOLE_ERRORS.append("uncaught: %s" % e.error))
+        context.expose_binding("__scacchieraUntranslated",
+                               lambda source, path, texts: UNTRANSLATED.extend((path, t) for t in texts))
+        context.add_init_script(_COLLECT_UNTRANSLATED)
         CONTEXTS.append(context)
         return context
 

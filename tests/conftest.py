@@ -25,13 +25,22 @@ import pytest
 def pytest_runtest_call(item):
     """A browser test fails on any console error or uncaught exception of its pages while it runs
     (companion_support's CONSOLE_ERRORS; not the reconnects of a page left open once its server has
-    stopped); ``@pytest.mark.console_errors(text)`` names the ones a test makes on purpose."""
+    stopped); ``@pytest.mark.console_errors(text)`` names the ones a test makes on purpose. It fails
+    too when a page in English showed words the Italian table lacks (companion_support's UNTRANSLATED)."""
     support = sys.modules.get("companion_support")
     start, opened = (len(support.CONSOLE_ERRORS), len(support.CONTEXTS)) if support else (0, 0)
+    untranslated = len(support.UNTRANSLATED) if support else 0
     outcome = yield
     support = sys.modules.get("companion_support")
     if support is None:
         return
+    for context in support.CONTEXTS[opened:]:      # the last state each page shows, looked at too
+        for page in context.pages:
+            try:
+                page.evaluate("() => window.__scacchieraScan && window.__scacchieraScan()")
+            except Exception:
+                pass                               # (a page closed, or not the companion's)
+    english = sorted(set(text for _path, text in support.UNTRANSLATED[untranslated:]))
     allowed = [m.args[0] for m in item.iter_markers("console_errors")]
     errors = [e for e in support.CONSOLE_ERRORS[start:] if not any(a in e for a in allowed)]
     for context in support.CONTEXTS[opened:]:      # its pages closed before its servers stop
@@ -42,3 +51,6 @@ def pytest_runtest_call(item):
     del support.CONTEXTS[opened:]
     if errors and outcome.excinfo is None:
         outcome.force_exception(AssertionError("console errors on the page: %s" % errors[:5]))
+    elif english and outcome.excinfo is None:
+        outcome.force_exception(AssertionError(
+            "the page showed %d text(s) with no Italian in static/i18n.js: %s" % (len(english), english[:10])))

@@ -134,13 +134,54 @@ const WORDS = {
   "decline the draw offered": "rifiuta la patta proposta", "taken by White": "presi dal Bianco", "taken by Black": "presi dal Nero",
   "the physical board: drag pieces to move them": "la scacchiera: trascina i pezzi per muoverli",
   "the game as the board's rules see it": "la partita come la vedono le regole della scacchiera",
+  "(the board's own record)": "(i risultati della scacchiera stessa)", "Start position": "Posizione iniziale",
+  "3 to 80 characters (Lichess's limits for a broadcast)": "da 3 a 80 caratteri (i limiti di Lichess per una trasmissione)",
+  "Stockfish's evaluation after every move, the mistakes marked, each side's accuracy":
+    "la valutazione di Stockfish dopo ogni mossa, gli errori segnati, la precisione di ciascun lato",
+  "White's winning chances after each move": "le probabilità di vittoria del Bianco dopo ogni mossa",
+  "a game for the household ladder: no hints, and its PGN's Event says so":
+    "una partita per la classifica di casa: senza suggerimenti, e l'Event del suo PGN lo dice",
+  "a line, as a host would send it (e.g. status)": "una riga, come la manderebbe un programma (ad es. status)",
+  "a puzzle, a game replayed or guessed, an opening": "un problema, una partita da rivedere o da indovinare, un'apertura",
+  "at random (0-959; 518 is chess's)": "a caso (0-959; 518 è quella degli scacchi)", "auto": "auto",
+  "deck": "mazzo", "drag a tile onto an empty square of your half": "trascina una tessera su una casa vuota della tua metà",
+  "off, or minutes+seconds": "off, o minuti+secondi",
+  "on a real board the hands make them: the LEDs show the move": "su una scacchiera vera le fanno le mani: i LED mostrano la mossa",
+  "one move back": "una mossa indietro", "one move back (←)": "una mossa indietro (←)", "one move forward": "una mossa avanti",
+  "one move forward (→)": "una mossa avanti (→)", "the archived game, move by move": "la partita archiviata, mossa per mossa",
+  "the board's display": "il display della scacchiera", "the game as it stands (End)": "la partita com'è ora (Fine)",
+  "the last move": "l'ultima mossa", "the player's own": "il suo",
+  "the sounds of a move, a capture, a check and low time": "i suoni di una mossa, una cattura, uno scacco e del poco tempo",
+  "· the decks' seed": "· il seme dei mazzi", "Scacchi Sprint: just drawn": "Scacchi Sprint: appena pescata",
+  // the board's buttons (the simulated display's: their names on the hardware)
+  "ms": "ms", "menu": "menu", "ok": "ok", "undo": "indietro", "diag": "diagnosi", "usb": "usb",
 };
+
+// The LED meanings by their protocol names (firmware/scacchiera/leds/names.py): a square's label.
+const LIGHTS = { "last-move": "ultima mossa", check: "scacco", claim: "patta da chiedere", lifted: "pezzo alzato",
+  legal: "mossa possibile", "legal-capture": "cattura possibile", "show-from": "mossa chiesta: da qui",
+  "show-to": "mossa chiesta: a qui", error: "errore", fix: "da rimettere", "to-empty": "da svuotare",
+  "to-fill": "da riempire", "promote-queen": "promozione a donna", "promote-knight": "promozione a cavallo",
+  "promote-rook": "promozione a torre", "promote-bishop": "promozione ad alfiere", winner: "vincitore",
+  loser: "sconfitto", draw: "patta", "drop-target": "tessera: qui", "drop-pawn": "tessera: pedone",
+  "drop-knight": "tessera: cavallo", "drop-bishop": "tessera: alfiere", "drop-rook": "tessera: torre",
+  "drop-queen": "tessera: donna", "time-low": "poco tempo", offer: "proposta di patta", away: "assente",
+  "suggest-from": "suggerimento: da qui", "suggest-to": "suggerimento: a qui", asked: "mossa chiesta" };
 
 // Each piece with its article, in the singular and the plural, and whether its adjective is feminine.
 const PIECES = { pawn: ["il pedone", "i pedoni"], knight: ["il cavallo", "i cavalli"], bishop: ["l'alfiere", "gli alfieri"],
                  rook: ["la torre", "le torri"], queen: ["la donna", "le donne"], king: ["il re", "i re"] };
 const FEMININE = new Set(["rook", "queen"]);
 const SIDE = { White: "il Bianco", Black: "il Nero" };
+const A_PIECE = { pawn: "un pedone", knight: "un cavallo", bishop: "un alfiere", rook: "una torre", queen: "una donna" };
+// Why the rules refused a Sprint tile on its square (explain.js's refusalWords), in Italian.
+const SPRINT_WHY = [
+  [/^a queen may not be placed before turn 8 \(this is turn (\d+)\)$/, (m) => "una donna non si può mettere prima del turno 8 (questo è il turno " + m[1] + ")"],
+  [/^a pawn goes only on ranks (\S+)$/, (m) => "un pedone va solo sulle traverse " + m[1]],
+  [/^a tile goes only in your own half$/, () => "una tessera va solo nella propria metà"],
+  [/^a second bishop must go on the other colour than the first$/, () => "il secondo alfiere deve andare sull'altro colore rispetto al primo"],
+  [/^the rules do not allow it on ([a-h][1-8])$/, (m) => "le regole non lo permettono su " + m[1]],
+];
 
 // "the white pawns", "the black queen": in Italian, with its article and agreement.
 function piece(colour, kind, plural) {
@@ -223,13 +264,58 @@ const PATTERNS = [
   [/^(blunder|mistake|inaccuracy)(?:: (.*) was best)?$/, (m) => ({ blunder: "errore grave", mistake: "errore",
     inaccuracy: "imprecisione" }[m[1]]) + (m[2] ? ": meglio " + m[2] : "")],
   [/^(.*?)(\d+) moves?$/, (m) => m[1] + m[2] + (m[2] === "1" ? " mossa" : " mosse")],
+  // a square of the drawn board: its label and title (companion.js's drawSquares)
+  [/^([a-h][1-8]), (?:(white|black) (pawn|knight|bishop|rook|queen|king)|(empty))(?:, light: ([a-z-]+))?$/,
+    (m) => (m[5] && !LIGHTS[m[5]]) ? null : m[1] + ", " + (m[4] ? "vuota" : piece(m[2], m[3], false)) +
+      (m[5] ? ", luce: " + LIGHTS[m[5]] : "")],
+  [/^([a-h][1-8]): ([a-z-]+)$/, (m) => LIGHTS[m[2]] ? m[1] + ": " + LIGHTS[m[2]] : null],
+  [/^put it on ([a-h][1-8]) \(tap it, or tap \1\)$/, (m) => "mettilo su " + m[1] + " (toccalo, o tocca " + m[1] + ")"],
+  [/^open board (\d+)'s page$/, (m) => "apri la pagina della scacchiera " + m[1]],
+  [/^round (\d+) sent to the boards$/, (m) => "turno " + m[1] + " inviato alle scacchiere"],
+  [/^game (\d+) (recorded in|imported into) the ladder$/, (m) => "partita " + m[1] + " registrata nella classifica"],
+  [/^game (\d+) not rated: already in the ladder$/, (m) => "partita " + m[1] + " non valida: è già nella classifica"],
+  [/^round (\d+) board (\d+): (.+) \(the arbiter's\)$/, (m) => "turno " + m[1] + " scacchiera " + m[2] + ": " +
+    (m[3] === "no result" ? "nessun risultato" : m[3]) + " (dell'arbitro)"],
+  // Scacchi Sprint: a tile the rules refused where it was placed (explain.js's refusalWords)
+  [/^The tile just drawn is an? (pawn|knight|bishop|rook|queen), but (.+): so the board took an? (pawn|knight|bishop|rook|queen) from the hand\.( \(\S+\))?$/,
+    (m) => { const why = SPRINT_WHY.map(([p, to]) => m[2].match(p) && to(m[2].match(p))).find((w) => w);
+             return why ? "La tessera appena pescata è " + A_PIECE[m[1]] + ", ma " + why + ": così la scacchiera ha preso " +
+               A_PIECE[m[3]] + " dalla mano." + (m[4] || "") : null; }],
+  [/^(.+) \(withdrew\)$/, (m) => m[1] + " (ritirato)"],
+  [/^(.+) withdrew: paired no more$/, (m) => m[1] + " si è ritirato: non più abbinato"],
+  [/^\+(\d+) ms$/, (m) => "+" + m[1] + " ms"],
+  [/^(.+) — (\d+) rounds · (round-robin|swiss) · (.+)$/, (m) => m[1] + " — " + m[2] + " turni · " +
+    (m[3] === "swiss" ? "svizzero" : "girone") + " · " + m[4]],
+  [/^(.+) — round (\d+) of (\d+) · (round-robin|swiss) · (.+)$/, (m) => m[1] + " — turno " + m[2] + " di " + m[3] +
+    " · " + (m[4] === "swiss" ? "svizzero" : "girone") + " · " + m[5]],
+  [/^(.+): (\d+) players, (\d+) rounds \((round-robin|swiss)\)$/, (m) => m[1] + ": " + m[2] + " giocatori, " + m[3] +
+    " turni (" + (m[4] === "swiss" ? "svizzero" : "girone") + ")"],
+  [/^The board takes only the move it asks for: ([a-h][1-8]) to ([a-h][1-8])\.$/,
+    (m) => "La scacchiera accetta solo la mossa che chiede: da " + m[1] + " a " + m[2] + "."],
+  [/^Taking back (\S+): put (.*)\.$/, (m) => "Per ritirare " + m[1] + ": metti " + pieces(m[2]) + "."],
+  [/^Or, to keep (\S+), put (.*)\.$/, (m) => "Oppure, per tenere " + m[1] + ", metti " + pieces(m[2]) + "."],
+  [/^The rook went first \(([a-h][1-8])–([a-h][1-8])\): the board waits a moment \(about ([\d.]+) s\) for the king\. To castle, put the king on ([a-h][1-8]) now; otherwise the rook move counts on its own\.$/,
+    (m) => "La torre è andata per prima (" + m[1] + "–" + m[2] + "): la scacchiera aspetta un momento (circa " + m[3] +
+      " s) il re. Per arroccare metti ora il re su " + m[4] + "; altrimenti la mossa della torre vale da sola."],
+  [/^Scacchi Sprint: (White|Black)'s tile just drawn is an? (pawn|knight|bishop|rook|queen)\. Move a piece, or put a tile from the hand on an empty square of your half(?: \(teal squares: where the \2 may go\))?\.$/,
+    (m) => "Scacchi Sprint: la tessera appena pescata dal " + (m[1] === "White" ? "Bianco" : "Nero") + " è " +
+      A_PIECE[m[2]] +
+      ". Muovi un pezzo, o metti una tessera dalla mano su una casa vuota della tua metà" +
+      (m[0].includes("teal squares") ? " (case verde acqua: dove può andare)" : "") + "."],
+  [/^Scacchi Sprint: the tile placed on ([a-h][1-8]) counts as an? (pawn|knight|bishop|rook|queen)\. Tap it \(lift it and put it back\) for the next tile it may be\.$/,
+    (m) => "Scacchi Sprint: la tessera messa su " + m[1] + " vale " +
+      A_PIECE[m[2]] +
+      ". Toccala (alzala e rimettila) per la tessera successiva che può essere."],
+  // how a game ended, alone (a result's title)
+  [/^([a-z ]+)$/, (m) => TERMS[m[1]] === undefined ? null : TERMS[m[1]]],
 ];
 
 let lang = localStorage.getItem(KEY) || ((navigator.language || "").startsWith("it") ? "it" : "en");
 const english = new WeakMap();     // a text node or an element's attribute -> its English, to come back to
 const ATTRIBUTES = ["title", "placeholder", "aria-label"];
 
-function italian(text) {
+// The Italian of ``text`` (a whole text of WORDS, or a board's sentence of PATTERNS); null if it has none.
+export function italian(text) {
   const trimmed = text.trim();
   if (!trimmed) return null;
   if (WORDS[trimmed] !== undefined) return text.replace(trimmed, WORDS[trimmed]);
@@ -245,7 +331,7 @@ function italian(text) {
 
 // Skipped: the logs (protocol lines), the PGN, the move list (the board's own letters: the Moves
 // select), the scripts.
-const SKIP = "script, style, pre, textarea, #moves, #events, #protocol, code";
+export const SKIP = "script, style, pre, textarea, #moves, #events, #protocol, code, [translate=no]";
 
 function translateText(node) {
   if (!node.parentElement || node.parentElement.closest(SKIP)) return;
