@@ -19,9 +19,9 @@ from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from scacchiera import MAX_LINE   # the protocol's longest line (bytes, without the line end)
 from scacchiera.leds.names import NAMES as LED_NAMES
 from scacchiera.leds.palette import default_colours
-from scacchiera.rules.squares import PIECE_SYMBOLS, is_drop, parse_square, to_square
-from scacchiera.rules.variants import CHESS, CHESS960, SPRINT, VARIANTS, new_position, variant_of
+from scacchiera.rules.variants import CHESS, VARIANTS, variant_of
 
+from host_tools.companion import game_view
 from host_tools.companion.players import parse_headers
 
 LOG_LINES = 200
@@ -70,11 +70,6 @@ def check_line(line):
     if size > MAX_LINE:
         raise ValueError("a line is at most %d bytes; this one has %d" % (MAX_LINE, size))
     return line
-
-
-def piece_letter(code):
-    letter = PIECE_SYMBOLS[code & 7]
-    return letter.upper() if code >> 3 == 0 else letter
 
 
 COLOURS = default_colours()     # the firmware's palette, {meaning: (r, g, b, blink)}
@@ -455,40 +450,15 @@ class BoardModel:
 
     def _replay(self):
         """The game replayed with the rules (for SAN in both languages and Sprint's hands)."""
-        s = self.status or {}
-        try:
-            pos = self._start_position()
-            for uci in s.get("moves") or ():
-                pos.push(pos.parse_uci(uci))
-        except (ValueError, KeyError, IndexError):
-            pos = None                     # a board newer than these rules: show what it says
-        self.replay = pos
+        self.replay = game_view.replay(self.start, self._profile(), (self.status or {}).get("moves") or ())
 
     def _drill_san(self, uci):
-        """A drill's move in SAN, both letter sets ({"en", "it"}): the player's move, judged right or
-        wrong (a wrong one is taken back at once, so it is read from the position before it)."""
-        if not uci or self.start is None:
+        if self.start is None:
             return None
-        moves = list((self.status or {}).get("moves") or ())
-        for before in (moves[:-1], moves) if moves and moves[-1] == uci else (moves,):
-            try:
-                pos = self._start_position()
-                for m in before:
-                    pos.push(pos.parse_uci(m))
-                move = pos.parse_uci(uci)
-                if move in pos.legal_moves():
-                    return {"en": pos.san(move, "en"), "it": pos.san(move, "it")}
-            except (ValueError, KeyError, IndexError):
-                continue
-        return None
+        return game_view.drill_san(self.start, self._profile(), (self.status or {}).get("moves") or (), uci)
 
-    def _start_position(self):
-        """The game's first position (a Sprint game from its seed: its decks and first tile drawn)."""
-        _, fen, sprint, seed, chess960 = self.start
-        profile = ((self.status or {}).get("options") or {}).get("profile", "fide")
-        if sprint:
-            return new_position(None, profile, SPRINT, seed)
-        return new_position(fen, profile, CHESS960 if chess960 else None)
+    def _profile(self):
+        return ((self.status or {}).get("options") or {}).get("profile", "fide")
 
     # -- what the page gets ---------------------------------------------------------------
 
@@ -496,30 +466,10 @@ class BoardModel:
         with self.lock:
             s = self.status or {}
             pos = self.replay
-            sans, sans_it, fens, drawn, refused = [], [], [], [], []
-            sprint = None
-            if pos is not None:
-                replay = self._start_position()
-                fens.append(replay.fen())
-                for m in pos.move_stack:
-                    tile = replay.drawn_tile() if variant_of(replay) == SPRINT else 0
-                    drawn.append(PIECE_SYMBOLS[tile] if tile else "")
-                    # A placement whose square the rules closed to the tile just drawn (the board took
-                    # another from the hand); not one the player chose by tapping.
-                    closed = tile and is_drop(m) and tile not in replay.drop_types_at(to_square(m))
-                    refused.append(PIECE_SYMBOLS[tile] if closed else "")
-                    sans.append(replay.san(m, "en"))
-                    sans_it.append(replay.san(m, "it"))
-                    replay.push(m)
-                    fens.append(replay.fen())
-                if variant_of(pos) == SPRINT:
-                    sprint = self._sprint(pos)
-                    sprint["drawn_before"] = drawn     # the tile just drawn before each ply
-                    sprint["refused"] = refused        # and whether the rules refused it there (the page says why)
-                    sprint["allowed"] = self._allowed(pos)
+            moves = game_view.move_lists(self.start, self._profile(), pos, self.frame)
             fen = s.get("fen") or ""
-            moves = tuple(s.get("moves") or ())
-            suggestion = self.suggestion[1] if self.suggestion and self.suggestion[0] == moves else None
+            played = tuple(s.get("moves") or ())
+            suggestion = self.suggestion[1] if self.suggestion and self.suggestion[0] == played else None
             squares = []
             for sq in range(64):
                 name = "abcdefgh"[sq & 7] + str((sq >> 3) + 1)
@@ -530,12 +480,12 @@ class BoardModel:
                 "session": self.session,   # moves on with each new connection or restarted simulator
                 "variant": variant_of(pos) if pos is not None else CHESS,
                 "variants": list(VARIANTS),
-                "sprint": sprint,
+                "sprint": moves["sprint"],
                 "fen": fen,
                 "moves": list(s.get("moves") or ()),
-                "san": sans,
-                "san_it": sans_it,
-                "fens": fens,              # the position before the first move and after each one
+                "san": moves["san"],
+                "san_it": moves["san_it"],
+                "fens": moves["fens"],     # the position before the first move and after each one
                 "result": s.get("result", "*"),
                 "termination": s.get("termination"),
                 "in_sync": s.get("in_sync", True),
@@ -557,53 +507,9 @@ class BoardModel:
                 "led_squares": squares,
                 "palette": PALETTE_LIST,
                 "occupancy": self.occupancy,
-                "pieces": self._pieces(fen),
+                "pieces": game_view.pieces(self.replay, self.occupancy),
                 "pgn": self.pgn,
                 "events": list(self.events),
                 "protocol": list(self.log),
                 "version": self.version,
             }
-
-    def _pieces(self, fen):
-        """What stands on each square, as far as the host can tell: the game's piece where the
-        switches say there is one, ``?`` where they see a piece the game does not have."""
-        pieces = [""] * 64
-        if self.replay is not None:
-            for sq in range(64):
-                code = self.replay.piece_at(sq)
-                if code:
-                    pieces[sq] = piece_letter(code)
-        if self.occupancy is not None:
-            occupied = set(parse_square(name) for name in self.occupancy)
-            for sq in range(64):
-                if sq not in occupied:
-                    pieces[sq] = ""
-                elif not pieces[sq]:
-                    pieces[sq] = "?"
-        return pieces
-
-    def _allowed(self, pos):
-        """Scacchi Sprint: the tiles the rules allow on each square where a placement waits for its
-        tile to be chosen (drop-* LEDs): {"d3": "np"}, so the page says a refusal only when there was one."""
-        allowed = {}
-        for name, meaning in self.frame.items():
-            if meaning.startswith("drop-") and meaning != "drop-target":
-                try:
-                    types = pos.drop_types_at(parse_square(name))
-                except ValueError:            # not a square name: a board newer than these rules
-                    continue
-                allowed[name] = "".join(PIECE_SYMBOLS[t] for t in types)
-        return allowed
-
-    @staticmethod
-    def _sprint(pos):
-        hands = {}
-        for color, side in ((0, "white"), (1, "black")):
-            letters = ""
-            for t in (5, 4, 3, 2, 1):
-                letter = PIECE_SYMBOLS[t].upper() if color == 0 else PIECE_SYMBOLS[t]
-                letters += letter * pos.hand_count(color, t)
-            hands[side] = letters
-        drawn = pos.drawn_tile()
-        return {"hands": hands, "decks": {"white": pos.deck_left(0), "black": pos.deck_left(1)},
-                "drawn": PIECE_SYMBOLS[drawn] if drawn else "", "seed": pos.seed}
