@@ -34,15 +34,15 @@ def pytest_runtest_call(item):
     support = sys.modules.get("companion_support")
     if support is None:
         return
+    allowed = [m.args[0] for m in item.iter_markers("console_errors")]
+    errors = [e for e in support.CONSOLE_ERRORS[start:] if not any(a in e for a in allowed)]
     for context in support.CONTEXTS[opened:]:      # the last state each page shows, looked at too
-        for page in context.pages:
-            try:
+        for page in context.pages:                 # (after the errors: a page whose server stopped
+            try:                                   # in the test logs its reconnects meanwhile)
                 page.evaluate("() => window.__scacchieraScan && window.__scacchieraScan()")
             except Exception:
                 pass                               # (a page closed, or not the companion's)
     english = sorted(set(text for _path, text in support.UNTRANSLATED[untranslated:]))
-    allowed = [m.args[0] for m in item.iter_markers("console_errors")]
-    errors = [e for e in support.CONSOLE_ERRORS[start:] if not any(a in e for a in allowed)]
     for context in support.CONTEXTS[opened:]:      # its pages closed before its servers stop
         try:
             context.close()

@@ -6,13 +6,9 @@ and tiles, what stands on each square. Pure: the model (model.py) passes what th
 """
 
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
+from host_tools.sim.pieces import piece_letter
 from scacchiera.rules.squares import PIECE_SYMBOLS, is_drop, parse_square, to_square
 from scacchiera.rules.variants import CHESS960, SPRINT, new_position, variant_of
-
-
-def piece_letter(code):
-    letter = PIECE_SYMBOLS[code & 7]
-    return letter.upper() if code >> 3 == 0 else letter
 
 
 def start_position(start, profile):

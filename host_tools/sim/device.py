@@ -4,7 +4,8 @@
 scacchiera/runner.py: debounce, move recognition, game, LED frame, serial
 protocol, journal) on a fake hardware layer (host_tools/fakehw/fakehal.py):
 only the raw I/O is simulated. ``SimBoard`` adds what a person handles: which
-piece stands where (to draw it: the firmware never knows), a hand, a tray.
+piece stands where (to draw it: the firmware never knows), a hand, a tray; its whole
+moves are whole_moves.py's.
 """
 
 import json
@@ -14,6 +15,8 @@ import threading
 from host_tools import _paths  # noqa: F401  (firmware/ and host_tools/fakehw/ on the path)
 from host_tools.hands import Hands, ScriptError
 from host_tools.sim import pty_link
+from host_tools.sim.pieces import CAPTURE_GAP_MS, SimError, piece_letter as _piece_letter
+from host_tools.sim.whole_moves import WholeMoves
 
 from scacchiera import start as firmware_main
 from fakehal import FakeHardware, FakeDisplay
@@ -22,31 +25,18 @@ from simclock import Clock, Reset
 from scacchiera.storage.fs import OsFS
 from scacchiera.commands import option_values
 from scacchiera.report import STATE_NAMES
-from scacchiera.tracking.tracker import LIFTED, PENDING
 from scacchiera.leds.names import NAMES as LED_NAMES, meanings as led_meanings
 from scacchiera.display.icons import NAMES as ICON_NAMES
 from scacchiera.rules.variants import new_position, variant_of, CHESS, CHESS960, SPRINT
-from scacchiera.rules.squares import (KING, PAWN, PIECE_SYMBOLS, from_square, is_drop, parse_square, promotion,
-                                      square_name, to_square)
+from scacchiera.rules.squares import PIECE_SYMBOLS, parse_square, square_name
 
 PIECE_LETTERS = "KQRBNPkqrbnp"
 # The spare pieces beside the board, so a promotion has its new piece (kept apart from the pieces taken).
 SPARES = "QRBNqrbn"
-SETTLE_STEPS = 100    # 20 ms steps a whole move waits for the one before it to settle
 OTHERS_MS = 300       # the hands make the computer's announced move this long after it is lit
 
 
-class SimError(ValueError):
-    """A request the simulated hands cannot do (the message says why)."""
-
-
-def _piece_letter(code):
-    letter = PIECE_SYMBOLS[code & 7]
-    return letter.upper() if code >> 3 == 0 else letter
-
-
 BUTTON_MS = 150       # how long a simulated button press lasts
-CAPTURE_GAP_MS = 120  # a captured piece off the board, then the capturing one lands (past the 30 ms debounce)
 NEW_STEPS = 400       # main-loop steps (1 s) the board has to answer the constructor's ``new``
 
 
@@ -140,8 +130,9 @@ class FirmwareHands(Hands):
         self.runner.set_option(name, value)
 
 
-class SimBoard(FirmwareHands):
-    """The simulated hands and board, with the pieces' identities, a tray and a lock for the web server.
+class SimBoard(FirmwareHands, WholeMoves):
+    """The simulated hands and board, with the pieces' identities, a tray and a lock for the web server;
+    whole moves as hands make them are WholeMoves' (whole_moves.py).
 
     The flash is a temporary folder: a restart of the simulator (``reset``)
     starts a fresh board, while the board itself can resume what it saved.
@@ -390,125 +381,6 @@ class SimBoard(FirmwareHands):
                 self.hand = ""
                 self.hand_from = None
                 self._changed()
-
-    # -- whole moves: the page's taps, the computer's announced moves --------------------------
-
-    def play(self, uci):
-        """The hands make a whole move as a person's hands make it: a capture's victim off to the
-        tray first (en passant's too), the piece lifted (unless the hand holds it already) and put
-        down, a promotion's new piece from beside the board (the pawn goes to the spares), a
-        castling's rook after its king. SimError if ``uci`` is not a legal move here."""
-        with self.lock:
-            for _ in range(SETTLE_STEPS):     # a move just put down settles first: the game has it then
-                state = self.app.game.tracker.state
-                if state != PENDING and (state != LIFTED or self.hand):
-                    break
-                self.wait(20)
-            pos = self.app.game.position
-            move = -1
-            for text in (uci, uci + "q"):            # a pawn tapped onto the last rank: a queen
-                try:
-                    candidate = pos.parse_uci(text)
-                except (ValueError, IndexError, TypeError):
-                    continue
-                if not is_drop(candidate) and candidate in pos.legal_moves():
-                    move = candidate
-                    break
-            if move < 0:
-                raise SimError("not a legal move here: %r" % (uci,))
-            fr, to = from_square(move), to_square(move)
-            piece, target = pos.piece_at(fr), pos.piece_at(to)
-            kind, own = piece & 7, target and (target >> 3) == (piece >> 3)
-            if self.hand and self.hand_from != fr:
-                raise SimError("the hand holds a piece from elsewhere: put it down first")
-            if kind == PAWN and (fr ^ to) & 7 and not target:       # en passant: the victim beside
-                self._take_off(to - 8 if pos.turn == 0 else to + 8)
-            if not self.hand:
-                self.lift(square_name(fr))
-                self.wait(CAPTURE_GAP_MS)
-            if own:                                                 # castling as king takes rook
-                self.place(square_name(to))
-                return
-            promoted = promotion(move)
-            if promoted:
-                letter = PIECE_SYMBOLS[promoted]
-                letter = letter.upper() if pos.turn == 0 else letter
-                pawn, self.hand, self.hand_from = self.hand, "", None
-                self.spares.append(pawn)
-                self.place(square_name(to), letter)
-            else:
-                self.place(square_name(to))
-            if kind == KING and abs((fr & 7) - (to & 7)) == 2:      # castling: the rook follows its king
-                rank = fr & ~7
-                rook_fr, rook_to = (rank + 7, rank + 5) if to & 7 == 6 else (rank, rank + 3)
-                self.wait(CAPTURE_GAP_MS)
-                self.lift(square_name(rook_fr))
-                self.wait(CAPTURE_GAP_MS)
-                self.place(square_name(rook_to))
-
-    def hand_square(self):
-        """The square the piece in the hand was lifted from (its name), or None."""
-        return square_name(self.hand_from) if self.hand_from is not None else None
-
-    def fill(self, name):
-        """The hands put on square ``name`` the piece the game has there, which the board asks for
-        (a takeback, a piece put back): the piece in the hand, one beside the board, or one that
-        stands where the game has something else. SimError if the game wants no piece there."""
-        with self.lock:
-            sq = self.square(name)
-            pos = self.app.game.position
-            code = pos.piece_at(sq)
-            if not code or self.pieces[sq]:
-                raise SimError("the game has no piece for %s to put there" % name)
-            letter = _piece_letter(code)
-            if self.hand == letter:
-                self.place(name)
-                return
-            if self.hand:
-                raise SimError("the hand holds another piece: put it down first")
-            if letter in self.tray or letter in self.spares:
-                self.place(name, letter)
-                return
-            for other in range(64):
-                standing = pos.piece_at(other)
-                if self.pieces[other] == letter and (not standing or _piece_letter(standing) != letter):
-                    self.lift(square_name(other))
-                    self.wait(CAPTURE_GAP_MS)
-                    self.place(name)
-                    return
-            raise SimError("no %s to put on %s" % (letter, name))
-
-    def destinations(self):
-        """The squares the piece in the hand may go to, by the rules (the firmware's), when it was
-        lifted from a board in step with the game and it is its side's move; [] otherwise."""
-        game = self.app.game
-        pos = game.position
-        fr = self.hand_from
-        if fr is None or not self.hand or game.result is not None:
-            return []
-        code = pos.piece_at(fr)
-        if not code or _piece_letter(code) != self.hand or (code >> 3) != pos.turn:
-            return []
-        for sq in range(64):
-            standing = pos.piece_at(sq)
-            if sq != fr and self.pieces[sq] != (_piece_letter(standing) if standing else ""):
-                return []              # the board is not in step: the lights say what to fix
-        return sorted(set(square_name(to_square(m)) for m in pos.legal_moves()
-                          if not is_drop(m) and from_square(m) == fr))
-
-    def others_move(self):
-        """The move the board has lit for the hands on the other side's behalf (the computer's,
-        the board's engine's, a drill's opponent's), as UCI; None when there is none or when it is
-        the person's to make (a drill's solution, shown after a wrong move)."""
-        game = self.app.game
-        pos = game.position
-        move = game.tracker.required
-        if move < 0 or game.result is not None or not game.in_sync() or self.hand:
-            return None
-        drill = self.runner.drill
-        if drill is not None and not drill.over:      # a replay (side -1): the person makes every move
-            return pos.uci(move) if drill.side >= 0 and pos.turn != drill.side else None
-        return pos.uci(move) if pos.turn == game.machine else None
 
     def wait(self, ms):
         with self.lock:
