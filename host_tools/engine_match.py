@@ -391,7 +391,8 @@ def main(argv=None):
     ap.add_argument("--ladder", action="store_true",
                     help="adjacent levels against each other (--games each pair), no Stockfish")
     ap.add_argument("--first-game", type=int, default=0,
-                    help="number of the first game: its opening, colours and seeds (to extend an earlier run)")
+                    help="games played already: the run goes on from game N + 1, its opening, colours and "
+                         "seeds (to extend an earlier run whose log ends at game N)")
     ap.add_argument("--jobs", type=int, default=1, help="games at once (each with its own Stockfish)")
     ap.add_argument("--folder", default=FOLDER, help="where the games and the lines go (against Stockfish)")
     ap.add_argument("--anchor", type=float, default=None,
