@@ -32,7 +32,7 @@ import sys
 
 from scacchiera.app import App
 from scacchiera.leds.names import meanings as led_meanings
-from scacchiera.report import STATE_NAMES
+from scacchiera.link.report import STATE_NAMES
 from scacchiera.rules.squares import parse_square
 
 SCAN_MS = 5          # the hands' scan step; the firmware itself scans every 2 ms (runner.PERIOD_US)

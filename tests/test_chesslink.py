@@ -203,7 +203,7 @@ def test_an_app_connected_mid_game_reads_the_board_the_right_way_round_and_i_is_
 
 
 def test_the_hosts_leds_light_squares():
-    from scacchiera.report import frame_names
+    from scacchiera.link.report import frame_names
     board = Board()
     board.wait(300)
     board.hw.serial.raw = bytearray()

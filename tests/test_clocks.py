@@ -9,7 +9,7 @@ abandoned_game.txt); here, what crosses the board's edges.
 import pytest
 
 from firmware_support import Board, copy_fs, MemFS
-from scacchiera.game.clocks import parse_control
+from scacchiera.time_control import parse_control
 from scacchiera.rules import Position
 from scacchiera.rules.material import material
 from scacchiera.storage import journal as jr

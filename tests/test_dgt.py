@@ -342,7 +342,7 @@ def test_a_dgt_host_then_a_json_host_on_the_same_link():
 
 
 def test_the_protocols_bits_are_dgts_commands():
-    from scacchiera import dgt, hosts
+    from scacchiera.link import dgt, hosts
     assert sorted(c for c in range(0x40, 0x56) if hosts._DGT_COMMANDS >> (c - 0x40) & 1) == sorted(dgt.COMMANDS)
 
 

@@ -17,7 +17,7 @@ MSG_BUS_BRD_DUMP, MSG_BUS_UPDATE, MSG_BUS_PING, MSG_BUS_VERSION = 0x83, 0x85, 0x
 
 
 def lit(board):
-    from scacchiera.report import frame_names
+    from scacchiera.link.report import frame_names
     return frame_names(board.runner)
 
 

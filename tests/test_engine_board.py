@@ -250,6 +250,27 @@ def test_person_again_drops_the_engine_and_the_hands_play_both_sides():
     assert board.game.position.ply() == 2
 
 
+def test_person_again_while_the_engines_move_is_shown_runs_its_clock_again():
+    """The engine's move announced stops its clock (docs/rules.md, "Chess clocks"); "set opponent
+    person" withdraws the move (the game's ``unshow_move``), and the clock of the side to move runs
+    again: before, it stayed stopped with no one to move for it."""
+    from scacchiera.game.clocks import BLACK_RUNS, STOPPED
+    board = board_at(MIDGAME)
+    ask(board, "set clock 5+0")
+    ask(board, "set opponent engine 3")
+    follow(board, "e1g1")
+    assert board.game.tracker.hold                  # the engine's turn: the hands' moves wait
+    wait_for_engine(board)
+    clocks = board.game.clocks
+    assert board.game.tracker.required >= 0 and not board.game.tracker.hold
+    assert (clocks.running, clocks.held) == (STOPPED, BLACK_RUNS)
+    ask(board, "set opponent person")
+    assert board.game.tracker.required < 0 and not board.game.tracker.hold
+    assert (clocks.running, clocks.held) == (BLACK_RUNS, STOPPED)
+    follow(board, "d7d6")                           # a person's move for Black, timed as one
+    assert board.game.position.ply() == 2 and clocks.running != BLACK_RUNS
+
+
 def test_the_host_as_opponent_the_board_waits_for_its_show():
     board = Board()
     ask(board, "set opponent host")

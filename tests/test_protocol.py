@@ -15,7 +15,7 @@ from firmware_support import Board, rows_of
 import board_config
 import scacchiera
 from scacchiera.rules.squares import parse_square
-from scacchiera import commands
+from scacchiera.link import commands
 from scacchiera.rules.sprint import SprintPosition
 from scacchiera.rules.variants import variant_of
 

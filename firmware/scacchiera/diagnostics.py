@@ -15,7 +15,7 @@ While it runs the game is paused and the board shows its wiring directly:
 
 A main-loop part (runner.py) that holds the board while it runs (``Runner.hold``:
 the game gets no scans, this part draws the LEDs). The ``diag`` button
-(main.py) and command (commands.py) load this module only when asked (RAM):
+(main.py) and command (link/commands.py) load this module only when asked (RAM):
 ``toggle``, ``start``, ``stop``, ``running``.
 Nothing allocates per scan or per frame; only the report builds lists.
 """

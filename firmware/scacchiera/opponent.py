@@ -4,7 +4,7 @@ Loaded only when something other than a person plays (option ``opponent``:
 ``engine N`` or ``host``) or a hint is asked for; the engine's modules and
 its ~34 KB of tables only when it searches (RAM).
 
-- On the opponent's turn the move tracker holds (``tracker.hold``): the
+- On the opponent's turn the game holds the hands' moves (``game.hold_moves``): the
   hands' moves are not taken, a piece put down blinks as an error. The
   engine searches a copy of the position in the time between two scans
   (its part's ``scan``, runner.py), so the board goes on scanning, lighting a lifted
@@ -121,7 +121,7 @@ class Opponent:
                 if self.purpose:
                     self._stop()             # a hint asked just before the turn passed
                 self._start(game, _MOVE)
-        tracker.hold = ours and tracker.required < 0
+        game.hold_moves(ours and tracker.required < 0)
         if not self.plays and not self.purpose and self.engine is not None:
             self.engine = None               # a hint given: the engine's RAM back
 
@@ -132,12 +132,13 @@ class Opponent:
         pass
 
     def detach(self, runner):
-        """No engine or host plays any more: the hands may move both sides."""
+        """No engine or host plays any more: the hands may move both sides (and a clock its
+        announced move stopped runs again)."""
         self._stop()
-        tracker = runner.app.game.tracker
-        tracker.hold = False
-        if self.move >= 0 and tracker.required == self.move:
-            tracker.forget_required()        # its move is not asked for any more
+        game = runner.app.game
+        game.hold_moves(False)
+        if self.move >= 0 and game.tracker.required == self.move:
+            game.unshow_move()               # its move is not asked for any more
 
     # -- the search -------------------------------------------------------------------------
 
@@ -174,8 +175,7 @@ class Opponent:
                 if game.result is not None:
                     return                   # it took the draw: no move
             self.move, self.move_ply, self.move_key = move, self.ply, self.key
-            game.require_move(move)
-            game.tracker.hold = False
+            game.require_move(move)          # the hands may make it (no longer held)
             game.emit("engine_move", uci=pos.uci(move))
         elif game.options.suggest and game.result is None:
             light(game, move)

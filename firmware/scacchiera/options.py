@@ -10,7 +10,7 @@ Each row: name, kind, limits, default, and who holds the value:
 
 Kinds: ``BOOL`` (true or false), ``INT`` (a whole number from low to high;
 0 too, meaning off, when the row allows it), ``CHOICE`` (one of the words in
-limits), ``CONTROL`` (a time control, "M+S" or "off": game/clocks.py).
+limits), ``CONTROL`` (a time control, "M+S" or "off": time_control.py).
 
 The protocol's ``set`` goes through ``Runner.set_option``, which checks
 here, applies, and saves the value in the journal; commands.py reports the
@@ -73,7 +73,7 @@ def check(name, value):
                              % (name, "0 (none) or " if row[5] else "", limits[0], limits[1]))
     elif kind == CONTROL:
         if value != "off" and value is not False:
-            from .game.clocks import parse_control      # loaded only for a time control (RAM)
+            from .time_control import parse_control      # loaded only for a time control (RAM)
             parse_control(value)
     elif value not in limits:
         raise ValueError("%s must be %s" % (name, " or ".join(repr(c) for c in limits)))

@@ -59,13 +59,13 @@ from .app import App
 from . import const
 from .leds.palette import Palette, BLINK_MS
 from .rules.variants import variant_of, SPRINT
-from .protocol import Protocol
+from .link.protocol import Protocol
 from .storage.journal import Journal
 
 PERIOD_US = 2000          # one scan every 2 ms: 500 scans/s in quiet states, >= 400 over a game (docs/firmware.md: the budget)
 SEARCH_PERIOD_US = 2500   # while a part works between scans (the engine's search): 400 scans/s (docs/engine.md)
 SLOW_MS = 10              # serial, buttons, LEDs
-RATE_MS = 1000            # the scan rate's window
+_RATE_MS = const(1000)    # the scan rate's window
 CATCH_UP_US = 10000       # a stall up to this long is caught up (scans back to back); a longer one is not
 _LONG_SCAN_MS = const(3)  # a scan that took this long (a move's commit) leaves a due slice to the next step,
                           # once: the shorter steps and catching up keep scans (docs/firmware.md)
@@ -170,7 +170,7 @@ class Runner:
                                                        elapsed(now, self._slow_ms) >= 2 * SLOW_MS):
             self._slow_ms = now
             self._poll_buttons(now)
-            if elapsed(now, self._rate_ms) >= RATE_MS:
+            if elapsed(now, self._rate_ms) >= _RATE_MS:
                 self.scan_rate = ((self.scans - self._rate_scans) & _MASK) * 1000 // elapsed(now, self._rate_ms)
                 self._rate_ms = now
                 self._rate_scans = self.scans
@@ -295,7 +295,7 @@ class Runner:
                                            max(1, self.max_level * self.brightness // 100))
             elif name == "usb":
                 if self.protocol.host is not None:
-                    from .hosts import leave
+                    from .link.hosts import leave
                     leave(self.protocol)         # the next host is told (or forced) by the new setting
             else:
                 from .opponent import attach     # loaded only when someone other than a person plays

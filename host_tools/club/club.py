@@ -26,7 +26,7 @@ from host_tools.club.records import Records, key as _key, pairing_tags
 from host_tools.club.tournament import Tournament
 from host_tools.companion.boards import ActionError
 from host_tools.companion.players import host_date, time_control
-from scacchiera.game.clocks import parse_control
+from scacchiera.time_control import parse_control
 
 __all__ = ["Club", "ClubError", "default_folder"]
 

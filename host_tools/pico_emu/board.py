@@ -253,11 +253,11 @@ class PicoHands(Hands):
         connect = ""
         if host is not None:
             first = "0x44, 0x42" if host == "dgt" else "0x53, 0x35, 0x33"      # updates + dump; S and its check
-            connect = ("from scacchiera.hosts import open_host\nopen_host(r.protocol, %r)\n"
+            connect = ("from scacchiera.link.hosts import open_host\nopen_host(r.protocol, %r)\n"
                        "for b in (%s,): r.protocol.host.byte(r, b)\n"
                        "r.run(40)\nhw = r.hw\nhw.serial_ctrl_c(True)\n" % (host, first))
         code = ("import gc, hal\nfrom scacchiera import start\nr = start.build(hal.Hardware())\nr.run(40)\n"
-                "import scacchiera.commands\n" + connect + then + "gc.collect()\nprint('HEAP', gc.mem_free())\n")
+                "import scacchiera.link.commands\n" + connect + then + "gc.collect()\nprint('HEAP', gc.mem_free())\n")
         out = self.repl(code, "HEAP ")
         return int(out.rsplit("HEAP ", 1)[1].split()[0])
 

@@ -23,8 +23,8 @@ from fakehal import FakeHardware, FakeDisplay
 from memfs import MemFS
 from simclock import Clock, Reset
 from scacchiera.storage.fs import OsFS
-from scacchiera.commands import option_values
-from scacchiera.report import STATE_NAMES
+from scacchiera.link.commands import option_values
+from scacchiera.link.report import STATE_NAMES
 from scacchiera.leds.names import NAMES as LED_NAMES, meanings as led_meanings
 from scacchiera.display.icons import NAMES as ICON_NAMES
 from scacchiera.rules.variants import new_position, variant_of, CHESS, CHESS960, SPRINT

@@ -13,7 +13,7 @@ program that stops reading makes the board queue and then drop events, as on USB
 import os
 import tty
 
-from scacchiera.protocol import Protocol
+from scacchiera.link.protocol import Protocol
 
 
 class PtyPort:

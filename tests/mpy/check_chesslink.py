@@ -40,7 +40,7 @@ def replies(serial, at):
 
 board = PinBoard(sys.argv[1], 5000)
 board.set_up(START)
-assert "scacchiera.chesslink" not in sys.modules
+assert "scacchiera.link.chesslink" not in sys.modules
 ok("chesslink.py not loaded before a ChessLink host")
 serial = board.serial
 serial.raw = bytearray()

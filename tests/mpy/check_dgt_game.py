@@ -36,7 +36,7 @@ def messages(serial, at):
 board = PinBoard(sys.argv[1], PERIOD_US)
 game = json.loads(sys.argv[2])
 board.set_up(START)
-assert "scacchiera.dgt" not in sys.modules, "dgt.py loaded before a DGT host spoke"
+assert "scacchiera.link.dgt" not in sys.modules, "link/dgt.py loaded before a DGT host spoke"
 ok("dgt.py not loaded before a DGT host")
 serial = board.serial
 serial.raw = bytearray()

@@ -19,29 +19,15 @@ game (``host``): the server says when a flag fell (the protocol's ``end``).
 from array import array
 
 from .. import const, elapsed
+from ..time_control import parse_control
 from ..tracking import tracker as tr
 
 STOPPED = const(0)
 WHITE_RUNS = const(1)
 BLACK_RUNS = const(2)
 LOW_MS = const(10000)        # a player's last 10 s: the LEDs pulse their king
-MAX_MINUTES = const(180)
-MAX_BONUS_S = const(60)
 _GROW = const(32)            # plies the history grows by
 _UNKNOWN = const(-1)         # a ply played before the clock was set
-
-
-def parse_control(value):
-    """(base ms, bonus ms) of a time control "M+S" (minutes a player, seconds a move)."""
-    if isinstance(value, str):
-        parts = value.split("+")
-        if len(parts) == 2 and 0 < len(parts[0]) < 4 and 0 < len(parts[1]) < 3 \
-                and parts[0].isdigit() and parts[1].isdigit():
-            minutes, bonus = int(parts[0]), int(parts[1])
-            if 1 <= minutes <= MAX_MINUTES and bonus <= MAX_BONUS_S:
-                return minutes * 60000, bonus * 1000
-    raise ValueError("clock must be off or M+S: 1 to %d minutes a player, 0 to %d seconds of bonus a move (e.g. 5+3)"
-                     % (MAX_MINUTES, MAX_BONUS_S))
 
 
 class Clocks:

@@ -39,10 +39,10 @@ from ..rules import outcome, square_name, WHITE
 from ..rules.variants import new_position, variant_of, time_out_move, SPRINT
 from ..rules.squares import PIECE_SYMBOLS, ROOK
 from ..tracking import tracker as tr
-from .. import elapsed, forget, options
+from .. import const, elapsed, forget, options
 
 # Board gestures with taps (docs/gestures.md; what each asks: taps.py).
-TAP_GAP_MS = 700        # taps closer than this belong to one gesture
+_TAP_GAP_MS = const(700)  # taps closer than this belong to one gesture
 
 START_OCCUPANCY = bytes([1] * 16 + [0] * 32 + [1] * 16)
 
@@ -130,7 +130,7 @@ class Game:
         """Time passes (every scan): settling moves, gestures, the clocks. Allocates nothing."""
         self.now = now
         self.tracker.tick(now)
-        if self.taps and elapsed(now, self.tap_ms) > TAP_GAP_MS:
+        if self.taps and elapsed(now, self.tap_ms) > _TAP_GAP_MS:
             self._tapped(now)
         if self.timed and self.result is None:
             self._watch_time(now)
@@ -412,6 +412,11 @@ class Game:
         if self.clocks.on and self.position.turn == self.machine and \
                 self.clocks.announced(self.position.turn == WHITE, self.now):
             self.clocks.report(self, self.now)
+
+    def hold_moves(self, hold):
+        """``hold``: the side to move is an engine's or the host's and its move is not shown yet, so
+        the hands' moves are not taken (a piece put down blinks); opponent.py says when."""
+        self.tracker.hold = hold
 
     def unshow_move(self):
         """Forget the move ``show_move`` asked for: any legal move is accepted again."""

@@ -41,7 +41,7 @@ OFFER = const(27)          # a draw offered: the offering player's king (the dra
 AWAY = const(28)           # the side to move has left the board: the waiting player's king may end it
 SUGGEST_FROM = const(29)   # a hint (the engine's or the host's): the piece to move
 SUGGEST_TO = const(30)     # ...and where (not enforced: any legal move is still taken)
-ASKED = const(31)          # a square a DGT or ChessLink program asked to light (dgt.py, chesslink.py)
+ASKED = const(31)          # a square a DGT or ChessLink program asked to light (link/dgt.py, link/chesslink.py)
 
 COUNT = const(32)          # meanings, NONE included: leds/names.py names each one
 

@@ -1,7 +1,7 @@
 """The LED meanings by name: what the serial protocol, the simulator and the tests read.
 
 Apart from leds/frame.py so that the strings load with the first question about
-the LEDs (report.py's ``frame_names``) or a tool that wants them: a board played
+the LEDs (link/report.py's ``frame_names``) or a tool that wants them: a board played
 without a computer keeps none of them in RAM.
 """
 

@@ -1,4 +1,4 @@
-"""A game's moves as UCI in bytes, for the protocol's ``status`` (commands.py).
+"""A game's moves as UCI in bytes, for the protocol's ``status`` (link/commands.py).
 
 notation.uci makes a str a move, and on the Pico a new str is dear, a byte
 cheap: ``write_moves`` writes the same text as notation.uci, as machine code

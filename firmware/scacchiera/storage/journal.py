@@ -70,7 +70,7 @@ journal is rewritten with only the moves that stand.
 
 import json
 
-from .. import elapsed, forget
+from .. import const, elapsed, forget
 from ..rules import outcome
 
 JOURNAL = "current.log"
@@ -83,7 +83,7 @@ LINE_WAIT_MS = 30              # a write waits this long at most for the lines t
 QUIET_MS = 300                 # ...and for the hands at work on the board to pause: no reed changed this long
 DUE_MS = 1000                  # ...but once a record has waited this long, only for the debounce (30 ms quiet),
                                # and after twice this long for nothing: a move is saved within 2 s, whatever the hands
-MAX_RECORDS = 32               # records waiting past this: the journal is rewritten whole instead (RAM)
+_MAX_RECORDS = const(32)       # records waiting past this: the journal is rewritten whole instead (RAM)
 MARK_MS = 5000                 # a running clock's time left is saved this often (``T`` records)
 
 
@@ -269,9 +269,9 @@ class Journal:
         self._event_step = True
 
     def _bound(self):
-        """Past MAX_RECORDS waiting, drop them and rewrite the journal whole from the game (which
+        """Past _MAX_RECORDS waiting, drop them and rewrite the journal whole from the game (which
         holds everything they say): the records waiting never outgrow the heap."""
-        if len(self._records) > MAX_RECORDS:
+        if len(self._records) > _MAX_RECORDS:
             self._records = []
             self._rewrite = True
 

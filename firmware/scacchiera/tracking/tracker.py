@@ -66,12 +66,12 @@ DROP_CYCLE = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN)   # after the tile just drawn, 
 DEFAULT_SETTLE_MS = 250
 # A move that is also the start of another (a rook move that may begin a
 # castling) settles more slowly, so the king has time to follow.
-DEFAULT_PREFIX_SETTLE_MS = 1200
+_DEFAULT_PREFIX_SETTLE_MS = const(1200)
 # A move with a choice of piece (a promotion, an ambiguous drop) waits this
 # long for taps that choose another piece.
-DEFAULT_PROMOTION_MS = 1500
-TAP_MS = 900             # the longest lift that still counts as a tap
-KINGS_OFF_MS = 1000      # both kings off this long: the draw gesture
+_DEFAULT_PROMOTION_MS = const(1500)
+_TAP_MS = const(900)     # the longest lift that still counts as a tap
+_KINGS_OFF_MS = const(1000)  # both kings off this long: the draw gesture
 
 _SQUARES_MASK = const(0x3FFF)  # a move's from and to bits
 _GROUP_MASK = const(0x23FFF)   # ...and the drop flag: moves that differ only in the piece
@@ -81,7 +81,7 @@ class Tracker:
     held_ms = DEFAULT_DELAY_MS    # how long a change had held when the debounce reported it
 
     def __init__(self, pos, notify, settle_ms=DEFAULT_SETTLE_MS,
-                 prefix_settle_ms=DEFAULT_PREFIX_SETTLE_MS, promotion_ms=DEFAULT_PROMOTION_MS):
+                 prefix_settle_ms=_DEFAULT_PREFIX_SETTLE_MS, promotion_ms=_DEFAULT_PROMOTION_MS):
         self.pos = pos
         self.notify = notify
         self.settle_ms = settle_ms
@@ -147,8 +147,10 @@ class Tracker:
         self.new_position()
 
     def require(self, move):
-        """Accept only ``move`` (an engine's, shown on the board) until it is played or forgotten."""
+        """Accept only ``move`` (an engine's, shown on the board) until it is played or forgotten:
+        the hands may make it now (no longer ``hold``)."""
         self.required = move
+        self.hold = False
 
     def forget_required(self):
         """Accept any legal move again."""
@@ -269,7 +271,7 @@ class Tracker:
             if elapsed(now, self.last_event_ms) + self.held_ms >= wait:   # the settle counts from the reed's edge
                 self._commit(self.pending_kind, self.pending, self.seq, now)
                 return
-        if self.kings_off_ms >= 0 and elapsed(now, self.kings_off_ms) >= KINGS_OFF_MS:
+        if self.kings_off_ms >= 0 and elapsed(now, self.kings_off_ms) >= _KINGS_OFF_MS:
             self.kings_off_ms = -1
             self.notify(KINGS_OFF, 0, now)
         if self.state == LIFTED and self.misplaced and elapsed(now, self.last_event_ms) >= self.settle_ms:
@@ -515,7 +517,7 @@ class Tracker:
             self.lift_square = square
             self.lift_ms = now
             return
-        if square != self.lift_square or elapsed(now, self.lift_ms) > TAP_MS:
+        if square != self.lift_square or elapsed(now, self.lift_ms) > _TAP_MS:
             self.lift_square = -1        # another piece put down first: no tap
             return
         self.lift_square = -1

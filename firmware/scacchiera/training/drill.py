@@ -5,7 +5,7 @@ from and who plays them:
 
 - ``puzzle``: a line of the puzzle file (puzzle_file.py), the opponent's
   move first. The board shows the opponent's moves for the hands to make
-  (``tracker.require``, as it shows an engine's); the player finds the
+  (``game.require_move``, as it shows an engine's); the player finds the
   others. On the last move any mate counts.
 - ``replay``: a game's moves, every one shown for the hands to make.
 - ``guess``: a game's moves; the player plays one side's ("guess the
@@ -106,7 +106,7 @@ class Drill:
                 return
         if not self._players(self.seen):
             if game.tracker.required < 0:
-                game.tracker.require(self.want)
+                game.require_move(self.want)
                 runner.app.dirty = True
         elif self.started_ms < 0 and game.tracker.in_sync():
             self.started_ms = now
@@ -164,11 +164,11 @@ class Drill:
         game.undo(True)                      # the LEDs ask for the piece back
         if self.mode == PUZZLE:
             self.failed = True
-            game.tracker.require(self.want)   # the solution, shown once the piece is back
+            game.require_move(self.want)   # the solution, shown once the piece is back
         elif self.misses == 1:
             self.hint = from_square(self.want)
         else:
-            game.tracker.require(self.want)
+            game.require_move(self.want)
         self.asked = pos.ply() - self.start   # the same ply again: keep its misses
 
     # -- the end ---------------------------------------------------------------------------
@@ -198,7 +198,7 @@ class Drill:
                     runner.protocol.send({"ev": "storage_error", "file": "puzzles.rec",
                                           "message": "the puzzle record was not saved (%s: %s)" % (type(e).__name__, e)})
         if game.tracker.required >= 0 and state == "stopped":
-            game.tracker.forget_required()
+            game.unshow_move()
         self.hint = -1
         if self in runner.parts:
             runner.parts.remove(self)

@@ -27,8 +27,8 @@ docs/protocols.md says what an app sees. DGT's header asks that the protocol not
 commercially without DGT's permission: this project is GPL and sells nothing.
 """
 
-from . import const, elapsed
-from .tracking.tracker import OUT_OF_SYNC
+from .. import const, elapsed
+from ..tracking.tracker import OUT_OF_SYNC
 
 RESET = const(0x40)
 SEND_BRD = const(0x42)

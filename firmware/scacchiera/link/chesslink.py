@@ -25,7 +25,7 @@ lit as well (the corners are shared: the board cannot tell). Not done: the E2ROM
 report timing.
 """
 
-from . import const
+from .. import const
 from .dgt import Changes, reported
 
 _LENGTHS = {ord("S"): 3, ord("X"): 3, ord("T"): 3, ord("V"): 3, ord("R"): 5, ord("W"): 7, ord("L"): 167,

@@ -34,8 +34,8 @@ lines or ``_MAX_QUEUED_BYTES`` bytes wait (a host that stopped reading).
 
 import json
 
-from . import const, elapsed
-from .storage.journal import hands_at_work
+from .. import const, elapsed
+from ..storage.journal import hands_at_work
 
 _MAX_QUEUED = const(64)        # lines waiting to be written; past this the oldest event goes
 _MAX_QUEUED_BYTES = const(16384)  # ...or past this many bytes (RAM)
@@ -63,8 +63,7 @@ class Protocol:
         self.last = 0                  # when its last byte came
         self.rx = bytearray(128)       # bytes read from the serial port
         self._rx_at = self._rx_n = 0   # bytes of rx not fed yet (the protocol was busy)
-        self._seen_rows = bytearray(8)   # occupancy last sent (watch)
-        self._seen_frame = bytearray(64)  # frame last sent (watch)
+        self.seen_rows = self.seen_frame = None   # occupancy, frame last sent (made by the first watch: RAM)
         self.port = runner.hw          # the serial port: serial_read, serial_write (a simulator may give another)
         self.host = None               # a DGT or ChessLink host's link (dgt.py, chesslink.py), once it spoke
         self.held = None               # bytes that may be such a host's, waiting for silence (feed)
@@ -121,13 +120,6 @@ class Protocol:
         msg["ev"] = msg.pop("kind")
         self.send(msg)
 
-    def error(self, cmd, rid, code, message):
-        self.errors += 1
-        reply = {"re": cmd, "ok": False, "error": code, "message": message}
-        if rid is not None:
-            reply["id"] = rid
-        self.send(reply, True)
-
     # -- the way in ----------------------------------------------------------------------
 
     def feed(self, data, n, now, start=0):
@@ -145,11 +137,6 @@ class Protocol:
         if self.n:
             from . import framing
             framing.tick(self, now)
-
-    def handle(self, line):
-        """One whole line (bytes): exactly one reply, unless it is blank."""
-        from . import commands
-        commands.handle(self, line)
 
     # -- the main loop's part (runner.py's hooks): the serial port's bytes in and out --------
 
@@ -174,14 +161,14 @@ class Protocol:
         if self.host is not None:
             self.host.tick(runner, now)
         stable = runner.app.debouncer.stable
-        if self.watch_occupancy and runner.holder is None and stable != self._seen_rows:
-            self._seen_rows[:] = stable
+        if self.watch_occupancy and runner.holder is None and stable != self.seen_rows:
+            self.seen_rows[:] = stable
             from .report import occupied
             self.send({"ev": "occupancy", "squares": occupied(runner)})
 
     def shown(self, runner, frame, now):
-        if self.watch_leds and frame != self._seen_frame:
-            self._seen_frame[:] = frame
+        if self.watch_leds and frame != self.seen_frame:
+            self.seen_frame[:] = frame
             from .report import frame_names
             self.send({"ev": "leds", "frame": frame_names(runner)})
 

@@ -13,7 +13,7 @@ JSON (``leave``). The option ``usb`` forces one language: ``json`` (nothing is h
 ``chesslink`` (the first byte that is not text makes that host, whatever it is). docs/protocols.md.
 """
 
-from . import const, elapsed
+from .. import const, elapsed
 
 # A DGT host's commands (dgt.COMMANDS, kept here so that dgt.py loads only when one comes), as bits
 # above 0x40: 0x40-0x47, 0x49-0x4D, 0x55. No JSON or text command starts with one of these bytes (the
@@ -48,8 +48,9 @@ def _is_link(b):
 
 
 def feed(protocol, data, n, now, start):
-    """``protocol.feed``: the bytes ``data[start:n]`` to the host that has the link, or held while
-    they may be a new DGT or ChessLink host's, or to framing.py as text; returns where it stopped."""
+    """``protocol.feed``: the bytes ``data[start:n]`` to the host that has the link, or held
+    while they may be a new DGT or ChessLink host's, or to framing.py as text; returns where it
+    stopped."""
     usb = protocol.runner.usb
     if protocol.host is None and (usb == "dgt" or usb == "chesslink") and protocol.n == 0 and start < n \
             and not _is_text(data[start]):

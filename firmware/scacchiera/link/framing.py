@@ -15,7 +15,7 @@ Loaded with the first byte the host sends (protocol.py). docs/protocol.md,
   outgoing queue busy, and the runner feeds the rest later (back-pressure).
 """
 
-from . import MAX_LINE, const, elapsed
+from .. import MAX_LINE, const, elapsed
 
 LINE_GAP_MS = const(30000)     # a half line waits this long after its last byte
 RESYNC_MS = const(1000)        # a "{" after this long a silence starts a new line
@@ -35,7 +35,8 @@ def feed(proto, data, n, now, start):
             length = proto.n
             proto.n = 0
             if length > 0:
-                proto.handle(bytes(buf[:length]))
+                from . import commands       # exactly one reply, unless the line is blank
+                commands.handle(proto, bytes(buf[:length]))
                 if proto.busy():
                     return i
         elif b == CANCEL:
@@ -48,7 +49,7 @@ def feed(proto, data, n, now, start):
                 continue
             if proto.n >= MAX_LINE:
                 proto.n = -1
-                proto.error(None, None, "too_long", "line over %d bytes: discarded up to its end" % MAX_LINE)
+                error(proto, None, None, "too_long", "line over %d bytes: discarded up to its end" % MAX_LINE)
                 if proto.busy():
                     return i
                 continue
@@ -64,9 +65,19 @@ def tick(proto, now):
         half_line(proto)
 
 
+def error(proto, cmd, rid, code, message):
+    """A line's error reply (a reply: never dropped), here with the first rules that send one
+    (commands.py's are the others): the part of the way out that only a host's line needs."""
+    proto.errors += 1
+    reply = {"re": cmd, "ok": False, "error": code, "message": message}
+    if rid is not None:
+        reply["id"] = rid
+    proto.send(reply, True)
+
+
 def half_line(proto):
     """The half line is dropped: one error, unless it was a long line already answered."""
     if proto.n > 0:
-        proto.error(None, None, "half_line", "no line end within %d s of its last byte: dropped"
+        error(proto, None, None, "half_line", "no line end within %d s of its last byte: dropped"
                     % (LINE_GAP_MS // 1000))
     proto.n = 0

@@ -12,11 +12,12 @@ error reply and changes nothing. docs/protocol.md lists every command.
 
 import json
 
-from . import options
-from . import VERSION, FIRMWARE, MAX_LINE
+from .. import options
+from .. import VERSION, FIRMWARE, MAX_LINE
+from .framing import error
 from .report import STATE_NAMES
-from .rules.variants import variant_of, SPRINT
-from .rules.uci_bytes import write_moves
+from ..rules.variants import variant_of, SPRINT
+from ..rules.uci_bytes import write_moves
 
 # Each command's fields, in the text form's word order: name:kind, kind s (string),
 # i (whole number), b (true/false) or v (any of those); "!" required; "*" takes the
@@ -171,13 +172,13 @@ def handle(proto, line):
             run = actions.RUN[cmd]
         reply = run(proto, runner, game, args)
     except ProtocolError as e:
-        proto.error(e.cmd or cmd, e.rid if e.rid is not None else rid, e.code, str(e))
+        error(proto, e.cmd or cmd, e.rid if e.rid is not None else rid, e.code, str(e))
         return
     except ValueError as e:          # the game refused: a bad FEN, an illegal move, a bad option
-        proto.error(cmd, rid, "refused", str(e))
+        error(proto, cmd, rid, "refused", str(e))
         return
     except Exception as e:           # a bug must not take the board down: say so, go on
-        proto.error(cmd, rid, "internal", "%s: %s" % (type(e).__name__, e))
+        error(proto, cmd, rid, "internal", "%s: %s" % (type(e).__name__, e))
         return
     reply["re"] = cmd
     reply["ok"] = True
@@ -258,7 +259,7 @@ def clock_fields(game):
 
 
 def _material(pos):
-    from .rules.material import material
+    from ..rules.material import material
     sums = material(pos)
     return {"w": sums[0], "b": sums[1]}
 

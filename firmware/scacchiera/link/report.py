@@ -4,14 +4,14 @@ Used by the commands (``occupancy``, ``leds``) and by the main loop's watch even
 loaded with the first of them, so a board played without a computer never spends RAM on it.
 """
 
-from .rules.squares import square_name
-from .tracking.tracker import STATE_NAMES   # noqa: F401  (the tracker's states by name, for the host)
+from ..rules.squares import square_name
+from ..tracking.tracker import STATE_NAMES   # noqa: F401  (the tracker's states by name, for the host)
 
 
 def frame_names(runner):
     """The LED frame as {square: meaning} (the game's, also while diagnostics run); the names load
     with the first such question, not with the first command."""
-    from .leds.names import meanings
+    from ..leds.names import meanings
     return meanings(runner.app.compose())
 
 

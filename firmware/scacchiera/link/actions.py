@@ -7,8 +7,8 @@ takes (protocol, runner, game, args) and returns its reply's fields.
 
 from .commands import ProtocolError, clock_fields
 from .report import frame_names, occupied
-from .rules.squares import parse_square, square_name
-from .storage.journal import printable
+from ..rules.squares import parse_square, square_name
+from ..storage.journal import printable
 
 
 def _result(game):
@@ -47,13 +47,13 @@ def _offer(p, runner, game, a):
     side = a.get("side", "wb"[game.position.turn ^ 1])    # by default the side that has just moved
     if side not in ("w", "b"):
         raise ProtocolError("bad_field", "side is w or b")
-    from .game.offers import offer_draw
+    from ..game.offers import offer_draw
     offer_draw(game, 0 if side == "w" else 1)
     return {"side": side}
 
 
 def _draw(p, runner, game, a):
-    from .game import offers
+    from ..game import offers
     offers.accept(game, _side(a))
     return _result(game)
 
@@ -87,7 +87,7 @@ def _set(p, runner, game, a):
 
 
 def _suggest(p, runner, game, a):
-    from .opponent import suggest
+    from ..opponent import suggest
     suggest(runner, a.get("uci"))
     return {"uci": a["uci"]} if "uci" in a else {"thinking": True}
 
@@ -112,7 +112,7 @@ def _end(p, runner, game, a):
         raise ProtocolError("bad_field", "end time w|b (that flag fell) or end abandon w|b (that side left)")
     pos = game.position
     if how == "time":
-        from .rules.material import flag_fall
+        from ..rules.material import flag_fall
         flag_fall(pos, 0 if side == "w" else 1)
     else:
         pos.abandon(0 if side == "w" else 1)
@@ -123,7 +123,7 @@ def _end(p, runner, game, a):
 def _decline(p, runner, game, a):
     if game.offer < 0:
         raise ProtocolError("invalid_state", "no draw offer to decline")
-    from .game import offers
+    from ..game import offers
     offers.decline(game, _side(a))
     return {}
 
@@ -143,12 +143,12 @@ def _tag(p, runner, game, a):
 
 
 def _train(p, runner, game, a):
-    from .training import start          # loaded only for a drill (RAM)
+    from ..training import start          # loaded only for a drill (RAM)
     return start(runner, a)
 
 
 def _line(p, runner, game, a):
-    from .training import add_line
+    from ..training import add_line
     return {"plies": add_line(runner, a["moves"])}
 
 
@@ -164,7 +164,7 @@ def _games(p, runner, game, a):
 def _pgn(p, runner, game, a):
     number = a.get("game", -1)
     if number < 0:
-        from .storage.archive import pgn
+        from ..storage.archive import pgn
         return {"game": runner.journal.game_id, "pgn": pgn(runner.journal, game.position)}
     try:
         return {"game": number, "pgn": runner.journal.archive().read(number)}
@@ -173,7 +173,7 @@ def _pgn(p, runner, game, a):
 
 
 def _diag(p, runner, game, a):
-    from . import diagnostics
+    from .. import diagnostics
     now = runner.hw.ticks_ms()
     square = a.get("square")
     if square is not None:
@@ -198,6 +198,8 @@ def _diag(p, runner, game, a):
 def _watch(p, runner, game, a):
     p.watch_leds = a.get("leds", p.watch_leds)
     p.watch_occupancy = a.get("occupancy", p.watch_occupancy)
+    if p.seen_rows is None:
+        p.seen_rows, p.seen_frame = bytearray(8), bytearray(64)   # made by the first watch (RAM)
     return {"leds": p.watch_leds, "occupancy": p.watch_occupancy}
 
 
