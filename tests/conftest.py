@@ -53,4 +53,4 @@ def pytest_runtest_call(item):
         outcome.force_exception(AssertionError("console errors on the page: %s" % errors[:5]))
     elif english and outcome.excinfo is None:
         outcome.force_exception(AssertionError(
-            "the page showed %d text(s) with no Italian in static/i18n.js: %s" % (len(english), english[:10])))
+            "the page showed %d text(s) with no Italian in static/i18n.js or static/sentences.js: %s" % (len(english), english[:10])))

@@ -1,9 +1,12 @@
 // The page in Italian or English (the button in the header; the browser's language the first time).
-// The page is written in English; in Italian every text the page shows is looked up here as it
-// appears: a MutationObserver sees the page's parts write their words, and this module puts the
-// Italian in their place (whole texts from WORDS, the board's sentences from PATTERNS). No part of
-// the page needs to know the language, and a text without a translation stays in English.
+// What the board's state means (explain.js's lines) is written by key in each language
+// (sentences.js), marked data-line, and drawn again when the language changes (the event
+// "scacchiera-language"). The rest of the page is written in English; in Italian each such text is
+// looked up here as it appears: a MutationObserver sees the page's parts write their words, and
+// this module puts the Italian in their place (whole texts from WORDS, other sentences from
+// PATTERNS). A text without a translation stays in English: tests/companion_support.py finds it.
 import { $ } from "./dom.js";
+import { pieceIt, TERMS_IT } from "./sentences.js";
 const KEY = "scacchiera-ui-lang";
 
 // Whole texts: a label, a button, a heading, a title.
@@ -121,9 +124,6 @@ const WORDS = {
   "a person (two players at the board)": "una persona (due giocatori alla scacchiera)", "no clock": "senza orologio",
   "someone on Lichess (online)": "qualcuno su Lichess (online)", "full strength": "massima forza",
   "chess": "scacchi", "Scacchi Sprint": "Scacchi Sprint", "the game goes on": "la partita continua",
-  "White to move.": "Muove il Bianco.", "Black to move.": "Muove il Nero.", "Waiting for the board…": "Aspetto la scacchiera…",
-  "The pieces on the board do not match the game yet.": "I pezzi sulla scacchiera non corrispondono ancora alla partita.",
-  "White is in check.": "Il Bianco è sotto scacco.", "Black is in check.": "Il Nero è sotto scacco.",
   "idle": "ferma", "lifted": "pezzo in mano", "pending": "in attesa", "error": "errore", "out of sync": "non allineata",
   "every choice": "ogni scelta", "the board's buttons": "i pulsanti della scacchiera", "nobody (a new game chooses)": "nessuno (lo sceglie una nuova partita)",
   "Resign this game?": "Abbandonare la partita?", "the game's actions": "le azioni della partita",
@@ -168,39 +168,12 @@ const LIGHTS = { "last-move": "ultima mossa", check: "scacco", claim: "patta da 
   "drop-queen": "tessera: donna", "time-low": "poco tempo", offer: "proposta di patta", away: "assente",
   "suggest-from": "suggerimento: da qui", "suggest-to": "suggerimento: a qui", asked: "mossa chiesta" };
 
-// Each piece with its article, in the singular and the plural, and whether its adjective is feminine.
-const PIECES = { pawn: ["il pedone", "i pedoni"], knight: ["il cavallo", "i cavalli"], bishop: ["l'alfiere", "gli alfieri"],
-                 rook: ["la torre", "le torri"], queen: ["la donna", "le donne"], king: ["il re", "i re"] };
-const FEMININE = new Set(["rook", "queen"]);
 const SIDE = { White: "il Bianco", Black: "il Nero" };
-const A_PIECE = { pawn: "un pedone", knight: "un cavallo", bishop: "un alfiere", rook: "una torre", queen: "una donna" };
-// Why the rules refused a Sprint tile on its square (explain.js's refusalWords), in Italian.
-const SPRINT_WHY = [
-  [/^a queen may not be placed before turn 8 \(this is turn (\d+)\)$/, (m) => "una donna non si può mettere prima del turno 8 (questo è il turno " + m[1] + ")"],
-  [/^a pawn goes only on ranks (\S+)$/, (m) => "un pedone va solo sulle traverse " + m[1]],
-  [/^a tile goes only in your own half$/, () => "una tessera va solo nella propria metà"],
-  [/^a second bishop must go on the other colour than the first$/, () => "il secondo alfiere deve andare sull'altro colore rispetto al primo"],
-  [/^the rules do not allow it on ([a-h][1-8])$/, (m) => "le regole non lo permettono su " + m[1]],
-];
-
-// "the white pawns", "the black queen": in Italian, with its article and agreement.
-function piece(colour, kind, plural) {
-  const feminine = FEMININE.has(kind);
-  const adj = (colour === "white" ? "bianc" : "ner") + (plural ? (feminine ? "e" : (colour === "white" ? "hi" : "i")) : (feminine ? "a" : "o"));
-  return PIECES[kind][plural ? 1 : 0] + " " + adj;
-}
-function pieces(text) {
-  return text
-    .replace(/\bthe (white|black) (pawn|knight|bishop|rook|queen|king)(s?)\b/g, (_, c, k, s) => piece(c, k, !!s))
-    .replace(/\b(white|black) (pawn|knight|bishop|rook|queen|king)(s?)\b/g, (_, c, k, s) => piece(c, k, !!s).replace(/^(il |la |i |le |gli |l')/, ""))
-    .replace(/\ba piece\b/g, "un pezzo").replace(/ and /g, " e ").replace(/ back on /g, " di nuovo su ").replace(/ on /g, " su ")
-    .replace(/ from /g, " da ").replace(/ to /g, " a ");
-}
-const RESULT = { "White wins": "vince il Bianco", "Black wins": "vince il Nero", "Drawn": "patta" };
-const TERMS = { checkmate: "scacco matto", stalemate: "stallo", resignation: "abbandono", agreement: "accordo",
-  "time forfeit": "tempo scaduto", "threefold repetition": "triplice ripetizione", "fivefold repetition": "quintuplice ripetizione",
-  "fifty moves": "cinquanta mosse", "seventyfive moves": "settantacinque mosse", "insufficient material": "materiale insufficiente",
-  abandoned: "abbandono della scacchiera", "dead position": "posizione morta" };
+const LETTER = { pawn: "p", knight: "n", bishop: "b", rook: "r", queen: "q", king: "k" };
+// "the white pawn" in Italian, with its article and agreement (sentences.js's grammar).
+const piece = (colour, kind) => pieceIt(colour === "white" ? LETTER[kind].toUpperCase() : LETTER[kind], false);
+// A termination as the page writes it ("time forfeit"), in Italian; undefined for one it does not know.
+const term = (words) => TERMS_IT[words.replace(/ /g, "_")];
 
 // The board's sentences (explain.js, room.js, companion.js): a pattern, and its Italian.
 const PATTERNS = [
@@ -211,31 +184,12 @@ const PATTERNS = [
     (m) => "Le tue mosse sono del " + (m[1] === "White" ? "Bianco" : "Nero") + ": la scacchiera mostra le altre"],
   [/^(White|Black) to move$/, (m) => "Muove il " + (m[1] === "White" ? "Bianco" : "Nero")],
   [/^last: (.*)$/, (m) => "ultima: " + m[1]],
-  [/^Game over: (White wins|Black wins|Drawn)(?: \((.*)\))?\. Start a new game with New\.$/,
-    (m) => "Partita finita: " + RESULT[m[1]] + (m[2] ? " (" + (TERMS[m[2]] || m[2]) + ")" : "") + ". Una nuova partita con Nuova."],
-  [/^(\S+) \((.*)\)$/, (m) => /^(1-0|0-1|1\/2-1\/2)$/.test(m[1]) ? m[1] + " (" + (TERMS[m[2]] || m[2]) + ")" : null],
-  [/^Take the pieces? off (.*) \(blinking pink\)\.$/, (m) => "Togli i pezzi da " + pieces(m[1]) + " (rosa lampeggiante)."],
-  [/^Put (.*) \(blinking yellow\)\.$/, (m) => "Metti " + pieces(m[1]) + " (giallo lampeggiante)."],
-  [/^A piece stands where no move puts it(?:: on (.*) \(blinking red\))?\.$/,
-    (m) => "Un pezzo è dove nessuna mossa lo mette" + (m[1] ? ": su " + pieces(m[1]) + " (rosso lampeggiante)" : "") + "."],
-  [/^Move it back: put (.*) \(yellow\)\.$/, (m) => "Rimettilo a posto: metti " + pieces(m[1]) + " (giallo)."],
-  [/^Take it off (.*)\.$/, (m) => "Toglilo da " + pieces(m[1]) + "."],
-  [/^In the hand: (.*)\.$/, (m) => "In mano: " + pieces(m[1]) + "."],
-  [/^The board asks for (.*): make this move with the pieces \(blue squares(, the arrow on the diagram)?\)\.$/,
-    (m) => "La scacchiera chiede " + pieces(m[1]) + ": fai questa mossa con i pezzi (case blu" + (m[2] ? ", la freccia sul diagramma" : "") + ")."],
-  [/^Hint: (.*), the engine's best move \(lit on the board; you may play another\)\.$/,
-    (m) => "Suggerimento: " + pieces(m[1]) + ", la mossa migliore del motore (accesa sulla scacchiera; puoi giocarne un'altra)."],
-  [/^(White|Black) may claim a draw \(the king pulses slowly\)\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " può chiedere la patta (il re pulsa lento)."],
+  [/^(\S+) \((.*)\)$/, (m) => /^(1-0|0-1|1\/2-1\/2)$/.test(m[1]) ? m[1] + " (" + (term(m[2]) || m[2]) + ")" : null],
   [/^(White|Black) offers a draw: (White|Black) may accept it or play on\.$/,
     (m) => SIDE[m[1]].replace(/^il/, "Il") + " propone patta: " + SIDE[m[2]] + " può accettarla o continuare."],
   [/^(White|Black) offers a draw: (.*) answers\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " propone patta: risponde " + m[2] + "."],
-  [/^(White|Black) declines the draw: the game goes on\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " rifiuta la patta: si continua."],
   [/^Material: White (\d+) · Black (\d+)(.*)$/, (m) => "Materiale: Bianco " + m[1] + " · Nero " + m[2] +
     m[3].replace("(even)", "(pari)").replace("White", "Bianco").replace("Black", "Nero")],
-  [/^Promotion on (\w\d): the new piece counts as a (\w+)\. .*$/, (m) => "Promozione su " + m[1] + ": il nuovo pezzo vale " +
-    ({ queen: "una donna", knight: "un cavallo", rook: "una torre", bishop: "un alfiere" }[m[2]] || m[2]) +
-    ". Per cambiarlo toccalo (alzalo e rimettilo) finché la casa mostra quello che vuoi."],
-  [/^The board refused (.*?): (.*)$/, (m) => "La scacchiera ha rifiutato " + m[1] + ": " + m[2]],
   [/^the board's engine, level (\d)$/, (m) => "il motore della scacchiera, livello " + m[1]],
   [/^(.*) on this computer$/, (m) => m[1] + " su questo computer"],
   [/^Scacchiera's engine$/, () => "il motore di Scacchiera"],
@@ -266,7 +220,7 @@ const PATTERNS = [
   [/^(.*?)(\d+) moves?$/, (m) => m[1] + m[2] + (m[2] === "1" ? " mossa" : " mosse")],
   // a square of the drawn board: its label and title (companion.js's drawSquares)
   [/^([a-h][1-8]), (?:(white|black) (pawn|knight|bishop|rook|queen|king)|(empty))(?:, light: ([a-z-]+))?$/,
-    (m) => (m[5] && !LIGHTS[m[5]]) ? null : m[1] + ", " + (m[4] ? "vuota" : piece(m[2], m[3], false)) +
+    (m) => (m[5] && !LIGHTS[m[5]]) ? null : m[1] + ", " + (m[4] ? "vuota" : piece(m[2], m[3])) +
       (m[5] ? ", luce: " + LIGHTS[m[5]] : "")],
   [/^([a-h][1-8]): ([a-z-]+)$/, (m) => LIGHTS[m[2]] ? m[1] + ": " + LIGHTS[m[2]] : null],
   [/^put it on ([a-h][1-8]) \(tap it, or tap \1\)$/, (m) => "mettilo su " + m[1] + " (toccalo, o tocca " + m[1] + ")"],
@@ -277,10 +231,6 @@ const PATTERNS = [
   [/^round (\d+) board (\d+): (.+) \(the arbiter's\)$/, (m) => "turno " + m[1] + " scacchiera " + m[2] + ": " +
     (m[3] === "no result" ? "nessun risultato" : m[3]) + " (dell'arbitro)"],
   // Scacchi Sprint: a tile the rules refused where it was placed (explain.js's refusalWords)
-  [/^The tile just drawn is an? (pawn|knight|bishop|rook|queen), but (.+): so the board took an? (pawn|knight|bishop|rook|queen) from the hand\.( \(\S+\))?$/,
-    (m) => { const why = SPRINT_WHY.map(([p, to]) => m[2].match(p) && to(m[2].match(p))).find((w) => w);
-             return why ? "La tessera appena pescata è " + A_PIECE[m[1]] + ", ma " + why + ": così la scacchiera ha preso " +
-               A_PIECE[m[3]] + " dalla mano." + (m[4] || "") : null; }],
   [/^(.+) \(withdrew\)$/, (m) => m[1] + " (ritirato)"],
   [/^(.+) withdrew: paired no more$/, (m) => m[1] + " si è ritirato: non più abbinato"],
   [/^\+(\d+) ms$/, (m) => "+" + m[1] + " ms"],
@@ -290,24 +240,8 @@ const PATTERNS = [
     " · " + (m[4] === "swiss" ? "svizzero" : "girone") + " · " + m[5]],
   [/^(.+): (\d+) players, (\d+) rounds \((round-robin|swiss)\)$/, (m) => m[1] + ": " + m[2] + " giocatori, " + m[3] +
     " turni (" + (m[4] === "swiss" ? "svizzero" : "girone") + ")"],
-  [/^The board takes only the move it asks for: ([a-h][1-8]) to ([a-h][1-8])\.$/,
-    (m) => "La scacchiera accetta solo la mossa che chiede: da " + m[1] + " a " + m[2] + "."],
-  [/^Taking back (\S+): put (.*)\.$/, (m) => "Per ritirare " + m[1] + ": metti " + pieces(m[2]) + "."],
-  [/^Or, to keep (\S+), put (.*)\.$/, (m) => "Oppure, per tenere " + m[1] + ", metti " + pieces(m[2]) + "."],
-  [/^The rook went first \(([a-h][1-8])–([a-h][1-8])\): the board waits a moment \(about ([\d.]+) s\) for the king\. To castle, put the king on ([a-h][1-8]) now; otherwise the rook move counts on its own\.$/,
-    (m) => "La torre è andata per prima (" + m[1] + "–" + m[2] + "): la scacchiera aspetta un momento (circa " + m[3] +
-      " s) il re. Per arroccare metti ora il re su " + m[4] + "; altrimenti la mossa della torre vale da sola."],
-  [/^Scacchi Sprint: (White|Black)'s tile just drawn is an? (pawn|knight|bishop|rook|queen)\. Move a piece, or put a tile from the hand on an empty square of your half(?: \(teal squares: where the \2 may go\))?\.$/,
-    (m) => "Scacchi Sprint: la tessera appena pescata dal " + (m[1] === "White" ? "Bianco" : "Nero") + " è " +
-      A_PIECE[m[2]] +
-      ". Muovi un pezzo, o metti una tessera dalla mano su una casa vuota della tua metà" +
-      (m[0].includes("teal squares") ? " (case verde acqua: dove può andare)" : "") + "."],
-  [/^Scacchi Sprint: the tile placed on ([a-h][1-8]) counts as an? (pawn|knight|bishop|rook|queen)\. Tap it \(lift it and put it back\) for the next tile it may be\.$/,
-    (m) => "Scacchi Sprint: la tessera messa su " + m[1] + " vale " +
-      A_PIECE[m[2]] +
-      ". Toccala (alzala e rimettila) per la tessera successiva che può essere."],
   // how a game ended, alone (a result's title)
-  [/^([a-z ]+)$/, (m) => TERMS[m[1]] === undefined ? null : TERMS[m[1]]],
+  [/^([a-z ]+)$/, (m) => term(m[1]) === undefined ? null : term(m[1])],
 ];
 
 let lang = localStorage.getItem(KEY) || ((navigator.language || "").startsWith("it") ? "it" : "en");
@@ -330,8 +264,8 @@ export function italian(text) {
 }
 
 // Skipped: the logs (protocol lines), the PGN, the move list (the board's own letters: the Moves
-// select), the scripts.
-export const SKIP = "script, style, pre, textarea, #moves, #events, #protocol, code, [translate=no]";
+// select), the scripts, and the lines sentences.js writes in each language.
+export const SKIP = "script, style, pre, textarea, #moves, #events, #protocol, code, [translate=no], [data-line]";
 
 function translateText(node) {
   if (!node.parentElement || node.parentElement.closest(SKIP)) return;
@@ -391,6 +325,9 @@ const observer = new MutationObserver((records) => {
 // In Italian the page's own words; "Resign this game?" and the like go through here too.
 export function t(text) { return lang === "it" ? (italian(text) || text) : text; }
 
+// "en" or "it": the language sentences.js writes the board's state in.
+export function language() { return lang; }
+
 function apply() {
   document.documentElement.lang = lang;
   $("ui-lang").textContent = lang === "it" ? "EN" : "IT";
@@ -411,6 +348,7 @@ $("ui-lang").addEventListener("click", () => {
   localStorage.setItem(KEY, lang);
   apply();
   watch();
+  document.dispatchEvent(new Event("scacchiera-language"));
 });
 apply();
 watch();

@@ -8,6 +8,8 @@
 import { $ } from "./dom.js";
 import { Chessground } from "./vendor/chessground.js";
 import { MEANINGS, explain, refusalNote } from "./explain.js";
+import { language } from "./i18n.js";
+import { sentence } from "./sentences.js";
 import { onState, post, redraw } from "./link.js";
 import { onView, setViewPly, viewPly } from "./view.js";
 
@@ -99,7 +101,9 @@ function drawRefusal(s) {
   const box = $("error");
   if (s.refusal && s.refusals !== refusalShown) {
     refusalShown = s.refusals;
-    box.textContent = refusalNote(s.refusal);
+    const words = document.createElement("span");      // (another message written here replaces it)
+    showLine(words, refusalNote(s.refusal));
+    box.replaceChildren(words);
     box.dataset.board = "1";
   } else if (!s.refusal && box.dataset.board) {
     box.textContent = "";
@@ -178,11 +182,23 @@ function drawSaid(s, said) {
   box.innerHTML = "";
   for (const line of said.lines) {
     const p = document.createElement("p");
-    p.textContent = line;
+    showLine(p, line);
     if (line === said.refused) p.className = "refused";
     box.appendChild(p);
   }
 }
+
+// A line of explain.js in the page's language, kept on its element (data-line: i18n.js leaves it
+// alone, and the tests write it in each language).
+function showLine(el, line) {
+  el.dataset.line = JSON.stringify(line);
+  el.textContent = sentence(line, language());
+}
+
+// The page's language changed: the lines written again in it.
+document.addEventListener("scacchiera-language", () => {
+  for (const el of document.querySelectorAll("[data-line]")) el.textContent = sentence(JSON.parse(el.dataset.line), language());
+});
 
 function sanIn(s) { return $("lang").value === "it" ? s.san_it : s.san; }
 

@@ -1,0 +1,195 @@
+// The board's state in sentences, by key: one table per language (English, Italian).
+// explain.js says what the state means as lines {key, ...fields} built from the state's own fields
+// (the board's events, its LED meanings, the game's moves), never as English to be matched again;
+// each language writes every key from those fields with its own grammar (a piece's article, its
+// agreement, a plural). The page shows `sentence(line)` in the page's language and draws again
+// when the language changes. tests/companion_support.py renders every line a page shows in each
+// language and fails a test whose line a table cannot write.
+
+const NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
+
+// -- English -------------------------------------------------------------------------------------
+
+const side = (white) => white ? "White" : "Black";
+
+function listEn(items) {
+  if (items.length <= 1) return items.join("");
+  return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+}
+
+function pieceEn(letter) {
+  if (!letter || letter === "?") return "a piece";
+  return (letter === letter.toUpperCase() ? "white " : "black ") + NAMES[letter.toLowerCase()];
+}
+
+const thePieceEn = (letter) => letter && letter !== "?" ? "the " + pieceEn(letter) : "a piece";
+
+// "the white pawns on a2 and b2, the black king on e8": explain.js's placements, grouped by kind.
+function placedEn(groups, back) {
+  return listEn(groups.map(({ letter, squares }) => {
+    const known = letter && letter !== "?";
+    const name = known ? "the " + pieceEn(letter) + (squares.length > 1 ? "s" : "") : "a piece";
+    return name + (back ? " back on " : " on ") + listEn(squares);
+  }));
+}
+
+// A move the board asks for, or hints: a Sprint placement, or a piece from a square to another.
+const moveEn = (m) => m.placement ? "a placement on " + m.to : thePieceEn(m.letter) + " from " + m.from + " to " + m.to;
+
+const SPRINT_WHY_EN = {
+  queen_turn: (w) => "a queen may not be placed before turn 8 (this is turn " + w.turn + ")",
+  pawn_ranks: (w) => "a pawn goes only on ranks " + (w.white ? "2–4" : "7–5"),
+  own_half: () => "a tile goes only in your own half",
+  second_bishop: () => "a second bishop must go on the other colour than the first",
+  not_here: (w) => "the rules do not allow it on " + w.square,
+};
+
+const EN = {
+  waiting: () => "Waiting for the board…",
+  refused: (f) => "The board refused " + (f.command ? "“" + f.command + "”" : "the line sent") + ": " + f.why +
+    (/[.!?]$/.test(f.why) ? "" : "."),
+  puzzle_record: (f) => "The board's puzzle record: " + f.message + ". The game goes on.",
+  storage_error: (f) => "The board could not write its memory (" + f.message + "): the game goes on, and it tries again every 5 s.",
+  storage_repaired: (f) => "The board found its saved game damaged (a power cut while it wrote?) and goes on from ply " +
+    f.ply + "; the damaged copy is kept as " + f.kept + ".",
+  crash: (f) => "The board's program failed (" + f.error + ") and restarted; the saved game is restored.",
+  offer_refused: (f) => "No draw offer yet: " + f.message + ".",
+  offer_declined: (f) => side(f.white) + " declines the draw: the game goes on.",
+  out_of_sync: () => "The pieces on the board do not match the game yet.",
+  chess960_setup: () => "Chess960: the board senses pieces, not which piece, so it guides the set-up one kind at a time: " +
+    "the back ranks cleared, then the kings, queens, rooks, bishops and knights.",
+  take_off: (f) => "Take the piece" + (f.squares.length > 1 ? "s" : "") + " off " + listEn(f.squares) + " (blinking pink).",
+  put_on: (f) => "Put " + placedEn(f.pieces, false) + " (blinking yellow).",
+  taking_back: (f) => "Taking back " + f.san + ": put " + placedEn(f.pieces, true) +
+    (f.clear.length ? ", and leave " + listEn(f.clear) + " empty" : "") + ".",
+  keeping: (f) => "Or, to keep " + f.san + ", put " + placedEn(f.pieces, true) + ".",
+  stray: (f) => "A piece stands where no move puts it" + (f.squares.length ? ": on " + listEn(f.squares) + " (blinking red)" : "") + ".",
+  only_asked: (f) => "The board takes only the move it asks for: " + (f.placement ? "a placement on " + f.to : f.from + " to " + f.to) + ".",
+  move_back: (f) => "Move it back: put " + placedEn(f.pieces, true) + " (yellow).",
+  put_back: (f) => (f.squares.length ? "Take the pieces off " + listEn(f.squares) + " and put " : "Put ") +
+    placedEn(f.pieces, true) + " (yellow).",
+  take_it_off: (f) => "Take it off " + listEn(f.squares) + ".",
+  promotion: (f) => "Promotion on " + f.square + ": the new piece counts as a " + NAMES[f.piece] +
+    ". To make it another piece, tap it (lift it and put it back) until the square shows the one you want.",
+  sprint_tile: (f) => "Scacchi Sprint: the tile placed on " + f.square + " counts as a " + NAMES[f.piece] +
+    ". Tap it (lift it and put it back) for the next tile it may be.",
+  sprint_refused: (f) => "The tile just drawn is a " + NAMES[f.drawn] + ", but " + SPRINT_WHY_EN[f.why.rule](f.why) +
+    ": so the board took a " + NAMES[f.chosen] + " from the hand." + (f.san ? " (" + f.san + ")" : ""),
+  castling_wait: (f) => "The rook went first (" + f.from + "–" + f.to + "): the board waits a moment (about 1.2 s) for the king. " +
+    "To castle, put the king on " + f.king + " now; otherwise the rook move counts on its own.",
+  asks: (f) => "The board asks for " + moveEn(f) + ": make this move with the pieces (blue squares" +
+    (f.hands ? "" : ", the arrow on the diagram") + ").",
+  hint: (f) => "Hint: " + moveEn(f) + (f.enforced ? " (this board has no suggestions yet: it lit the hint as a move to make)."
+    : ", the engine's best move (lit on the board; you may play another)."),
+  in_hand: (f) => "In the hand: " + listEn(f.pieces.map((p) => thePieceEn(p.letter) + " from " + p.square)) + ".",
+  over: (f) => "Game over: " + (f.result === "1-0" ? "White wins" : f.result === "0-1" ? "Black wins" : "Drawn") +
+    (f.termination ? " (" + f.termination.replace(/_/g, " ") + ")" : "") + ". Start a new game with New.",
+  check: (f) => side(f.white) + " is in check.",
+  claim: (f) => side(f.white) + " may claim a draw (the king pulses slowly).",
+  to_move: (f) => side(f.white) + " to move.",
+  sprint_drawn: (f) => "Scacchi Sprint: " + side(f.white) + "'s tile just drawn is a " + NAMES[f.tile] +
+    ". Move a piece, or put a tile from the hand on an empty square of your half" +
+    (f.targets ? " (teal squares: where the " + NAMES[f.tile] + " may go)." : "."),
+};
+
+// -- Italian -------------------------------------------------------------------------------------
+
+const SIDE_IT = (white) => white ? "il Bianco" : "il Nero";
+const SIDE_IT_START = (white) => white ? "Il Bianco" : "Il Nero";
+// Each piece with its article, in the singular and the plural; its indefinite article; its gender.
+const PIECES_IT = { p: ["il pedone", "i pedoni", "un pedone"], n: ["il cavallo", "i cavalli", "un cavallo"],
+  b: ["l'alfiere", "gli alfieri", "un alfiere"], r: ["la torre", "le torri", "una torre"],
+  q: ["la donna", "le donne", "una donna"], k: ["il re", "i re", "un re"] };
+const FEMININE = new Set(["r", "q"]);
+
+function listIt(items) {
+  if (items.length <= 1) return items.join("");
+  return items.slice(0, -1).join(", ") + " e " + items[items.length - 1];
+}
+
+// "il pedone bianco", "le torri nere": a known piece with its article and agreement, else "un pezzo".
+export function pieceIt(letter, plural) {
+  if (!letter || letter === "?") return "un pezzo";
+  const kind = letter.toLowerCase(), white = letter !== kind, feminine = FEMININE.has(kind);
+  const adj = (white ? "bianc" : "ner") + (plural ? (feminine ? "e" : (white ? "hi" : "i")) : (feminine ? "a" : "o"));
+  return PIECES_IT[kind][plural ? 1 : 0] + " " + adj;
+}
+
+function placedIt(groups, back) {
+  return listIt(groups.map(({ letter, squares }) =>
+    pieceIt(letter, squares.length > 1) + (back ? " di nuovo su " : " su ") + listIt(squares)));
+}
+
+const moveIt = (m) => m.placement ? "una tessera su " + m.to : pieceIt(m.letter, false) + " da " + m.from + " a " + m.to;
+const aPieceIt = (letter) => PIECES_IT[letter][2];
+
+export const TERMS_IT = { checkmate: "scacco matto", stalemate: "stallo", resignation: "abbandono", agreement: "accordo",
+  time_forfeit: "tempo scaduto", threefold_repetition: "triplice ripetizione", fivefold_repetition: "quintuplice ripetizione",
+  fifty_moves: "cinquanta mosse", seventyfive_moves: "settantacinque mosse", insufficient_material: "materiale insufficiente",
+  abandoned: "abbandono della scacchiera" };
+
+const SPRINT_WHY_IT = {
+  queen_turn: (w) => "una donna non si può mettere prima del turno 8 (questo è il turno " + w.turn + ")",
+  pawn_ranks: (w) => "un pedone va solo sulle traverse " + (w.white ? "2–4" : "7–5"),
+  own_half: () => "una tessera va solo nella propria metà",
+  second_bishop: () => "il secondo alfiere deve andare sull'altro colore rispetto al primo",
+  not_here: (w) => "le regole non lo permettono su " + w.square,
+};
+
+const IT = {
+  waiting: () => "Aspetto la scacchiera…",
+  refused: (f) => "La scacchiera ha rifiutato " + (f.command ? "“" + f.command + "”" : "la riga inviata") + ": " + f.why +
+    (/[.!?]$/.test(f.why) ? "" : "."),
+  puzzle_record: (f) => "Il registro dei problemi della scacchiera: " + f.message + ". La partita continua.",
+  storage_error: (f) => "La scacchiera non è riuscita a scrivere nella sua memoria (" + f.message +
+    "): la partita continua, e riprova ogni 5 s.",
+  storage_repaired: (f) => "La scacchiera ha trovato danneggiata la partita salvata (un'interruzione di corrente mentre scriveva?) " +
+    "e riprende dalla semimossa " + f.ply + "; la copia danneggiata è conservata come " + f.kept + ".",
+  crash: (f) => "Il programma della scacchiera si è interrotto (" + f.error + ") ed è ripartito; la partita salvata è ripristinata.",
+  offer_refused: (f) => "Ancora nessuna proposta di patta: " + f.message + ".",
+  offer_declined: (f) => SIDE_IT_START(f.white) + " rifiuta la patta: si continua.",
+  out_of_sync: () => "I pezzi sulla scacchiera non corrispondono ancora alla partita.",
+  chess960_setup: () => "Chess960: la scacchiera sente i pezzi, non quale pezzo, così guida la disposizione un tipo alla volta: " +
+    "prima le traverse di fondo sgombre, poi i re, le donne, le torri, gli alfieri e i cavalli.",
+  take_off: (f) => "Togli " + (f.squares.length > 1 ? "i pezzi" : "il pezzo") + " da " + listIt(f.squares) + " (rosa lampeggiante).",
+  put_on: (f) => "Metti " + placedIt(f.pieces, false) + " (giallo lampeggiante).",
+  taking_back: (f) => "Per ritirare " + f.san + ": metti " + placedIt(f.pieces, true) +
+    (f.clear.length ? ", e lascia vuote " + listIt(f.clear) : "") + ".",
+  keeping: (f) => "Oppure, per tenere " + f.san + ", metti " + placedIt(f.pieces, true) + ".",
+  stray: (f) => "Un pezzo è dove nessuna mossa lo mette" + (f.squares.length ? ": su " + listIt(f.squares) + " (rosso lampeggiante)" : "") + ".",
+  only_asked: (f) => "La scacchiera accetta solo la mossa che chiede: " + (f.placement ? "una tessera su " + f.to : "da " + f.from + " a " + f.to) + ".",
+  move_back: (f) => "Rimettilo a posto: metti " + placedIt(f.pieces, true) + " (giallo).",
+  put_back: (f) => (f.squares.length ? "Togli i pezzi da " + listIt(f.squares) + " e metti " : "Metti ") +
+    placedIt(f.pieces, true) + " (giallo).",
+  take_it_off: (f) => "Toglilo da " + listIt(f.squares) + ".",
+  promotion: (f) => "Promozione su " + f.square + ": il nuovo pezzo vale " + aPieceIt(f.piece) +
+    ". Per cambiarlo toccalo (alzalo e rimettilo) finché la casa mostra quello che vuoi.",
+  sprint_tile: (f) => "Scacchi Sprint: la tessera messa su " + f.square + " vale " + aPieceIt(f.piece) +
+    ". Toccala (alzala e rimettila) per la tessera successiva che può essere.",
+  sprint_refused: (f) => "La tessera appena pescata è " + aPieceIt(f.drawn) + ", ma " + SPRINT_WHY_IT[f.why.rule](f.why) +
+    ": così la scacchiera ha preso " + aPieceIt(f.chosen) + " dalla mano." + (f.san ? " (" + f.san + ")" : ""),
+  castling_wait: (f) => "La torre è andata per prima (" + f.from + "–" + f.to + "): la scacchiera aspetta un momento (circa 1.2 s) " +
+    "il re. Per arroccare metti ora il re su " + f.king + "; altrimenti la mossa della torre vale da sola.",
+  asks: (f) => "La scacchiera chiede " + moveIt(f) + ": fai questa mossa con i pezzi (case blu" +
+    (f.hands ? "" : ", la freccia sul diagramma") + ").",
+  hint: (f) => "Suggerimento: " + moveIt(f) + (f.enforced ?
+    " (questa scacchiera non ha ancora i suggerimenti: lo ha acceso come una mossa da fare)."
+    : ", la mossa migliore del motore (accesa sulla scacchiera; puoi giocarne un'altra)."),
+  in_hand: (f) => "In mano: " + listIt(f.pieces.map((p) => pieceIt(p.letter, false) + " da " + p.square)) + ".",
+  over: (f) => "Partita finita: " + (f.result === "1-0" ? "vince il Bianco" : f.result === "0-1" ? "vince il Nero" : "patta") +
+    (f.termination ? " (" + (TERMS_IT[f.termination] || f.termination.replace(/_/g, " ")) + ")" : "") +
+    ". Una nuova partita con Nuova.",
+  check: (f) => SIDE_IT_START(f.white) + " è sotto scacco.",
+  claim: (f) => SIDE_IT_START(f.white) + " può chiedere la patta (il re pulsa lento).",
+  to_move: (f) => "Muove " + SIDE_IT(f.white) + ".",
+  sprint_drawn: (f) => "Scacchi Sprint: la tessera appena pescata dal " + (f.white ? "Bianco" : "Nero") + " è " + aPieceIt(f.tile) +
+    ". Muovi un pezzo, o metti una tessera dalla mano su una casa vuota della tua metà" +
+    (f.targets ? " (case verde acqua: dove può andare)." : "."),
+};
+
+export const TABLES = { en: EN, it: IT };
+
+// A line of explain.js in ``lang`` ("en" or "it": i18n.js's language()).
+export function sentence(line, lang) {
+  return TABLES[lang][line.key](line);
+}

@@ -1,0 +1,125 @@
+"""The page's sentences by key (static/explain.js's lines, static/sentences.js's two tables), under node.
+
+explain.js turns a state into lines {key, ...fields}; sentences.js writes each in English and in
+Italian. These tests run both modules as the browser loads them, on states the board pushes, and
+check each sentence in both languages; the browser tests (tests/companion_support.py) check every
+line a page shows in any state they reach.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from host_tools import _paths
+from scacchiera.rules import outcome
+
+STATIC = os.path.join(_paths._ROOT, "host_tools", "companion", "static")
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+BASE = {"board": {"connected": True}, "in_sync": True, "state": "idle", "turn": "white", "result": "*",
+        "fen": START, "moves": [], "leds": {}}
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (make deps)")
+
+
+def _node(script):
+    out = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def said(state):
+    """[(English, Italian)] of each line explain.js says for ``state`` (BASE's fields, overridden)."""
+    script = """
+import { explain } from %s;
+import { sentence } from %s;
+const lines = explain(%s).lines;
+console.log(JSON.stringify(lines.map((l) => [sentence(l, "en"), sentence(l, "it")])));
+""" % (json.dumps("file://" + os.path.join(STATIC, "explain.js")), json.dumps("file://" + os.path.join(STATIC, "sentences.js")),
+       json.dumps(dict(BASE, **state)))
+    return [tuple(pair) for pair in _node(script)]
+
+
+def tables():
+    script = """
+import { TABLES, TERMS_IT } from %s;
+console.log(JSON.stringify({ en: Object.keys(TABLES.en), it: Object.keys(TABLES.it), terms: Object.keys(TERMS_IT) }));
+""" % json.dumps("file://" + os.path.join(STATIC, "sentences.js"))
+    return _node(script)
+
+
+def test_both_tables_write_every_key_and_every_termination_has_its_italian():
+    t = tables()
+    assert sorted(t["en"]) == sorted(t["it"]) and len(t["en"]) > 30
+    assert sorted(t["terms"]) == sorted(outcome.TERMINATIONS)
+
+
+STATES = [
+    ({}, [("White to move.", "Muove il Bianco.")]),
+    ({"board": {"connected": False}}, [("Waiting for the board…", "Aspetto la scacchiera…")]),
+    ({"in_sync": False, "leds": {"d2": "to-fill", "e2": "to-fill", "e4": "to-empty", "g1": "to-fill"}}, [
+        ("The pieces on the board do not match the game yet.",
+         "I pezzi sulla scacchiera non corrispondono ancora alla partita."),
+        ("Take the piece off e4 (blinking pink).", "Togli il pezzo da e4 (rosa lampeggiante)."),
+        ("Put the white pawns on d2 and e2 and the white knight on g1 (blinking yellow).",
+         "Metti i pedoni bianchi su d2 e e2 e il cavallo bianco su g1 (giallo lampeggiante).")]),
+    ({"state": "error", "leds": {"e5": "error", "e2": "fix"}}, [
+        ("A piece stands where no move puts it: on e5 (blinking red).",
+         "Un pezzo è dove nessuna mossa lo mette: su e5 (rosso lampeggiante)."),
+        ("Move it back: put the white pawn back on e2 (yellow).",
+         "Rimettilo a posto: metti il pedone bianco di nuovo su e2 (giallo).")]),
+    ({"state": "lifted", "leds": {"d8": "lifted"}, "turn": "black"}, [
+        ("In the hand: the black queen from d8.", "In mano: la donna nera da d8.")]),   # (whose move: clear)
+    ({"show": "g8f6", "turn": "black", "leds": {"g8": "show-from", "f6": "show-to"}}, [
+        ("The board asks for the black knight from g8 to f6: make this move with the pieces (blue squares, "
+         "the arrow on the diagram).",
+         "La scacchiera chiede il cavallo nero da g8 a f6: fai questa mossa con i pezzi (case blu, "
+         "la freccia sul diagramma).")]),
+    ({"result": "1/2-1/2", "termination": outcome.threefold_repetition}, [
+        ("Game over: Drawn (threefold repetition). Start a new game with New.",
+         "Partita finita: patta (triplice ripetizione). Una nuova partita con Nuova.")]),
+    ({"leds": {"e8": "check", "e1": "claim"}, "turn": "black"}, [
+        ("Black is in check.", "Il Nero è sotto scacco."),
+        ("Black may claim a draw (the king pulses slowly).", "Il Nero può chiedere la patta (il re pulsa lento).")]),
+    ({"leds": {"e8": "promote-knight"}}, [
+        ("Promotion on e8: the new piece counts as a knight. To make it another piece, tap it (lift it and put it "
+         "back) until the square shows the one you want.",
+         "Promozione su e8: il nuovo pezzo vale un cavallo. Per cambiarlo toccalo (alzalo e rimettilo) finché la "
+         "casa mostra quello che vuoi.")]),
+    ({"refusal": {"re": "set", "error": "bad_value"}, "trouble": {"ev": "offer_declined", "by": "b"}}, [
+        ("The board refused “set”: bad value.", "La scacchiera ha rifiutato “set”: bad value."),
+        ("Black declines the draw: the game goes on.", "Il Nero rifiuta la patta: si continua."),
+        ("White to move.", "Muove il Bianco.")]),
+]
+
+
+@pytest.mark.parametrize("state, lines", STATES)
+def test_a_state_said_in_both_languages(state, lines):
+    assert said(state) == lines
+
+
+def test_a_sprint_tile_the_rules_refused_is_said_with_the_rule():
+    """A queen drawn before turn 8: the board took a pawn from the hand (docs/sprint.md)."""
+    state = {"fen": "8/8/8/8/8/8/8/4K2k w - - 0 3", "leds": {"e3": "drop-pawn"},
+             "sprint": {"drawn": "q", "allowed": {"e3": ["p", "n"]}}}
+    assert said(state) == [
+        ("Scacchi Sprint: the tile placed on e3 counts as a pawn. Tap it (lift it and put it back) for the next tile "
+         "it may be.",
+         "Scacchi Sprint: la tessera messa su e3 vale un pedone. Toccala (alzala e rimettila) per la tessera "
+         "successiva che può essere."),
+        ("The tile just drawn is a queen, but a queen may not be placed before turn 8 (this is turn 3): so the board "
+         "took a pawn from the hand.",
+         "La tessera appena pescata è una donna, ma una donna non si può mettere prima del turno 8 (questo è il "
+         "turno 3): così la scacchiera ha preso un pedone dalla mano.")]
+
+
+def test_a_castling_whose_rook_came_first_waits_for_its_king():
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    occupancy = ["a1", "e1", "f1", "a8", "e8", "h8"]        # the h1 rook lifted and put on f1
+    assert said({"fen": fen, "state": "pending", "occupancy": occupancy})[0] == (
+        "The rook went first (h1–f1): the board waits a moment (about 1.2 s) for the king. To castle, put the king "
+        "on g1 now; otherwise the rook move counts on its own.",
+        "La torre è andata per prima (h1–f1): la scacchiera aspetta un momento (circa 1.2 s) il re. Per arroccare "
+        "metti ora il re su g1; altrimenti la mossa della torre vale da sola.")
