@@ -926,7 +926,7 @@ def test_italian_leaves_no_english_and_the_buttons_fit_their_column(browser, boa
     page.check("#legend-all")                                   # every meaning of the legend shown
     page.wait_for_function("document.getElementById('players').textContent.includes('Bianco')")
     english = page.evaluate("""async () => {
-      const meanings = (await import('/explain.js')).MEANINGS;
+      const meanings = (await import('/sentences.js')).MEANINGS;
       const labels = (await import('/companion.js')).OPTION_LABELS;
       const shown = document.body.innerText;
       return [...Object.values(meanings), ...Object.values(labels), "The board's display (128 × 64)", "White – Black"]

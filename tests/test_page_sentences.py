@@ -14,6 +14,7 @@ import subprocess
 import pytest
 
 from host_tools import _paths
+from scacchiera.leds.names import NAMES as LED_NAMES
 from scacchiera.rules import outcome
 
 STATIC = os.path.join(_paths._ROOT, "host_tools", "companion", "static")
@@ -44,16 +45,18 @@ console.log(JSON.stringify(lines.map((l) => [sentence(l, "en"), sentence(l, "it"
 
 def tables():
     script = """
-import { TABLES, TERMS_IT } from %s;
-console.log(JSON.stringify({ en: Object.keys(TABLES.en), it: Object.keys(TABLES.it), terms: Object.keys(TERMS_IT) }));
+import { MEANINGS, MEANINGS_IT, TABLES, TERMS_IT } from %s;
+console.log(JSON.stringify({ en: Object.keys(TABLES.en), it: Object.keys(TABLES.it), terms: Object.keys(TERMS_IT),
+                             meanings: Object.keys(MEANINGS), meanings_it: Object.keys(MEANINGS_IT) }));
 """ % json.dumps("file://" + os.path.join(STATIC, "sentences.js"))
     return _node(script)
 
 
-def test_both_tables_write_every_key_and_every_termination_has_its_italian():
+def test_both_tables_write_every_key_every_termination_and_every_light():
     t = tables()
     assert sorted(t["en"]) == sorted(t["it"]) and len(t["en"]) > 30
     assert sorted(t["terms"]) == sorted(outcome.TERMINATIONS)
+    assert t["meanings"] == t["meanings_it"] == list(LED_NAMES[1:])     # the legend: every LED meaning
 
 
 STATES = [
@@ -123,3 +126,59 @@ def test_a_castling_whose_rook_came_first_waits_for_its_king():
         "on g1 now; otherwise the rook move counts on its own.",
         "La torre è andata per prima (h1–f1): la scacchiera aspetta un momento (circa 1.2 s) il re. Per arroccare "
         "metti ora il re su g1; altrimenti la mossa della torre vale da sola.")
+
+
+def written(line):
+    """(English, Italian) of one line."""
+    script = """
+import { sentence } from %s;
+const line = %s;
+console.log(JSON.stringify([sentence(line, "en"), sentence(line, "it")]));
+""" % (json.dumps("file://" + os.path.join(STATIC, "sentences.js")), json.dumps(line))
+    return tuple(_node(script))
+
+
+DRILL_NEWS = [   # train.js's lines, from the board's drill events
+    ({"key": "drill_puzzle", "puzzle": "00sHx", "rating": 1760, "white": False},
+     ("Puzzle 00sHx (rated 1760): you play Black. Find the best move after the lit one.",
+      "Problema 00sHx (valore 1760): giochi col Nero. Trova la mossa migliore dopo quella accesa.")),
+    ({"key": "drill_wrong", "san": "Cf3", "puzzle": True},
+     ("Not Cf3: put the piece back as the lights ask (the lights then show the solution)",
+      "Non Cf3: rimetti il pezzo come chiedono le luci (poi le luci mostrano la soluzione)")),
+    ({"key": "drill_tally", "moves": 3, "right": 2, "mistakes": 1, "seconds": None},
+     ("Moves: 3 · right at the first try: 2 · mistakes: 1", "Mosse: 3 · giuste al primo tentativo: 2 · errori: 1")),
+    ({"key": "puzzle_rating", "rating": 1512, "change": -8},
+     ("Puzzle rating: 1512 (-8)", "Valore nei problemi: 1512 (-8)")),
+]
+
+
+ROOM = [   # companion.js's and room.js's lines
+    ({"key": "last_move", "number": 12, "black": True, "san": "Cxe5"}, ("last: 12… Cxe5", "ultima: 12… Cxe5")),
+    ({"key": "material", "white": 31, "black": 39},
+     ("Material: White 31 · Black 39 (Black +8)", "Materiale: Bianco 31 · Nero 39 (Nero +8)")),
+    ({"key": "material", "white": 39, "black": 39},
+     ("Material: White 39 · Black 39 (even)", "Materiale: Bianco 39 · Nero 39 (pari)")),
+    ({"key": "offer_open", "white": False},
+     ("Black offers a draw: White may accept it or play on.", "Il Nero propone patta: il Bianco può accettarla o continuare.")),
+    ({"key": "accuracy", "white": 91, "black": None, "engine": None},
+     ("Accuracy: White 91 % · Black – (the engine; the mean of the moves' accuracies)",
+      "Precisione: Bianco 91 % · Nero – (il motore; la media della precisione delle mosse)")),
+    ({"key": "judgement", "judgement": "blunder", "best": "Qxd5"}, ("blunder: Qxd5 was best", "errore grave: meglio Qxd5")),
+    ({"key": "game_about", "result": "1-0", "date": "2026-12-02", "moves": 1},
+     ("1-0 · 2026-12-02 · 1 move", "1-0 · 2026-12-02 · 1 mossa")),
+    ({"key": "legend", "meaning": "claim", "blink": 2},
+     ("the side to move may claim a draw (its king pulses slowly) — pulses slowly",
+      "chi muove può chiedere la patta (il suo re pulsa lento) — pulsa lento")),
+]
+
+
+def test_every_judgement_of_an_analysis_has_its_italian():
+    from host_tools.companion.analysis import JUDGEMENTS
+    for _share, word, _nag in JUDGEMENTS:
+        english, italian = written({"key": "judgement", "judgement": word, "best": None})
+        assert english == word and "undefined" not in italian and italian != word
+
+
+@pytest.mark.parametrize("line, both", DRILL_NEWS + ROOM)
+def test_a_line_in_both_languages(line, both):
+    assert written(line) == both

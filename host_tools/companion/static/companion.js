@@ -6,7 +6,7 @@
 // computer's box and the game's buttons.
 import { $ } from "./dom.js";
 import { boardOf, squareIndex, squareName } from "./explain.js";
-import { t } from "./i18n.js";
+import { showLine, t } from "./i18n.js";
 import { onState, post } from "./link.js";
 import { onView, viewPly } from "./view.js";
 
@@ -201,8 +201,8 @@ function renderPlayers(s) {
 // Whose turn and the last move, in a line under the board.
 function renderTurn(s) {
   const n = s.san.length;
-  $("turn-words").textContent = s.result !== "*" ? "" : SIDE_WORDS[s.turn] + " to move";
-  $("last-move").textContent = n ? "last: " + Math.ceil(n / 2) + (n % 2 ? ". " : "… ") + s.san[n - 1] : "";
+  showLine($("turn-words"), s.result !== "*" ? null : { key: "turn", white: s.turn === "white" });
+  showLine($("last-move"), n ? { key: "last_move", number: Math.ceil(n / 2), black: n % 2 === 0, san: s.san[n - 1] } : null);
   $("variant-line").textContent = s.chess960_position !== null && s.chess960_position !== undefined ?
     "Chess960 #" + s.chess960_position : "";
 }

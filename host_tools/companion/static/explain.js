@@ -9,41 +9,6 @@
 const FILES = "abcdefgh";
 const NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
 
-// What each LED meaning tells a person: the legend (its colours come from the board's palette).
-export const MEANINGS = {
-  "last-move": "the last move: where it came from and went to",
-  "check": "this king is in check",
-  "claim": "the side to move may claim a draw (its king pulses slowly)",
-  "lifted": "the square of a piece in the hand",
-  "legal": "where the piece in the hand may go (visual assistance)",
-  "legal-capture": "where the piece in the hand may capture",
-  "show-from": "the board asks for a move: take the piece from here",
-  "show-to": "…and put it here",
-  "error": "a piece where no move puts it: take it away",
-  "fix": "a piece belongs here: put it back",
-  "to-empty": "the game has no piece here: take it off",
-  "to-fill": "the game has a piece here: put it on",
-  "promote-queen": "a promotion: the new piece counts as a queen (tap it to change)",
-  "promote-knight": "a promotion: the new piece counts as a knight",
-  "promote-rook": "a promotion: the new piece counts as a rook",
-  "promote-bishop": "a promotion: the new piece counts as a bishop",
-  "winner": "game over: the winner's king",
-  "loser": "game over: the loser's king",
-  "draw": "game over, drawn: both kings",
-  "drop-target": "Scacchi Sprint: where the tile just drawn may go",
-  "drop-pawn": "Scacchi Sprint: the tile placed here counts as a pawn (tap it to change)",
-  "drop-knight": "Scacchi Sprint: the tile placed here counts as a knight",
-  "drop-bishop": "Scacchi Sprint: the tile placed here counts as a bishop",
-  "drop-rook": "Scacchi Sprint: the tile placed here counts as a rook",
-  "drop-queen": "Scacchi Sprint: the tile placed here counts as a queen",
-  "time-low": "the last 10 seconds on this player's clock: their king pulses",
-  "offer": "a draw offered by this king's player: take both kings off the board to accept",
-  "away": "the side to move has been away a long time: this king's player may end the game (three taps)",
-  "suggest-from": "a hint (the engine's or the computer's): this piece could move",
-  "suggest-to": "…to here (a suggestion: any legal move is still taken)",
-  "asked": "a program on the USB link (a DGT or ChessLink app) lights this square",
-};
-
 export function squareIndex(name) { return FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1); }
 export function squareName(i) { return FILES[i % 8] + (Math.floor(i / 8) + 1); }
 

@@ -1,12 +1,12 @@
 // The page in Italian or English (the button in the header; the browser's language the first time).
-// What the board's state means (explain.js's lines) is written by key in each language
-// (sentences.js), marked data-line, and drawn again when the language changes (the event
-// "scacchiera-language"). The rest of the page is written in English; in Italian each such text is
+// What the board's state means (explain.js's lines) and the drills' news are written by key in
+// each language (sentences.js; ``showLine`` marks them data-line), and written again when the
+// language changes. The rest of the page is written in English; in Italian each such text is
 // looked up here as it appears: a MutationObserver sees the page's parts write their words, and
 // this module puts the Italian in their place (whole texts from WORDS, other sentences from
 // PATTERNS). A text without a translation stays in English: tests/companion_support.py finds it.
 import { $ } from "./dom.js";
-import { pieceIt, TERMS_IT } from "./sentences.js";
+import { pieceIt, sentence, TERMS_IT } from "./sentences.js";
 const KEY = "scacchiera-ui-lang";
 
 // Whole texts: a label, a button, a heading, a title.
@@ -28,38 +28,6 @@ const WORDS = {
   "no game archived yet": "nessuna partita in archivio", "no games in this table yet": "ancora nessuna partita in questa tabella",
   "no ladder yet: add its players here, or tick \"rated\" in Players: a rated game that ends on the board goes into it with its players":
     "nessuna classifica ancora: aggiungi qui i giocatori, o spunta \"valida\" in Giocatori: una partita valida finita sulla scacchiera vi entra con i suoi giocatori",
-  // the lights' legend (explain.js's MEANINGS)
-  "the last move: where it came from and went to": "l'ultima mossa: da dove è partita e dove è arrivata",
-  "this king is in check": "questo re è sotto scacco",
-  "the side to move may claim a draw (its king pulses slowly)": "chi muove può chiedere la patta (il suo re pulsa lento)",
-  "the square of a piece in the hand": "la casa di un pezzo in mano",
-  "where the piece in the hand may go (visual assistance)": "dove può andare il pezzo in mano (assistenza visiva)",
-  "where the piece in the hand may capture": "dove il pezzo in mano può catturare",
-  "the board asks for a move: take the piece from here": "la scacchiera chiede una mossa: prendi il pezzo da qui",
-  "…and put it here": "…e mettilo qui",
-  "a piece where no move puts it: take it away": "un pezzo dove nessuna mossa lo mette: toglilo",
-  "a piece belongs here: put it back": "qui va un pezzo: rimettilo",
-  "the game has no piece here: take it off": "la partita non ha un pezzo qui: toglilo",
-  "the game has a piece here: put it on": "la partita ha un pezzo qui: mettilo",
-  "a promotion: the new piece counts as a queen (tap it to change)": "una promozione: il nuovo pezzo vale una donna (toccalo per cambiarlo)",
-  "a promotion: the new piece counts as a knight": "una promozione: il nuovo pezzo vale un cavallo",
-  "a promotion: the new piece counts as a rook": "una promozione: il nuovo pezzo vale una torre",
-  "a promotion: the new piece counts as a bishop": "una promozione: il nuovo pezzo vale un alfiere",
-  "game over: the winner's king": "partita finita: il re del vincitore", "game over: the loser's king": "partita finita: il re dello sconfitto",
-  "game over, drawn: both kings": "partita finita, patta: entrambi i re",
-  "Scacchi Sprint: where the tile just drawn may go": "Scacchi Sprint: dove può andare la tessera appena pescata",
-  "Scacchi Sprint: the tile placed here counts as a pawn (tap it to change)": "Scacchi Sprint: la tessera messa qui vale un pedone (toccala per cambiarla)",
-  "Scacchi Sprint: the tile placed here counts as a knight": "Scacchi Sprint: la tessera messa qui vale un cavallo",
-  "Scacchi Sprint: the tile placed here counts as a bishop": "Scacchi Sprint: la tessera messa qui vale un alfiere",
-  "Scacchi Sprint: the tile placed here counts as a rook": "Scacchi Sprint: la tessera messa qui vale una torre",
-  "Scacchi Sprint: the tile placed here counts as a queen": "Scacchi Sprint: la tessera messa qui vale una donna",
-  "the last 10 seconds on this player's clock: their king pulses": "gli ultimi 10 secondi sull'orologio di questo giocatore: il suo re pulsa",
-  "a draw offered by this king's player: take both kings off the board to accept": "patta proposta dal giocatore di questo re: togli entrambi i re per accettare",
-  "the side to move has been away a long time: this king's player may end the game (three taps)":
-    "chi muove è assente da tempo: il giocatore di questo re può chiudere la partita (tre tocchi)",
-  "a hint (the engine's or the computer's): this piece could move": "un suggerimento (del motore o del computer): questo pezzo potrebbe muovere",
-  "…to here (a suggestion: any legal move is still taken)": "…fin qui (un suggerimento: ogni mossa legale è comunque presa)",
-  "a program on the USB link (a DGT or ChessLink app) lights this square": "un programma sul collegamento USB (un'app DGT o ChessLink) accende questa casa",
   // the club page (club.html, club.js)
   "club": "circolo", "Boards": "Scacchiere", "Board": "Scacchiera", "Last": "Ultima", "Result": "Risultato",
   "Link": "Pagina", "open": "apri", "New tournament": "Nuovo torneo", "Name": "Nome", "System": "Sistema",
@@ -80,7 +48,6 @@ const WORDS = {
   "guess the move (a game)": "indovina la mossa (una partita)", "replay a game": "rivedi una partita",
   "an opening": "un'apertura", "Player": "Giocatore", "Theme": "Tema", "Rating": "Punteggio", "any": "qualsiasi",
   "or a file": "o un file", "Stop the drill": "Ferma l'esercizio",
-  "Replay: make each move the lights show": "Rivedi: fai ogni mossa che mostrano le luci",
   "New game": "Nuova partita", "Opponent": "Avversario", "Level": "Livello", "You play": "Giochi con",
   "by lot": "a sorte", "Clock": "Orologio", "Game": "Gioco", "Deck seed": "Seme del mazzo",
   "rated (the ladder: no hints)": "valida per la classifica (senza aiuti)", "from a position (FEN)": "da una posizione (FEN)",
@@ -90,8 +57,7 @@ const WORDS = {
   "In the hand": "In mano", "Tray": "Vassoio", "(the pieces taken: drop a piece here to take it off)":
     "(i pezzi presi: lascia qui un pezzo per toglierlo)", "Spares": "Pezzi di riserva", "(for a promotion)": "(per una promozione)",
   "Put back:": "Da rimettere:", "the simulated hands make the computer's moves": "le mani simulate fanno le mosse del computer",
-  "Next puzzle": "Prossimo problema", "Puzzle solved": "Problema risolto", "Puzzle not solved": "Problema non risolto",
-  "Drill done": "Esercizio finito", "Computer analysis": "Analisi del computer",
+  "Next puzzle": "Prossimo problema", "Computer analysis": "Analisi del computer",
   "its moves light up on the board (from, to): make them with the pieces (on the simulator its hands may: Options); its clock stops when it announces its move":
     "le sue mosse si accendono sulla scacchiera (da, a): falle con i pezzi (sul simulatore possono farle le sue mani: Opzioni); il suo orologio si ferma quando annuncia la mossa",
   "Moves": "Mosse", "The computer": "Il computer", "plays": "gioca", "level": "livello",
@@ -168,7 +134,6 @@ const LIGHTS = { "last-move": "ultima mossa", check: "scacco", claim: "patta da 
   "drop-queen": "tessera: donna", "time-low": "poco tempo", offer: "proposta di patta", away: "assente",
   "suggest-from": "suggerimento: da qui", "suggest-to": "suggerimento: a qui", asked: "mossa chiesta" };
 
-const SIDE = { White: "il Bianco", Black: "il Nero" };
 const LETTER = { pawn: "p", knight: "n", bishop: "b", rook: "r", queen: "q", king: "k" };
 // "the white pawn" in Italian, with its article and agreement (sentences.js's grammar).
 const piece = (colour, kind) => pieceIt(colour === "white" ? LETTER[kind].toUpperCase() : LETTER[kind], false);
@@ -177,47 +142,19 @@ const term = (words) => TERMS_IT[words.replace(/ /g, "_")];
 
 // The board's sentences (explain.js, room.js, companion.js): a pattern, and its Italian.
 const PATTERNS = [
-  [/^Right: (\S+)$/, (m) => "Giusta: " + m[1]],
-  [/^Not (\S+): put the piece back as the lights ask( \(the lights then show the solution\))?$/,
-    (m) => "Non " + m[1] + ": rimetti il pezzo come chiedono le luci" + (m[2] ? " (poi le luci mostrano la soluzione)" : "")],
-  [/^Your moves are (White|Black)'s: the board shows the others$/,
-    (m) => "Le tue mosse sono del " + (m[1] === "White" ? "Bianco" : "Nero") + ": la scacchiera mostra le altre"],
-  [/^(White|Black) to move$/, (m) => "Muove il " + (m[1] === "White" ? "Bianco" : "Nero")],
-  [/^last: (.*)$/, (m) => "ultima: " + m[1]],
   [/^(\S+) \((.*)\)$/, (m) => /^(1-0|0-1|1\/2-1\/2)$/.test(m[1]) ? m[1] + " (" + (term(m[2]) || m[2]) + ")" : null],
-  [/^(White|Black) offers a draw: (White|Black) may accept it or play on\.$/,
-    (m) => SIDE[m[1]].replace(/^il/, "Il") + " propone patta: " + SIDE[m[2]] + " può accettarla o continuare."],
-  [/^(White|Black) offers a draw: (.*) answers\.$/, (m) => SIDE[m[1]].replace(/^il/, "Il") + " propone patta: risponde " + m[2] + "."],
-  [/^Material: White (\d+) · Black (\d+)(.*)$/, (m) => "Materiale: Bianco " + m[1] + " · Nero " + m[2] +
-    m[3].replace("(even)", "(pari)").replace("White", "Bianco").replace("Black", "Nero")],
   [/^the board's engine, level (\d)$/, (m) => "il motore della scacchiera, livello " + m[1]],
   [/^(.*) on this computer$/, (m) => m[1] + " su questo computer"],
   [/^Scacchiera's engine$/, () => "il motore di Scacchiera"],
   [/^waiting for the board: (.*)$/, (m) => "aspetto la scacchiera: " + m[1]],
   [/^(\d+) min \+ (\d+) s$/, (m) => m[1] + " min + " + m[2] + " s"],
   [/^(.*) – (.*)$/, (m) => ({ White: "Bianco", Black: "Nero" }[m[1]] || m[1]) + " – " + ({ White: "Bianco", Black: "Nero" }[m[2]] || m[2])],
-  [/^game (\d+)$/, (m) => "partita " + m[1]],
-  [/^(.*) — (blinks|pulses slowly)$/, (m) => WORDS[m[1]] === undefined ? null :
-    WORDS[m[1]] + (m[2] === "blinks" ? " — lampeggia" : " — pulsa lento")],
   [/^after (.*)$/, (m) => "dopo " + m[1]],
-  [/^Puzzle (\S+) \(rated (\d+)\): you play (White|Black)\. Find the best move after the lit one\.$/,
-    (m) => "Problema " + m[1] + " (valore " + m[2] + "): giochi col " + (m[3] === "White" ? "Bianco" : "Nero") +
-      ". Trova la mossa migliore dopo quella accesa."],
-  [/^Moves: (\d+) · right at the first try: (\d+) · mistakes: (\d+)(?: · (\d+) s)?$/,
-    (m) => "Mosse: " + m[1] + " · giuste al primo tentativo: " + m[2] + " · errori: " + m[3] + (m[4] ? " · " + m[4] + " s" : "")],
-  [/^Score: (\d+) %$/, (m) => "Punteggio: " + m[1] + " %"],
-  [/^Puzzle rating: (.*)$/, (m) => "Valore nei problemi: " + m[1]],
   [/^Elo (\d+)$/, (m) => "Elo " + m[1]],
   [/^full strength \(above Elo (\d+)\)$/, (m) => "massima forza (oltre Elo " + m[1] + ")"],
   [/^Level (\d) \(about Elo (\d+)\)$/, (m) => "Livello " + m[1] + " (circa Elo " + m[2] + ")"],
   [/^Skill Level (\d+)$/, (m) => "Skill Level " + m[1]],
   [/^the board's engine, level (\d) \(about Elo (\d+)\)$/, (m) => "il motore della scacchiera, livello " + m[1] + " (circa Elo " + m[2] + ")"],
-  [/^analysing… ?(.*)$/, (m) => "analisi in corso… " + m[1].replace("positions", "posizioni")],
-  [/^Accuracy: White (.*) · Black (.*) \((.*); the mean of the moves' accuracies\)$/,
-    (m) => "Precisione: Bianco " + m[1] + " · Nero " + m[2] + " (" + m[3] + "; la media della precisione delle mosse)"],
-  [/^(blunder|mistake|inaccuracy)(?:: (.*) was best)?$/, (m) => ({ blunder: "errore grave", mistake: "errore",
-    inaccuracy: "imprecisione" }[m[1]]) + (m[2] ? ": meglio " + m[2] : "")],
-  [/^(.*?)(\d+) moves?$/, (m) => m[1] + m[2] + (m[2] === "1" ? " mossa" : " mosse")],
   // a square of the drawn board: its label and title (companion.js's drawSquares)
   [/^([a-h][1-8]), (?:(white|black) (pawn|knight|bishop|rook|queen|king)|(empty))(?:, light: ([a-z-]+))?$/,
     (m) => (m[5] && !LIGHTS[m[5]]) ? null : m[1] + ", " + (m[4] ? "vuota" : piece(m[2], m[3])) +
@@ -325,8 +262,19 @@ const observer = new MutationObserver((records) => {
 // In Italian the page's own words; "Resign this game?" and the like go through here too.
 export function t(text) { return lang === "it" ? (italian(text) || text) : text; }
 
-// "en" or "it": the language sentences.js writes the board's state in.
-export function language() { return lang; }
+// A line {key, ...fields} (sentences.js) in the page's language, kept on its element (data-line:
+// the observer leaves it alone, the language's button writes it again, the tests write it in each
+// language).
+// None: the element emptied.
+export function showLine(el, line) {
+  if (!line) {
+    el.textContent = "";
+    delete el.dataset.line;
+    return;
+  }
+  el.dataset.line = JSON.stringify(line);
+  el.textContent = sentence(line, lang);
+}
 
 function apply() {
   document.documentElement.lang = lang;
@@ -346,9 +294,9 @@ function watch() {
 $("ui-lang").addEventListener("click", () => {
   lang = lang === "it" ? "en" : "it";
   localStorage.setItem(KEY, lang);
+  for (const el of document.querySelectorAll("[data-line]")) el.textContent = sentence(JSON.parse(el.dataset.line), lang);
   apply();
   watch();
-  document.dispatchEvent(new Event("scacchiera-language"));
 });
 apply();
 watch();

@@ -7,9 +7,8 @@
 // mirror is the board.
 import { $ } from "./dom.js";
 import { Chessground } from "./vendor/chessground.js";
-import { MEANINGS, explain, refusalNote } from "./explain.js";
-import { language } from "./i18n.js";
-import { sentence } from "./sentences.js";
+import { explain, refusalNote } from "./explain.js";
+import { showLine } from "./i18n.js";
 import { onState, post, redraw } from "./link.js";
 import { onView, setViewPly, viewPly } from "./view.js";
 
@@ -188,18 +187,6 @@ function drawSaid(s, said) {
   }
 }
 
-// A line of explain.js in the page's language, kept on its element (data-line: i18n.js leaves it
-// alone, and the tests write it in each language).
-function showLine(el, line) {
-  el.dataset.line = JSON.stringify(line);
-  el.textContent = sentence(line, language());
-}
-
-// The page's language changed: the lines written again in it.
-document.addEventListener("scacchiera-language", () => {
-  for (const el of document.querySelectorAll("[data-line]")) el.textContent = sentence(JSON.parse(el.dataset.line), language());
-});
-
 function sanIn(s) { return $("lang").value === "it" ? s.san_it : s.san; }
 
 function drawMoves(s) {
@@ -297,8 +284,7 @@ function drawLegend(s) {
     dot.className = "swatch" + (entry.blink ? (entry.blink === 2 ? " blink slow" : " blink") : "");
     dot.style.background = "rgb(" + entry.rgb.join(",") + ")";
     const words = document.createElement("span");
-    words.textContent = (MEANINGS[entry.meaning] || entry.meaning) +
-      (entry.blink ? (entry.blink === 2 ? " — pulses slowly" : " — blinks") : "");
+    showLine(words, { key: "legend", meaning: entry.meaning, blink: entry.blink || 0 });
     li.append(dot, words);
     list.appendChild(li);
   }

@@ -4,10 +4,9 @@
 // only shows them, counting down the running one between the board's reports.
 import { clockText } from "./clock.js";
 import { $ } from "./dom.js";
+import { showLine } from "./i18n.js";
 import { Chessground } from "./vendor/chessground.js";
 import { onState, post } from "./link.js";
-
-const SIDES = { w: "White", b: "Black" };
 
 // -- clocks -----------------------------------------------------------------------------------
 
@@ -73,8 +72,7 @@ function drawMaterial(s) {
     return;
   }
   const diff = m.w - m.b;
-  $("material").textContent = "Material: White " + m.w + " · Black " + m.b +
-    (diff ? " (" + (diff > 0 ? "White +" + diff : "Black +" + -diff) + ")" : " (even)");
+  showLine($("material"), { key: "material", white: m.w, black: m.b });
   const taken = s.variant === "chess" && s.fen ? captured(s.fen) : { w: "", b: "" };
   $("captured-white").textContent = taken.w;
   $("captured-black").textContent = taken.b;
@@ -86,9 +84,8 @@ function drawOffer(s) {
   const by = s.offer;
   $("offer").hidden = !by || s.result !== "*";
   const c = s.computer && s.computer.sides.length === 1 ? s.computer : null;
-  if (by && c && c.sides[0][0] !== by) $("offer").textContent = SIDES[by] + " offers a draw: " + c.name + " answers.";
-  else if (by) $("offer").textContent = SIDES[by] + " offers a draw: " + SIDES[by === "w" ? "b" : "w"] +
-    " may accept it or play on.";
+  if (by && c && c.sides[0][0] !== by) showLine($("offer"), { key: "offer_to_computer", white: by === "w", computer: c.name });
+  else if (by) showLine($("offer"), { key: "offer_open", white: by === "w" });
 }
 
 // -- the ladder -----------------------------------------------------------------------------------
@@ -211,14 +208,15 @@ function drawAnalysis(open) {
   $("past-analyse").hidden = !!(a && a.state !== "error");
   $("past-analysis").hidden = !a;
   if (!a) return;
-  $("past-analysis-state").textContent = a.state === "running" ? "analysing… " + (a.total ? a.done + "/" + a.total + " positions" : "")
-    : a.state === "error" ? a.error : "";
+  if (a.state === "running") showLine($("past-analysis-state"), { key: "analysing", done: a.done, total: a.total || 0 });
+  else {
+    showLine($("past-analysis-state"), null);
+    $("past-analysis-state").textContent = a.state === "error" ? a.error : "";   // the host's own words
+  }
   $("past-graph").hidden = $("past-accuracy").hidden = $("past-marks").hidden = !pastAnalysis;
   if (!pastAnalysis) return;
   drawGraph(a);
-  const pct = (v) => (v === null ? "–" : v + " %");
-  $("past-accuracy").textContent = "Accuracy: White " + pct(a.accuracy.white) + " · Black " + pct(a.accuracy.black) +
-    " (" + (a.engine || "the engine") + "; the mean of the moves' accuracies)";
+  showLine($("past-accuracy"), { key: "accuracy", white: a.accuracy.white, black: a.accuracy.black, engine: a.engine || null });
   const list = $("past-marks");
   list.innerHTML = "";
   for (const m of a.marks) {
@@ -228,7 +226,9 @@ function drawAnalysis(open) {
     b.dataset.ply = m.ply;
     b.textContent = Math.ceil(m.ply / 2) + (m.ply % 2 ? ". " : "… ") + m.san + MARK_SIGNS[m.judgement];
     b.addEventListener("click", () => showPastPly(m.ply));
-    li.append(b, " " + m.judgement + (m.best ? ": " + m.best + " was best" : ""));
+    const words = document.createElement("span");
+    showLine(words, { key: "judgement", judgement: m.judgement, best: m.best || null });
+    li.append(b, " ", words);
     list.appendChild(li);
   }
   const download = $("past-download");
@@ -252,12 +252,16 @@ function drawPast(past) {
     const open = document.createElement("button");
     open.className = "past-game";
     open.dataset.game = g.game;
-    const names = g.white !== undefined ? g.white + " – " + g.black : "game " + g.game;
-    const about = g.white !== undefined ? [g.result, g.date && !g.date.startsWith("?") ? g.date.replace(/\./g, "-") : null,
-      g.moves !== null && g.moves !== undefined ? g.moves + (g.moves === 1 ? " move" : " moves") : null].filter(Boolean).join(" · ")
-      : g.unreadable ? "not readable" : "…";
-    open.append(Object.assign(document.createElement("b"), { textContent: names }), " ",
-                Object.assign(document.createElement("small"), { textContent: about }));
+    const names = document.createElement("b");
+    if (g.white !== undefined) names.textContent = g.white + " – " + g.black;
+    else showLine(names, { key: "game_number", game: g.game });
+    const about = document.createElement("small");
+    if (g.white !== undefined) {
+      showLine(about, { key: "game_about", result: g.result || null, moves: g.moves === undefined ? null : g.moves,
+                        date: g.date && !g.date.startsWith("?") ? g.date.replace(/\./g, "-") : null });
+    } else if (g.unreadable) showLine(about, { key: "unreadable" });
+    else about.textContent = "…";
+    open.append(names, " ", about);
     open.addEventListener("click", () => post("past", { op: "open", game: g.game }));
     li.append(open);
     list.appendChild(li);

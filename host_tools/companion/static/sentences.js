@@ -1,9 +1,9 @@
 // The board's state in sentences, by key: one table per language (English, Italian).
-// explain.js says what the state means as lines {key, ...fields} built from the state's own fields
-// (the board's events, its LED meanings, the game's moves), never as English to be matched again;
-// each language writes every key from those fields with its own grammar (a piece's article, its
-// agreement, a plural). The page shows `sentence(line)` in the page's language and draws again
-// when the language changes. tests/companion_support.py renders every line a page shows in each
+// explain.js says what the state means, and train.js a drill's news, as lines {key, ...fields}
+// built from the state's own fields (the board's events, its LED meanings, the game's moves), never
+// as English to be matched again; each language writes every key from those fields with its own
+// grammar (a piece's article, its agreement, a plural). i18n.js's showLine writes a line in the
+// page's language, and again when the language changes. tests/companion_support.py renders every line a page shows in each
 // language and fails a test whose line a table cannot write.
 
 const NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
@@ -11,6 +11,10 @@ const NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "
 // -- English -------------------------------------------------------------------------------------
 
 const side = (white) => white ? "White" : "Black";
+// A share in per cent, "–" for none (an analysis with no move of that side).
+const percent = (v) => (v === null ? "–" : v + " %");
+// A rating's change after it, " (+12)", or nothing when there is none.
+const signed = (change) => change === undefined || change === null ? "" : " (" + (change >= 0 ? "+" : "") + change + ")";
 
 function listEn(items) {
   if (items.length <= 1) return items.join("");
@@ -42,6 +46,41 @@ const SPRINT_WHY_EN = {
   own_half: () => "a tile goes only in your own half",
   second_bishop: () => "a second bishop must go on the other colour than the first",
   not_here: (w) => "the rules do not allow it on " + w.square,
+};
+
+// What each LED meaning tells a person: the legend (its colours come from the board's palette; page.js).
+export const MEANINGS = {
+  "last-move": "the last move: where it came from and went to",
+  "check": "this king is in check",
+  "claim": "the side to move may claim a draw (its king pulses slowly)",
+  "lifted": "the square of a piece in the hand",
+  "legal": "where the piece in the hand may go (visual assistance)",
+  "legal-capture": "where the piece in the hand may capture",
+  "show-from": "the board asks for a move: take the piece from here",
+  "show-to": "…and put it here",
+  "error": "a piece where no move puts it: take it away",
+  "fix": "a piece belongs here: put it back",
+  "to-empty": "the game has no piece here: take it off",
+  "to-fill": "the game has a piece here: put it on",
+  "promote-queen": "a promotion: the new piece counts as a queen (tap it to change)",
+  "promote-knight": "a promotion: the new piece counts as a knight",
+  "promote-rook": "a promotion: the new piece counts as a rook",
+  "promote-bishop": "a promotion: the new piece counts as a bishop",
+  "winner": "game over: the winner's king",
+  "loser": "game over: the loser's king",
+  "draw": "game over, drawn: both kings",
+  "drop-target": "Scacchi Sprint: where the tile just drawn may go",
+  "drop-pawn": "Scacchi Sprint: the tile placed here counts as a pawn (tap it to change)",
+  "drop-knight": "Scacchi Sprint: the tile placed here counts as a knight",
+  "drop-bishop": "Scacchi Sprint: the tile placed here counts as a bishop",
+  "drop-rook": "Scacchi Sprint: the tile placed here counts as a rook",
+  "drop-queen": "Scacchi Sprint: the tile placed here counts as a queen",
+  "time-low": "the last 10 seconds on this player's clock: their king pulses",
+  "offer": "a draw offered by this king's player: take both kings off the board to accept",
+  "away": "the side to move has been away a long time: this king's player may end the game (three taps)",
+  "suggest-from": "a hint (the engine's or the computer's): this piece could move",
+  "suggest-to": "…to here (a suggestion: any legal move is still taken)",
+  "asked": "a program on the USB link (a DGT or ChessLink app) lights this square",
 };
 
 const EN = {
@@ -90,6 +129,34 @@ const EN = {
   sprint_drawn: (f) => "Scacchi Sprint: " + side(f.white) + "'s tile just drawn is a " + NAMES[f.tile] +
     ". Move a piece, or put a tile from the hand on an empty square of your half" +
     (f.targets ? " (teal squares: where the " + NAMES[f.tile] + " may go)." : "."),
+  // a drill's news (train.js, from the board's drill events)
+  drill_puzzle: (f) => "Puzzle " + f.puzzle + " (rated " + f.rating + "): you play " + side(f.white) +
+    ". Find the best move after the lit one.",
+  drill_replay: () => "Replay: make each move the lights show",
+  drill_side: (f) => "Your moves are " + side(f.white) + "'s: the board shows the others",
+  drill_right: (f) => "Right: " + f.san,
+  drill_wrong: (f) => "Not " + f.san + ": put the piece back as the lights ask" + (f.puzzle ? " (the lights then show the solution)" : ""),
+  drill_over: (f) => f.puzzle ? (f.solved ? "Puzzle solved" : "Puzzle not solved") : "Drill done",
+  drill_tally: (f) => "Moves: " + f.moves + " · right at the first try: " + f.right + " · mistakes: " + f.mistakes +
+    (f.seconds !== null ? " · " + f.seconds + " s" : ""),
+  drill_score: (f) => "Score: " + f.percent + " %",
+  puzzle_rating: (f) => "Puzzle rating: " + f.rating + signed(f.change),
+  // the room (companion.js, room.js)
+  turn: (f) => side(f.white) + " to move",
+  last_move: (f) => "last: " + f.number + (f.black ? "… " : ". ") + f.san,
+  material: (f) => "Material: White " + f.white + " · Black " + f.black + (f.white === f.black ? " (even)"
+    : " (" + (f.white > f.black ? "White +" + (f.white - f.black) : "Black +" + (f.black - f.white)) + ")"),
+  offer_open: (f) => side(f.white) + " offers a draw: " + side(!f.white) + " may accept it or play on.",
+  offer_to_computer: (f) => side(f.white) + " offers a draw: " + f.computer + " answers.",
+  analysing: (f) => "analysing… " + (f.total ? f.done + "/" + f.total + " positions" : ""),
+  accuracy: (f) => "Accuracy: White " + percent(f.white) + " · Black " + percent(f.black) + " (" + (f.engine || "the engine") +
+    "; the mean of the moves' accuracies)",
+  judgement: (f) => f.judgement + (f.best ? ": " + f.best + " was best" : ""),
+  game_number: (f) => "game " + f.game,
+  game_about: (f) => [f.result, f.date, f.moves === null ? null : f.moves + (f.moves === 1 ? " move" : " moves")]
+    .filter((x) => x !== null).join(" · "),
+  unreadable: () => "not readable",
+  legend: (f) => (MEANINGS[f.meaning] || f.meaning) + (f.blink ? (f.blink === 2 ? " — pulses slowly" : " — blinks") : ""),
 };
 
 // -- Italian -------------------------------------------------------------------------------------
@@ -128,12 +195,50 @@ export const TERMS_IT = { checkmate: "scacco matto", stalemate: "stallo", resign
   fifty_moves: "cinquanta mosse", seventyfive_moves: "settantacinque mosse", insufficient_material: "materiale insufficiente",
   abandoned: "abbandono della scacchiera" };
 
+// How an analysis judged a move (room.js, host_tools/companion/analysis.py's words).
+const JUDGEMENTS_IT = { inaccuracy: "imprecisione", mistake: "errore", blunder: "errore grave" };
+
 const SPRINT_WHY_IT = {
   queen_turn: (w) => "una donna non si può mettere prima del turno 8 (questo è il turno " + w.turn + ")",
   pawn_ranks: (w) => "un pedone va solo sulle traverse " + (w.white ? "2–4" : "7–5"),
   own_half: () => "una tessera va solo nella propria metà",
   second_bishop: () => "il secondo alfiere deve andare sull'altro colore rispetto al primo",
   not_here: (w) => "le regole non lo permettono su " + w.square,
+};
+
+// The legend in Italian.
+export const MEANINGS_IT = {
+  "last-move": "l'ultima mossa: da dove è partita e dove è arrivata",
+  "check": "questo re è sotto scacco",
+  "claim": "chi muove può chiedere la patta (il suo re pulsa lento)",
+  "lifted": "la casa di un pezzo in mano",
+  "legal": "dove può andare il pezzo in mano (assistenza visiva)",
+  "legal-capture": "dove il pezzo in mano può catturare",
+  "show-from": "la scacchiera chiede una mossa: prendi il pezzo da qui",
+  "show-to": "…e mettilo qui",
+  "error": "un pezzo dove nessuna mossa lo mette: toglilo",
+  "fix": "qui va un pezzo: rimettilo",
+  "to-empty": "la partita non ha un pezzo qui: toglilo",
+  "to-fill": "la partita ha un pezzo qui: mettilo",
+  "promote-queen": "una promozione: il nuovo pezzo vale una donna (toccalo per cambiarlo)",
+  "promote-knight": "una promozione: il nuovo pezzo vale un cavallo",
+  "promote-rook": "una promozione: il nuovo pezzo vale una torre",
+  "promote-bishop": "una promozione: il nuovo pezzo vale un alfiere",
+  "winner": "partita finita: il re del vincitore",
+  "loser": "partita finita: il re dello sconfitto",
+  "draw": "partita finita, patta: entrambi i re",
+  "drop-target": "Scacchi Sprint: dove può andare la tessera appena pescata",
+  "drop-pawn": "Scacchi Sprint: la tessera messa qui vale un pedone (toccala per cambiarla)",
+  "drop-knight": "Scacchi Sprint: la tessera messa qui vale un cavallo",
+  "drop-bishop": "Scacchi Sprint: la tessera messa qui vale un alfiere",
+  "drop-rook": "Scacchi Sprint: la tessera messa qui vale una torre",
+  "drop-queen": "Scacchi Sprint: la tessera messa qui vale una donna",
+  "time-low": "gli ultimi 10 secondi sull'orologio di questo giocatore: il suo re pulsa",
+  "offer": "patta proposta dal giocatore di questo re: togli entrambi i re per accettare",
+  "away": "chi muove è assente da tempo: il giocatore di questo re può chiudere la partita (tre tocchi)",
+  "suggest-from": "un suggerimento (del motore o del computer): questo pezzo potrebbe muovere",
+  "suggest-to": "…fin qui (un suggerimento: ogni mossa legale è comunque presa)",
+  "asked": "un programma sul collegamento USB (un'app DGT o ChessLink) accende questa casa",
 };
 
 const IT = {
@@ -185,11 +290,37 @@ const IT = {
   sprint_drawn: (f) => "Scacchi Sprint: la tessera appena pescata dal " + (f.white ? "Bianco" : "Nero") + " è " + aPieceIt(f.tile) +
     ". Muovi un pezzo, o metti una tessera dalla mano su una casa vuota della tua metà" +
     (f.targets ? " (case verde acqua: dove può andare)." : "."),
+  drill_puzzle: (f) => "Problema " + f.puzzle + " (valore " + f.rating + "): giochi col " + (f.white ? "Bianco" : "Nero") +
+    ". Trova la mossa migliore dopo quella accesa.",
+  drill_replay: () => "Rivedi: fai ogni mossa che mostrano le luci",
+  drill_side: (f) => "Le tue mosse sono del " + (f.white ? "Bianco" : "Nero") + ": la scacchiera mostra le altre",
+  drill_right: (f) => "Giusta: " + f.san,
+  drill_wrong: (f) => "Non " + f.san + ": rimetti il pezzo come chiedono le luci" + (f.puzzle ? " (poi le luci mostrano la soluzione)" : ""),
+  drill_over: (f) => f.puzzle ? (f.solved ? "Problema risolto" : "Problema non risolto") : "Esercizio finito",
+  drill_tally: (f) => "Mosse: " + f.moves + " · giuste al primo tentativo: " + f.right + " · errori: " + f.mistakes +
+    (f.seconds !== null ? " · " + f.seconds + " s" : ""),
+  drill_score: (f) => "Punteggio: " + f.percent + " %",
+  puzzle_rating: (f) => "Valore nei problemi: " + f.rating + signed(f.change),
+  turn: (f) => "Muove " + SIDE_IT(f.white),
+  last_move: (f) => "ultima: " + f.number + (f.black ? "… " : ". ") + f.san,
+  material: (f) => "Materiale: Bianco " + f.white + " · Nero " + f.black + (f.white === f.black ? " (pari)"
+    : " (" + (f.white > f.black ? "Bianco +" + (f.white - f.black) : "Nero +" + (f.black - f.white)) + ")"),
+  offer_open: (f) => SIDE_IT_START(f.white) + " propone patta: " + SIDE_IT(!f.white) + " può accettarla o continuare.",
+  offer_to_computer: (f) => SIDE_IT_START(f.white) + " propone patta: risponde " + f.computer + ".",
+  analysing: (f) => "analisi in corso… " + (f.total ? f.done + "/" + f.total + " posizioni" : ""),
+  accuracy: (f) => "Precisione: Bianco " + percent(f.white) + " · Nero " + percent(f.black) + " (" + (f.engine || "il motore") +
+    "; la media della precisione delle mosse)",
+  judgement: (f) => JUDGEMENTS_IT[f.judgement] + (f.best ? ": meglio " + f.best : ""),
+  game_number: (f) => "partita " + f.game,
+  game_about: (f) => [f.result, f.date, f.moves === null ? null : f.moves + (f.moves === 1 ? " mossa" : " mosse")]
+    .filter((x) => x !== null).join(" · "),
+  unreadable: () => "illeggibile",
+  legend: (f) => (MEANINGS_IT[f.meaning] || f.meaning) + (f.blink ? (f.blink === 2 ? " — pulsa lento" : " — lampeggia") : ""),
 };
 
 export const TABLES = { en: EN, it: IT };
 
-// A line of explain.js in ``lang`` ("en" or "it": i18n.js's language()).
+// A line in ``lang`` ("en" or "it"; i18n.js's showLine writes one in the page's language).
 export function sentence(line, lang) {
   return TABLES[lang][line.key](line);
 }

@@ -3,6 +3,7 @@
 // ({"do": "train"}, host_tools/companion/training.py) turns it into the board's commands. The drill's
 // news (state.drill: right, wrong, done) is said under the board.
 import { $ } from "./dom.js";
+import { showLine } from "./i18n.js";
 import { fillSelect } from "./companion.js";
 import { lastRefusal, onState, post, state } from "./link.js";
 import { orient } from "./page.js";
@@ -66,28 +67,34 @@ $("tr-form").addEventListener("submit", async (ev) => {
   } else $("tr-error").textContent = lastRefusal() || "not started";
 });
 
-// The drill's news, under the board: what the board just judged (the move in SAN, in the page's
-// move letters), and at the end its summary: moves, right, mistakes, time, the puzzle rating and its
-// change, with "Next puzzle". A drill replaced by a new game says nothing (its news goes with it).
+// The drill's news, under the board, as lines by key from the board's drill event (sentences.js):
+// what the board just judged (the move in SAN, in the page's move letters), and at the end its
+// summary: moves, right, mistakes, time, the puzzle rating and its change, with "Next puzzle". A
+// drill replaced by a new game says nothing (its news goes with it).
 const sanOf = (d) => (d.san ? d.san[$("lang").value === "it" ? "it" : "en"] : d.uci);
-const WORDS = {
-  start: (d) => d.mode === "puzzle" ? "Puzzle " + d.puzzle + " (rated " + d.puzzle_rating + "): you play " +
-      (d.side === "b" ? "Black" : "White") + ". Find the best move after the lit one."
-    : d.mode === "replay" ? "Replay: make each move the lights show" : "Your moves are " + (d.side === "b" ? "Black's" : "White's") + ": the board shows the others",
-  right: (d) => "Right: " + sanOf(d),
-  wrong: (d) => "Not " + sanOf(d) + ": put the piece back as the lights ask" + (d.mode === "puzzle" ? " (the lights then show the solution)" : ""),
+const NEWS = {
+  start: (d) => d.mode === "puzzle" ? { key: "drill_puzzle", puzzle: d.puzzle, rating: d.puzzle_rating, white: d.side !== "b" }
+    : d.mode === "replay" ? { key: "drill_replay" } : { key: "drill_side", white: d.side !== "b" },
+  right: (d) => ({ key: "drill_right", san: sanOf(d) }),
+  wrong: (d) => ({ key: "drill_wrong", san: sanOf(d), puzzle: d.mode === "puzzle" }),
 };
 
+// The summary's lines; ``said``: the host's own words on the puzzle's record (a text, not a line).
 function summary(d, said) {
-  const rows = [];
-  rows.push(d.mode === "puzzle" ? (d.solved ? "Puzzle solved" : "Puzzle not solved") : "Drill done");
-  rows.push("Moves: " + d.moves + " · right at the first try: " + d.right + " · mistakes: " + d.mistakes +
-            (d.ms !== undefined ? " · " + Math.round(d.ms / 1000) + " s" : ""));
-  if (d.moves) rows.push("Score: " + Math.round((100 * d.right) / d.moves) + " %");
+  const rows = [{ key: "drill_over", puzzle: d.mode === "puzzle", solved: !!d.solved }];
+  rows.push({ key: "drill_tally", moves: d.moves, right: d.right, mistakes: d.mistakes,
+              seconds: d.ms !== undefined ? Math.round(d.ms / 1000) : null });
+  if (d.moves) rows.push({ key: "drill_score", percent: Math.round((100 * d.right) / d.moves) });
   if (said) rows.push(said);
-  else if (d.rating !== undefined) rows.push("Puzzle rating: " + d.rating + (d.rating_change !== undefined ?
-    " (" + (d.rating_change >= 0 ? "+" : "") + d.rating_change + ")" : ""));
+  else if (d.rating !== undefined) rows.push({ key: "puzzle_rating", rating: d.rating, change: d.rating_change });
   return rows;
+}
+
+function row(line) {
+  const p = document.createElement("p");
+  if (typeof line === "string") p.textContent = line;
+  else showLine(p, line);
+  return p;
 }
 
 let turnedFor = 0;             // the drill start the board was last turned round for
@@ -98,13 +105,15 @@ onState((s) => {
   const box = $("drill-news");
   const said = s.training && s.training.said;
   const done = d && d.state === "done";
-  const rows = done ? summary(d, said) : d && WORDS[d.state] ? [WORDS[d.state](d)] : [];
+  const rows = done ? summary(d, said) : d && NEWS[d.state] ? [NEWS[d.state](d)] : [];
   const key = JSON.stringify([rows, $("lang").value]);
   if (box.dataset.key !== key) {               // written again only when it changes (a screen reader reads it)
     box.dataset.key = key;
     box.className = done ? "explain over drill-summary" : "explain";
-    if (done) box.replaceChildren(...rows.map((row) => Object.assign(document.createElement("p"), { textContent: row })));
-    else box.textContent = rows.join("");
+    if (done) {
+      delete box.dataset.line;
+      box.replaceChildren(...rows.map(row));
+    } else showLine(box, rows[0] || null);    // the one line in the box itself
   }
   $("tr-next").hidden = !(done && d.mode === "puzzle");
   box.hidden = !rows.length;
