@@ -49,8 +49,11 @@ _COLLECT_UNTRANSLATED = """
   async function scan() {
     timer = null;
     if (!document.getElementById("ui-lang")) return;
-    let i18n;
-    try { i18n = await import(new URL("i18n.js", location.href).href); } catch (e) { return; }
+    let i18n, sentences;
+    try {
+      i18n = await import(new URL("i18n.js", location.href).href);
+      sentences = await import(new URL("sentences.js", location.href).href);
+    } catch (e) { return; }
     if (document.documentElement.lang === "it") return;     // (asked after the import: it sets the language)
     const missing = [];
     const visible = (el) => el && !el.closest(i18n.SKIP) && el.getClientRects().length > 0 &&
@@ -67,10 +70,8 @@ _COLLECT_UNTRANSLATED = """
         }
       }
     }
-    let sentences = null;
-    for (const el of document.querySelectorAll("[data-line]")) {
+    for (const el of document.querySelectorAll("[data-line]")) {     // (no await since the walk: one moment)
       if (!visible(el.parentElement)) continue;
-      sentences = sentences || await import(new URL("sentences.js", location.href).href);
       const problem = lineProblem(sentences, el);
       if (problem && !told.has(problem)) {
         told.add(problem);

@@ -672,15 +672,15 @@ def test_the_computers_levels_are_one_scale_with_the_elo_named(browser, board):
     included even off the step, then full strength; no Skill Level mixed in (33 items, two scales,
     before). The project's engine: its levels with the Elo measured for each."""
     page = open_page(browser, board)
-    choices = page.evaluate("""import('/companion.js').then(m => m.levelChoices(
-        {elo: [1320, 3190], skill: [0, 20], level: null}))""")
+    in_english = """(levels) => Promise.all([import('/companion.js'), import('/sentences.js')]).then(([m, s]) =>
+        m.levelChoices(levels).map(([v, w]) => [v, typeof w === 'string' ? w : s.sentence(w, 'en')]))"""
+    choices = page.evaluate(in_english, {"elo": [1320, 3190], "skill": [0, 20], "level": None})
     values = [v for v, _ in choices]
     elos = [int(v.split()[1]) for v in values if v.startswith("elo ")]
     assert elos[0] == 1320 and elos[-1] == 3190 and elos[-2] == 3120 and len(elos) == 20
     assert elos == sorted(elos) and not [v for v in values if v.startswith("skill ")]
     assert choices[-1] == ["", "full strength (above Elo 3190)"]
-    own = page.evaluate("""import('/companion.js').then(m => m.levelChoices(
-        {elo: null, skill: null, level: [1, 7], level_elo: {1: 480, 7: 1740}}))""")
+    own = page.evaluate(in_english, {"elo": None, "skill": None, "level": [1, 7], "level_elo": {"1": 480, "7": 1740}})
     assert own[0] == ["level 1", "Level 1 (about Elo 480)"] and own[-1] == ["level 7", "Level 7 (about Elo 1740)"]
     assert len(own) == 7
 

@@ -185,8 +185,8 @@ function renderPlayers(s) {
   for (const side of ["white", "black"]) {
     let name = given[side] || SIDE_WORDS[side];
     if (computer && computer.sides.includes(side)) name = computer.name;
-    else if (engine && engine.engine_side === side[0]) name = "the board's engine, level " + engine.opponent.slice(7);
-    $("name-" + side).textContent = name;
+    else if (engine && engine.engine_side === side[0]) name = { key: "board_engine", level: Number(engine.opponent.slice(7)), elo: null };
+    showLine($("name-" + side), name);
     // The result beside each name once it stands: 1, 0 or ½.
     const points = { "1-0": { white: "1", black: "0" }, "0-1": { white: "0", black: "1" },
                      "1/2-1/2": { white: "½", black: "½" } }[s.result];
@@ -329,10 +329,10 @@ function render(s) {
 // A select's choices: [[value, words], ...].
 export function fillSelect(select, choices) {
   select.innerHTML = "";
-  for (const [value, words] of choices) {
+  for (const [value, words] of choices) {     // words: a text, or a line by key (i18n.js's showLine)
     const o = document.createElement("option");
     o.value = value;
-    o.textContent = words;
+    showLine(o, words);
     select.appendChild(o);
   }
 }
@@ -349,11 +349,11 @@ export function levelChoices(levels) {
     const [low, high] = levels.elo;
     for (let k = low; k <= high; k += ELO_STEP) choices.push(["elo " + k, "Elo " + k]);
     if ((high - low) % ELO_STEP) choices.push(["elo " + high, "Elo " + high]);
-    choices.push(["", "full strength (above Elo " + high + ")"]);
+    choices.push(["", { key: "full_strength_above", elo: high }]);
   } else if (levels.level) {
     const [low, high] = levels.level;
     const elo = levels.level_elo || {};
-    for (let k = low; k <= high; k++) choices.push(["level " + k, "Level " + k + (elo[k] ? " (about Elo " + elo[k] + ")" : "")]);
+    for (let k = low; k <= high; k++) choices.push(["level " + k, { key: "level", level: k, elo: elo[k] || null }]);
   } else if (levels.skill) {
     const [low, high] = levels.skill;
     for (let k = low; k <= high; k++) choices.push(["skill " + k, "Skill Level " + k]);

@@ -143,18 +143,9 @@ const term = (words) => TERMS_IT[words.replace(/ /g, "_")];
 // The board's sentences (explain.js, room.js, companion.js): a pattern, and its Italian.
 const PATTERNS = [
   [/^(\S+) \((.*)\)$/, (m) => /^(1-0|0-1|1\/2-1\/2)$/.test(m[1]) ? m[1] + " (" + (term(m[2]) || m[2]) + ")" : null],
-  [/^the board's engine, level (\d)$/, (m) => "il motore della scacchiera, livello " + m[1]],
-  [/^(.*) on this computer$/, (m) => m[1] + " su questo computer"],
-  [/^Scacchiera's engine$/, () => "il motore di Scacchiera"],
-  [/^waiting for the board: (.*)$/, (m) => "aspetto la scacchiera: " + m[1]],
-  [/^(\d+) min \+ (\d+) s$/, (m) => m[1] + " min + " + m[2] + " s"],
   [/^(.*) – (.*)$/, (m) => ({ White: "Bianco", Black: "Nero" }[m[1]] || m[1]) + " – " + ({ White: "Bianco", Black: "Nero" }[m[2]] || m[2])],
-  [/^after (.*)$/, (m) => "dopo " + m[1]],
   [/^Elo (\d+)$/, (m) => "Elo " + m[1]],
-  [/^full strength \(above Elo (\d+)\)$/, (m) => "massima forza (oltre Elo " + m[1] + ")"],
-  [/^Level (\d) \(about Elo (\d+)\)$/, (m) => "Livello " + m[1] + " (circa Elo " + m[2] + ")"],
   [/^Skill Level (\d+)$/, (m) => "Skill Level " + m[1]],
-  [/^the board's engine, level (\d) \(about Elo (\d+)\)$/, (m) => "il motore della scacchiera, livello " + m[1] + " (circa Elo " + m[2] + ")"],
   // a square of the drawn board: its label and title (companion.js's drawSquares)
   [/^([a-h][1-8]), (?:(white|black) (pawn|knight|bishop|rook|queen|king)|(empty))(?:, light: ([a-z-]+))?$/,
     (m) => (m[5] && !LIGHTS[m[5]]) ? null : m[1] + ", " + (m[4] ? "vuota" : piece(m[2], m[3])) +
@@ -264,11 +255,11 @@ export function t(text) { return lang === "it" ? (italian(text) || text) : text;
 
 // A line {key, ...fields} (sentences.js) in the page's language, kept on its element (data-line:
 // the observer leaves it alone, the language's button writes it again, the tests write it in each
-// language).
-// None: the element emptied.
+// language). A text instead (a name, the host's own words, a whole text of WORDS) is written as it
+// is, for the observer; null empties the element.
 export function showLine(el, line) {
-  if (!line) {
-    el.textContent = "";
+  if (!line || typeof line === "string") {
+    el.textContent = line || "";
     delete el.dataset.line;
     return;
   }

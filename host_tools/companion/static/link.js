@@ -3,6 +3,7 @@
 // and each is answered ({"re": N, "ok": ..., "error": ...}). Every part of the page imports from here:
 // `post` to act, `onState` to draw each state, `state()` for the newest one.
 import { $ } from "./dom.js";
+import { showLine } from "./i18n.js";
 
 let socket = null;
 let nextId = 1;
@@ -56,10 +57,10 @@ function received(s) {
 
 function showConnection(s) {
   const conn = $("conn");
-  if (!s) conn.textContent = "server unreachable: retrying…";
-  else if (!s.board) conn.textContent = "connected";   // the club page: its boards say their own
-  else if (!s.board.connected) conn.textContent = "waiting for the board: " + (s.board.problem || "…");
-  else conn.textContent = s.board.kind === "simulated" ? "connected (simulated board)" : "connected (board on USB)";
+  if (!s) showLine(conn, "server unreachable: retrying…");
+  else if (!s.board) showLine(conn, "connected");   // the club page: its boards say their own
+  else if (!s.board.connected) showLine(conn, { key: "waiting_for", problem: s.board.problem || "…" });
+  else showLine(conn, s.board.kind === "simulated" ? "connected (simulated board)" : "connected (board on USB)");
   conn.classList.toggle("down", !s || !!(s.board && !s.board.connected));
 }
 onState(showConnection);

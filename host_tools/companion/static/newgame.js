@@ -2,6 +2,7 @@
 // this computer, Lichess), the person's colour (or by lot, seed 003), the clock, the variant, rated
 // or not; Chess960's start position (at random unless given). One action ({"do": "start"}, boards.py's start_game) sets it all and starts the game.
 import { $ } from "./dom.js";
+import { controlLine } from "./sentences.js";
 import { CHOICE_LABELS, fillSelect, levelChoices, levelFields, levelOf } from "./companion.js";
 import { lastRefusal, onState, post, state } from "./link.js";
 
@@ -11,11 +12,11 @@ const dialog = $("new-game");
 function opponents(s) {
   const out = [["person", "a person (two players at the board)"]];
   const c = s.computer;
-  if (c) for (const id of c.engines) out.push(["computer " + id, (id === "scacchiera" ? "Scacchiera's engine" : id) + " on this computer"]);
+  if (c) for (const id of c.engines) out.push(["computer " + id, { key: "computer_engine", engine: id, ours: id === "scacchiera" }]);
   const spec = s.option_specs && s.option_specs.opponent;
   for (const choice of (spec && spec.choices) || []) {
     const elo = (s.level_elo || {})[choice.slice(7)];
-    if (/^engine \d/.test(choice)) out.push([choice, "the board's engine, level " + choice.slice(7) + (elo ? " (about Elo " + elo + ")" : "")]);
+    if (/^engine \d/.test(choice)) out.push([choice, { key: "board_engine", level: Number(choice.slice(7)), elo: elo || null }]);
   }
   if (s.lichess) out.push(["lichess", "someone on Lichess (online)"]);
   return out;
@@ -24,7 +25,7 @@ function opponents(s) {
 function clocks(s) {
   const spec = s.option_specs && s.option_specs.clock;
   const presets = (spec && spec.presets) || ["5+3", "10+5", "15+10"];
-  return [["off", "no clock"]].concat(presets.map((p) => [p, p.replace("+", " min + ") + " s"]));
+  return [["off", "no clock"]].concat(presets.map((p) => [p, controlLine(p)]));
 }
 
 // The level select follows the opponent: an engine on this computer has its own levels.

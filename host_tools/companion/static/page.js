@@ -168,8 +168,8 @@ function drawMirror(s, said) {
   mirror.setAutoShapes(mirrorShown ? shapes : []);
   $("viewing").hidden = viewPly() === null;
   if (viewPly() !== null) {
-    $("viewing-text").textContent = ply === 0 ? "the start position" :
-      "after " + Math.ceil(ply / 2) + (ply % 2 ? ". " : "… ") + sanIn(s)[ply - 1];
+    showLine($("viewing-text"), ply === 0 ? "the start position" :
+      { key: "after_move", number: Math.ceil(ply / 2), black: ply % 2 === 0, san: sanIn(s)[ply - 1] });
   }
 }
 

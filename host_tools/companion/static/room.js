@@ -5,6 +5,7 @@
 import { clockText } from "./clock.js";
 import { $ } from "./dom.js";
 import { showLine } from "./i18n.js";
+import { controlLine } from "./sentences.js";
 import { Chessground } from "./vendor/chessground.js";
 import { onState, post } from "./link.js";
 
@@ -34,7 +35,7 @@ function tick() {
 function drawClocks(s) {
   const c = s.clock;
   $("clock-white").hidden = $("clock-black").hidden = !c;
-  $("clock-control").textContent = "";
+  showLine($("clock-control"), null);
   if (!c) { clock = null; clockKey = ""; return; }
   rate = s.board && s.board.hands ? (s.speed || 0) : 1;
   const key = JSON.stringify([c, s.clock_events]);
@@ -42,7 +43,7 @@ function drawClocks(s) {
     clockKey = key;
     clock = Object.assign({}, c, { at: performance.now() });
   }
-  $("clock-control").textContent = c.control ? c.control.replace("+", " min + ") + " s" : "";
+  showLine($("clock-control"), c.control ? controlLine(c.control) : null);
   tick();
 }
 setInterval(tick, 100);
@@ -208,11 +209,8 @@ function drawAnalysis(open) {
   $("past-analyse").hidden = !!(a && a.state !== "error");
   $("past-analysis").hidden = !a;
   if (!a) return;
-  if (a.state === "running") showLine($("past-analysis-state"), { key: "analysing", done: a.done, total: a.total || 0 });
-  else {
-    showLine($("past-analysis-state"), null);
-    $("past-analysis-state").textContent = a.state === "error" ? a.error : "";   // the host's own words
-  }
+  showLine($("past-analysis-state"), a.state === "running" ? { key: "analysing", done: a.done, total: a.total || 0 }
+    : a.state === "error" ? a.error : null);     // (an error: the host's own words)
   $("past-graph").hidden = $("past-accuracy").hidden = $("past-marks").hidden = !pastAnalysis;
   if (!pastAnalysis) return;
   drawGraph(a);

@@ -157,6 +157,14 @@ const EN = {
     .filter((x) => x !== null).join(" · "),
   unreadable: () => "not readable",
   legend: (f) => (MEANINGS[f.meaning] || f.meaning) + (f.blink ? (f.blink === 2 ? " — pulses slowly" : " — blinks") : ""),
+  // the computer, the clock, the connection (companion.js, newgame.js, room.js, link.js, page.js)
+  full_strength_above: (f) => "full strength (above Elo " + f.elo + ")",
+  level: (f) => "Level " + f.level + (f.elo ? " (about Elo " + f.elo + ")" : ""),
+  board_engine: (f) => "the board's engine, level " + f.level + (f.elo ? " (about Elo " + f.elo + ")" : ""),
+  computer_engine: (f) => (f.ours ? "Scacchiera's engine" : f.engine) + " on this computer",
+  control: (f) => f.minutes + " min + " + f.seconds + " s",
+  waiting_for: (f) => "waiting for the board: " + f.problem,
+  after_move: (f) => "after " + f.number + (f.black ? "… " : ". ") + f.san,
 };
 
 // -- Italian -------------------------------------------------------------------------------------
@@ -316,9 +324,22 @@ const IT = {
     .filter((x) => x !== null).join(" · "),
   unreadable: () => "illeggibile",
   legend: (f) => (MEANINGS_IT[f.meaning] || f.meaning) + (f.blink ? (f.blink === 2 ? " — pulsa lento" : " — lampeggia") : ""),
+  full_strength_above: (f) => "massima forza (oltre Elo " + f.elo + ")",
+  level: (f) => "Livello " + f.level + (f.elo ? " (circa Elo " + f.elo + ")" : ""),
+  board_engine: (f) => "il motore della scacchiera, livello " + f.level + (f.elo ? " (circa Elo " + f.elo + ")" : ""),
+  computer_engine: (f) => (f.ours ? "il motore di Scacchiera" : f.engine) + " su questo computer",
+  control: (f) => f.minutes + " min + " + f.seconds + " s",
+  waiting_for: (f) => "aspetto la scacchiera: " + f.problem,
+  after_move: (f) => "dopo " + f.number + (f.black ? "… " : ". ") + f.san,
 };
 
 export const TABLES = { en: EN, it: IT };
+
+// A time control "M+S" (minutes a player, seconds of bonus a move) as a line.
+export function controlLine(control) {
+  const [minutes, seconds] = control.split("+").map(Number);
+  return { key: "control", minutes, seconds };
+}
 
 // A line in ``lang`` ("en" or "it"; i18n.js's showLine writes one in the page's language).
 export function sentence(line, lang) {
