@@ -100,10 +100,7 @@ export function explain(s) {
       return out;
     }
     say("stray", { squares: err });
-    if (s.show) {
-      const asked = moveFields(s.show, board);
-      say("only_asked", { placement: !!asked.placement, from: asked.from, to: asked.to });
-    }
+    if (s.show) say("only_asked", moveFields(s.show, board));
     if (err.length === 1 && fix.length === 1) {
       say("move_back", { pieces: placements(board, fix) });
       out.arrows.push([err[0], fix[0]]);

@@ -16,10 +16,12 @@ const percent = (v) => (v === null ? "–" : v + " %");
 // A rating's change after it, " (+12)", or nothing when there is none.
 const signed = (change) => change === undefined || change === null ? "" : " (" + (change >= 0 ? "+" : "") + change + ")";
 
-function listEn(items) {
+// "a, b and c" ("e" in Italian).
+function joined(items, and) {
   if (items.length <= 1) return items.join("");
-  return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+  return items.slice(0, -1).join(", ") + and + items[items.length - 1];
 }
+const listEn = (items) => joined(items, " and ");
 
 function pieceEn(letter) {
   if (!letter || letter === "?") return "a piece";
@@ -177,10 +179,7 @@ const PIECES_IT = { p: ["il pedone", "i pedoni", "un pedone"], n: ["il cavallo",
   q: ["la donna", "le donne", "una donna"], k: ["il re", "i re", "un re"] };
 const FEMININE = new Set(["r", "q"]);
 
-function listIt(items) {
-  if (items.length <= 1) return items.join("");
-  return items.slice(0, -1).join(", ") + " e " + items[items.length - 1];
-}
+const listIt = (items) => joined(items, " e ");
 
 // "il pedone bianco", "le torri nere": a known piece with its article and agreement, else "un pezzo".
 export function pieceIt(letter, plural) {

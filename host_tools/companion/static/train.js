@@ -92,8 +92,7 @@ function summary(d, said) {
 
 function row(line) {
   const p = document.createElement("p");
-  if (typeof line === "string") p.textContent = line;
-  else showLine(p, line);
+  showLine(p, line);
   return p;
 }
 
