@@ -40,12 +40,14 @@ CONTEXTS = []          # every browser context opened (conftest.py closes a test
 # word in lower case (a name, a move in SAN, "FEN" or "Elo" are the same in Italian); a text the
 # page marks translate="no" is data. A line written by key (data-line: static/sentences.js) is
 # written again in each language: one a table cannot write (no key, a field it lacks: "undefined"),
-# or whose English is not what the page shows, is reported too.
+# or whose English is not what the page shows, is reported too; so is one written as an attribute
+# (data-line-title, data-line-aria-label: showLineIn).
 UNTRANSLATED = []
 _COLLECT_UNTRANSLATED = """
 (() => {
   let timer = null;
   const told = new Set();
+  const ATTRIBUTES = ["title", "placeholder", "aria-label"];
   async function scan() {
     timer = null;
     if (!document.getElementById("ui-lang")) return;
@@ -61,7 +63,8 @@ _COLLECT_UNTRANSLATED = """
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const texts = n.nodeType === Node.TEXT_NODE ? (visible(n.parentElement) ? [n.nodeValue] : [])
-        : ["title", "placeholder", "aria-label"].filter((a) => n.hasAttribute(a) && visible(n)).map((a) => n.getAttribute(a));
+        : ATTRIBUTES.filter((a) => n.hasAttribute(a) && !n.hasAttribute("data-line-" + a) && visible(n))
+            .map((a) => n.getAttribute(a));
       for (const text of texts) {
         const trimmed = text.trim();
         if (/(^|[^A-Za-z])[a-z][a-z]/.test(trimmed) && !told.has(trimmed) && i18n.italian(trimmed) === null) {
@@ -70,22 +73,25 @@ _COLLECT_UNTRANSLATED = """
         }
       }
     }
-    for (const el of document.querySelectorAll("[data-line]")) {     // (no await since the walk: one moment)
-      if (!visible(el.parentElement)) continue;
-      const problem = lineProblem(sentences, el);
-      if (problem && !told.has(problem)) {
-        told.add(problem);
-        missing.push(problem);
+    const keyed = [["line", "[data-line]", (el) => el.textContent]].concat(        // (no await since the walk: one moment)
+      ATTRIBUTES.map((a) => ["line-" + a, "[data-line-" + a + "]", (el) => el.getAttribute(a)]));
+    for (const [data, selector, shown] of keyed) {
+      for (const el of document.querySelectorAll(selector)) {
+        if (!visible(data === "line" ? el.parentElement : el)) continue;
+        const problem = lineProblem(sentences, JSON.parse(el.getAttribute("data-" + data)), shown(el));
+        if (problem && !told.has(problem)) {
+          told.add(problem);
+          missing.push(problem);
+        }
       }
     }
     if (missing.length) window.__scacchieraUntranslated(location.pathname, missing);
   }
-  function lineProblem(sentences, el) {
-    const line = JSON.parse(el.dataset.line);
+  function lineProblem(sentences, line, shown) {
     try {
       const en = sentences.sentence(line, "en"), it = sentences.sentence(line, "it");
       if (/undefined|NaN|\\[object/.test(en + it)) return "line " + line.key + " written as: " + en + " / " + it;
-      if (en !== el.textContent) return "line " + line.key + " shows " + el.textContent + ", its English is " + en;
+      if (en !== shown) return "line " + line.key + " shows " + shown + ", its English is " + en;
     } catch (e) {
       return "line " + line.key + " not written: " + e;
     }
@@ -391,6 +397,13 @@ def browser():
 def size(request):
     """Each test twice: on the phone and on the desktop."""
     return request.param
+
+
+def one_size(kept):
+    """A test whose steps do not depend on the screen: ``make test`` runs it on ``kept`` alone (the
+    size its gestures matter most on), ``make test-long`` on the other too."""
+    return pytest.mark.parametrize("size", [pytest.param(name, marks=() if name == kept else pytest.mark.slow)
+                                            for name in SIZES])
 
 
 # What a player needs without scrolling (issue: "phone first"), and the buttons among them.

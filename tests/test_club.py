@@ -862,7 +862,7 @@ def test_a_host_restart_mid_round_loses_no_move_and_send_again_sets_the_game_up_
     fresh = sim_boards(2)                              # the host restarted: its simulated boards come back empty
     with club_served(tmp_path, fresh, ()) as (club, url):      # (the same club folder and ladder)
         settle(fresh, lambda: all(b.model.status and b.model.headers is not None for b in fresh), "the boards")
-        settle(fresh, lambda: "another game" in (club.said or ""), "the fresh boards told apart")
+        settle(fresh, lambda: (club.said or {}).get("key") == "club_another_game", "the fresh boards told apart")
         assert [[m.uci() for m in g.mainline_moves()] for g in feed_games(url).values()] == before, "nothing lost"
         for number in (1, 2):
             status, body = _post(url + "/club/api/act", {"do": "resend", "board": number})
@@ -892,7 +892,8 @@ def test_the_clubs_commands_are_the_clubs_and_their_refusals_its_news(tmp_path):
         board.act("option", {"name": "clock", "value": "soon"}, by="club")       # not a time control
         settle(boards, lambda: board.model.view().refused.get("club"), "the board's answer")
         club.board_changed(0)
-        assert club.said.startswith("board 1 refused the club's set: "), club.said
+        assert club.said["key"] == "club_refused" and (club.said["board"], club.said["command"]) == (1, "set"), club.said
+        assert club.said["why"], club.said
         s = board.state()
         assert s["refusal"] is None
         ours = [line for line in s["protocol"] if line.startswith("club> ")]

@@ -39,7 +39,8 @@ def test_a_pairings_record_follows_its_board_once_the_boards_game_carries_its_ta
     assert "tournament" in what and finished == (rnd, g) and g["result"] == "1-0"
     # Another game on the board with the same number (it came back fresh): unbound, and said.
     what, said, finished = records.follow(t, g["board"], status(4, ""), dict(tags, White="Someone"), start)
-    assert key(rnd, g) not in records.bound and "send it again" in said and finished is None
+    assert key(rnd, g) not in records.bound and finished is None
+    assert said == {"key": "club_another_game", "board": g["board"], "plies": 0, "recorded": 2}, said
 
 
 def test_a_game_sent_again_goes_on_where_its_record_stood():

@@ -8,6 +8,7 @@ line a page shows in any state they reach.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -45,9 +46,10 @@ console.log(JSON.stringify(lines.map((l) => [sentence(l, "en"), sentence(l, "it"
 
 def tables():
     script = """
-import { MEANINGS, MEANINGS_IT, TABLES, TERMS_IT } from %s;
+import { LIGHTS_IT, MEANINGS, MEANINGS_IT, TABLES, TERMS_IT } from %s;
 console.log(JSON.stringify({ en: Object.keys(TABLES.en), it: Object.keys(TABLES.it), terms: Object.keys(TERMS_IT),
-                             meanings: Object.keys(MEANINGS), meanings_it: Object.keys(MEANINGS_IT) }));
+                             meanings: Object.keys(MEANINGS), meanings_it: Object.keys(MEANINGS_IT),
+                             lights_it: Object.keys(LIGHTS_IT) }));
 """ % json.dumps("file://" + os.path.join(STATIC, "sentences.js"))
     return _node(script)
 
@@ -57,6 +59,21 @@ def test_both_tables_write_every_key_every_termination_and_every_light():
     assert sorted(t["en"]) == sorted(t["it"]) and len(t["en"]) > 30
     assert sorted(t["terms"]) == sorted(outcome.TERMINATIONS)
     assert t["meanings"] == t["meanings_it"] == list(LED_NAMES[1:])     # the legend: every LED meaning
+    assert sorted(t["lights_it"]) == sorted(LED_NAMES[1:])               # a square's label: every LED name
+
+
+def test_every_line_the_host_sends_has_its_key_in_both_tables():
+    """The host's news (the club's, the ladder's, the broadcast's) goes to the page as lines by key:
+    each key its code names is one both tables write."""
+    sent = set()
+    for folder, _dirs, files in os.walk(os.path.join(_paths._ROOT, "host_tools")):
+        for name in files:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name)) as f:
+                    sent.update(a or b for a, b in re.findall(r'"key": "(\w+)"|\bkey="(\w+)"', f.read()))
+    assert {"club_round_sent", "ladder_recorded", "broadcast_pushing"} <= sent, sent     # the search finds them
+    t = tables()
+    assert sent <= set(t["en"]) and sent <= set(t["it"]), sent - set(t["en"]) - set(t["it"])
 
 
 STATES = [
@@ -184,6 +201,49 @@ ROOM = [   # companion.js's and room.js's lines
     ({"key": "legend", "meaning": "claim", "blink": 2},
      ("the side to move may claim a draw (its king pulses slowly) — pulses slowly",
       "chi muove può chiedere la patta (il suo re pulsa lento) — pulsa lento")),
+    ({"key": "players", "white": "Anna", "black": None}, ("Anna – Black", "Anna – Nero")),
+    ({"key": "result", "result": "0-1", "termination": "time_forfeit"}, ("0-1 (time forfeit)", "0-1 (tempo scaduto)")),
+    ({"key": "result", "result": "*", "termination": None}, ("the game goes on", "la partita continua")),
+    ({"key": "termination", "termination": "insufficient_material"},
+     ("insufficient material", "materiale insufficiente")),
+    ({"key": "elo", "elo": 1500}, ("Elo 1500", "Elo 1500")),
+]
+
+SQUARES = [   # companion.js's squares: a screen reader's label, a title, a piece to put back
+    ({"key": "square_label", "square": "e4", "piece": "P", "meaning": "legal"},
+     ("e4, white pawn, light: legal", "e4, il pedone bianco, luce: mossa possibile")),
+    ({"key": "square_label", "square": "d8", "piece": "q", "meaning": ""}, ("d8, black queen", "d8, la donna nera")),
+    ({"key": "square_label", "square": "a1", "piece": None, "meaning": "to-fill"},
+     ("a1, empty, light: to-fill", "a1, vuota, luce: da riempire")),
+    ({"key": "square_title", "square": "h8", "meaning": "promote-knight"}, ("h8: promote-knight", "h8: promozione a cavallo")),
+    ({"key": "square_title", "square": "h8", "meaning": ""}, ("h8", "h8")),
+    ({"key": "put_it_on", "square": "g1"}, ("put it on g1 (tap it, or tap g1)", "mettilo su g1 (toccalo, o tocca g1)")),
+]
+
+CLUB = [   # the ladder's and the club's news (host_tools), club.js's lines
+    ({"key": "ladder_recorded", "game": 4}, ("game 4 recorded in the ladder", "partita 4 registrata nella classifica")),
+    ({"key": "ladder_recorded", "game": 4, "imported": True},
+     ("game 4 imported into the ladder", "partita 4 importata nella classifica")),
+    ({"key": "ladder_not_rated", "game": 4, "why": []},
+     ("game 4 not rated: already in the ladder", "partita 4 non valida: è già nella classifica")),
+    ({"key": "ladder_recorded", "tournament": "Spring", "round": 2, "board": 3, "result": "0-1"},
+     ("Spring round 2 board 3: 0-1 recorded in the ladder", "Spring turno 2 scacchiera 3: 0-1 registrata nella classifica")),
+    ({"key": "club_made", "name": "Spring", "players": 6, "rounds": 5, "system": "round-robin"},
+     ("Spring: 6 players, 5 rounds (round-robin)", "Spring: 6 giocatori, 5 turni (girone)")),
+    ({"key": "club_title", "name": "Spring", "round": 2, "planned": 5, "finished": False, "system": "swiss", "clock": "off"},
+     ("Spring — round 2 of 5 · swiss", "Spring — turno 2 di 5 · svizzero")),
+    ({"key": "club_title", "name": "Spring", "round": None, "planned": 5, "finished": False, "system": "swiss",
+      "clock": "15+10"}, ("Spring — 5 rounds · swiss · 15+10", "Spring — 5 turni · svizzero · 15+10")),
+    ({"key": "club_arbiter", "round": 1, "board": 2, "result": None},
+     ("round 1 board 2: no result (the arbiter's)", "turno 1 scacchiera 2: nessun risultato (dell'arbitro)")),
+    ({"key": "club_result", "result": None, "arbiter": False}, ("playing", "in corso")),
+    ({"key": "club_not_taken", "boards": [[2, "unplugged"], [5, "quiet"]]},
+     ("board 2 did not take its game (unplugged): send it again when it is back; board 5 did not take its game "
+      "(quiet): send it again when it is back",
+      "la scacchiera 2 non ha preso la sua partita (unplugged): inviala di nuovo quando torna; la scacchiera 5 non ha "
+      "preso la sua partita (quiet): inviala di nuovo quando torna")),
+    ({"key": "broadcast_state", "on": True, "url": None, "pushes": 3, "problem": None, "notice": None, "token": True},
+     ("pushing to Lichess · 3 pushes", "invio a Lichess in corso · 3 invii")),
 ]
 
 
@@ -194,6 +254,6 @@ def test_every_judgement_of_an_analysis_has_its_italian():
         assert english == word and "undefined" not in italian and italian != word
 
 
-@pytest.mark.parametrize("line, both", DRILL_NEWS + ROOM)
+@pytest.mark.parametrize("line, both", DRILL_NEWS + ROOM + SQUARES + CLUB)
 def test_a_line_in_both_languages(line, both):
     assert written(line) == both

@@ -91,7 +91,7 @@ class Broadcast:
             lichess_token.save(token, self.token_file)
             with self.lock:
                 self._token, self.problem = token, None
-            return "broadcast token saved (readable by you only)"
+            return {"key": "broadcast_token_saved"}
         if op == "start":
             if self._token is None:
                 raise ValueError("no broadcast token: make one with the scope %s at %s" % (SCOPE, CREATE_URL))
@@ -105,12 +105,12 @@ class Broadcast:
             self._save()
             with self.club.changed:
                 self.club.changed.notify_all()
-            return "pushing the rounds to Lichess"
+            return {"key": "broadcast_pushing"}
         if op == "stop":
             with self.lock:
                 self.on = False
             self._save()
-            return "no more pushes to Lichess"
+            return {"key": "broadcast_stopped"}
         raise ValueError("'op' is token, start or stop")
 
     def describe(self):

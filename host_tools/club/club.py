@@ -55,7 +55,7 @@ class Club:
         self.games = Records(records, bound)
         # round number -> self.version when its games last changed (the broadcast pushes what moved on)
         self.round_versions = dict((r["number"], 0) for r in self.tournament.rounds) if self.tournament else {}
-        self.said = None          # the club's last news (a result recorded in the ladder, or why not)
+        self.said = None          # the club's last news, a line (static/sentences.js): a result recorded in the ladder, ...
         self.broadcast = None     # broadcast.Broadcast, when the club pushes to Lichess
         self.broadcast_options = {}        # its Lichess: base_url, token_path (the command line's)
         self.on_change = lambda: None      # the club page's wake-up (the server sets it)
@@ -115,7 +115,7 @@ class Club:
             board.tagged_by_club = True
             self.boards.append(board)
             index = len(self.boards) - 1
-            self.said = "board %d plugged in" % (index + 1)
+            self.said = {"key": "club_plugged", "board": index + 1}
             if self.tournament is not None:
                 self.tournament.boards = len(self.boards)
         self.on_board_added(index)
@@ -141,8 +141,8 @@ class Club:
         if refused is not None and refused[0] != self._refusals_said.get(index):
             self._refusals_said[index] = refused[0]
             with self.lock:
-                self.said = "board %d refused the club's %s: %s" % (
-                    index + 1, refused[1]["re"], refused[1]["message"] or refused[1]["error"])
+                self.said = {"key": "club_refused", "board": index + 1, "command": refused[1]["re"],
+                             "why": refused[1]["message"] or refused[1]["error"]}
         if status is not None:
             with self.lock:
                 what, said, finished = self.games.follow(self.tournament, index + 1, status, headers, start)
@@ -185,10 +185,10 @@ class Club:
                 for action, fields in actions:
                     self.boards[number - 1].act(action, fields, by="club")
             except ActionError as e:
-                problems.append("board %d did not take its game (%s): send it again when it is back" % (number, e))
+                problems.append([number, str(e)])
         if problems:
             with self.lock:
-                self.said = "; ".join(problems)
+                self.said = {"key": "club_not_taken", "boards": problems}
 
     def _send_round(self, rnd):
         """(with the lock) Every game of ``rnd`` to its board."""
@@ -197,14 +197,14 @@ class Club:
         for g in rnd["games"]:
             self._send_pairing(rnd, g)
         self._changed({rnd["number"]})
-        self.said = "round %d sent to the boards" % rnd["number"]
+        self.said = {"key": "club_round_sent", "round": rnd["number"]}
 
     # -- the ladder ------------------------------------------------------------------------
 
     def _rate(self, rnd, g):
         """(with the lock) A result into the ladder as a rated game (a corrected one replaces it)."""
         if self.ladder_path is not None:
-            where = "%s round %d board %d" % (self.tournament.name, rnd["number"], g["board"])
+            where = {"tournament": self.tournament.name, "round": rnd["number"], "board": g["board"]}
             said = rating.rate(self.ladder_path, g, self.games.game_pgn(self.tournament, rnd, g), where)
             if said:
                 self.said = said
@@ -305,12 +305,12 @@ class Club:
             if t.set_result(number, board, result, by="arbiter"):
                 self._rate(t.rounds[number - 1], g)
                 self._changed({number})
-            return "round %d board %d: %s (the arbiter's)" % (number, board, result or "no result")
+            return {"key": "club_arbiter", "round": number, "board": board, "result": result}
         elif action == "move":
             return self._move(_whole(fields, "board"), _whole(fields, "to"))
         elif action == "withdraw":
             t.withdraw(fields.get("name"))
-            return "%s withdrew: paired no more" % fields.get("name")
+            return {"key": "club_withdrew", "name": fields.get("name")}
         else:
             raise ClubError("no such action: %s" % action)
         return None
@@ -336,7 +336,7 @@ class Club:
         t = Tournament(fields.get("name") or "", [(n, ratings[n]) for n in names], fields.get("system", "swiss"),
                        rounds, len(self.boards), clock, fields.get("site") or "")
         self.tournament, self.games, self.round_versions = t, Records(), {}
-        return "%s: %d players, %d rounds (%s)" % (t.name, len(t.players), t.planned, t.system)
+        return {"key": "club_made", "name": t.name, "players": len(t.players), "rounds": t.planned, "system": t.system}
 
     def _move(self, number, to):
         """The current round's game on board ``number`` goes to board ``to`` (a board broke): the
@@ -354,7 +354,7 @@ class Club:
         for game in moved:
             self._send_pairing(rnd, game, self.games.start_again(rnd, game))
         self._changed({rnd["number"]})
-        return "board %d's game moved to board %d" % (number, to)
+        return {"key": "club_moved", "board": number, "to": to}
 
     def _broadcast(self, fields):
         if self.broadcast is None:

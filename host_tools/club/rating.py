@@ -23,17 +23,20 @@ def ratings(ladder_path, names, add_new):
 
 def rate(ladder_path, g, pgn, where):
     """The pairing ``g``'s result into the ladder, its game's text ``pgn``; ``g["ladder"]`` keeps the
-    game's id there (a game recorded before is deleted first). What became of it, in words."""
+    game's id there (a game recorded before is deleted first). What became of it, as a line for the
+    page (static/sentences.js), ``where`` ({tournament, round, board}) naming the game; None if the
+    result was taken away."""
     def act(ladder):
         if g.get("ladder"):
             ladder.delete_game(g["ladder"])
             g["ladder"] = None
-        return None if g["result"] is None else ladder.import_text(pgn, where, new_players=True)
+        source = "%(tournament)s round %(round)d board %(board)d" % where
+        return None if g["result"] is None else ladder.import_text(pgn, source, new_players=True)
     report, refused = recorded(ladder_path, act)
     if refused:
-        return "%s: %s" % (where, refused)
+        return dict(where, key="ladder_refused", why=refused)
     if report is None:
         return None                       # no result (the arbiter took it away): deleted only
     if report.added:
         g["ladder"] = report.added[0][1]
-    return "%s: %s" % (where, report.said("%s recorded in the ladder" % g["result"]))
+    return report.line(result=g["result"], **where)

@@ -37,7 +37,7 @@ class Records:
 
     def follow(self, t, number, status, headers, start):
         """Board ``number``'s status into its pairing's record in ``t``'s current round. Returns
-        (what changed: "records" and round numbers, the news or None, the pairing whose result the
+        (what changed: "records" and round numbers, the news as a line or None, the pairing whose result the
         board's game just gave, or None)."""
         rnd = t.current() if t is not None else None
         g = next((g for g in rnd["games"] if g["board"] == number), None) if rnd else None
@@ -62,8 +62,8 @@ class Records:
             # simulated board after a host's restart, one swapped): the record keeps every move, the
             # arbiter's "send again" starts the board where the game stood.
             self.bound.pop(k)
-            return {"records"}, ("board %d shows another game than its pairing's (%d plies, %d recorded): send "
-                                 "it again to set it up where it stood" % (number, len(moves), len(record["moves"]))), None
+            return {"records"}, {"key": "club_another_game", "board": number, "plies": len(moves),
+                                 "recorded": len(record["moves"])}, None
         if not feed.follow(record, dict(status, moves=moves)):
             return what, None, None
         what |= {rnd["number"], "records"}

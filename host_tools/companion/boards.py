@@ -226,7 +226,7 @@ class Board:
         self.model.host_wants = self._host_wants
         self.ladder_path = None         # the household ladder's file (the page's server sets it)
         self.ladder_changes = 0         # games and players the page added to it (its table is read again)
-        self.ladder_said = None         # what became of the last rated game (recorded, or why not)
+        self.ladder_said = None         # what became of the last rated game (a line: recorded, or why not)
         self._rated = None              # (session, game number) of the last rated game recorded
         self.past = {"games": None, "open": None, "error": None}   # the board's archive, as the page asked
         self._summaries = {}            # (game, bytes) -> who played whom, result, date, moves (pgn_summary)
@@ -303,9 +303,9 @@ class Board:
         from host_tools.ladder.ladder import recorded
         report, refused = recorded(self.ladder_path, lambda ladder: ladder.import_text(pgn, source, new_players=True))
         if refused:
-            self.ladder_said = "game %s %s" % (status.get("game"), refused)
+            self.ladder_said = {"key": "ladder_refused", "game": status.get("game"), "why": refused}
             return
-        self.ladder_said = "game %s %s" % (status.get("game"), report.said())
+        self.ladder_said = report.line(game=status.get("game"))
         self.ladder_changes += bool(report.added)
 
     # -- training: the page's Train dialog (training.py) -------------------------------------
@@ -502,7 +502,7 @@ class Board:
             raise ActionError("open game %s first" % number)
         source = "the board's game %d" % number
         report = in_ladder(self.ladder_path, lambda ladder: ladder.import_text(opened["pgn"], source, new_players=True))
-        self.ladder_said = "game %d %s" % (number, report.said("imported into the ladder"))
+        self.ladder_said = report.line(game=number, imported=True)
         self.ladder_changes += bool(report.added)
 
     def add_ladder_player(self, name):

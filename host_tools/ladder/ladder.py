@@ -49,11 +49,14 @@ class ImportReport:
         self.duplicates = []
         self.skipped = []
 
-    def said(self, done="recorded in the ladder"):
-        """What became of an imported game, in words for the page: ``done``, or why it is not rated."""
+    def line(self, **where):
+        """What became of an imported game, as a line for the page (static/sentences.js's
+        ladder_recorded, or ladder_not_rated with the reasons: none when it was there already);
+        ``where`` names the game (``game``: its number on the board, or a club's ``tournament``,
+        ``round`` and ``board``)."""
         if self.added:
-            return done
-        return "not rated: %s" % ("; ".join(why for _source, why in self.skipped) or "already in the ladder")
+            return dict(where, key="ladder_recorded")
+        return dict(where, key="ladder_not_rated", why=[why for _source, why in self.skipped])
 
 
 class Ladder:

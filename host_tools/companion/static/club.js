@@ -3,15 +3,16 @@
 // crosstable) and the Lichess broadcast. The server pushes the club's state on club/ws; actions go
 // back on it (host_tools/club/club.py's act).
 import { $ } from "./dom.js";
-import "./i18n.js";       // the page in Italian or English (the header's button)
+import { lineText, showLine, showLineIn } from "./i18n.js";     // the page in Italian or English (the header's button)
 import { connect, onState, post } from "./link.js";
 import { clockText } from "./clock.js";
 
 const RESULTS = ["", "1-0", "0-1", "1/2-1/2"];
 
+// A cell of ``row``: a text (a name, a number), or a line by key (sentences.js).
 function cell(row, text) {
   const td = document.createElement("td");
-  td.textContent = text == null ? "" : String(text);
+  showLine(td, text == null || typeof text === "object" ? text : String(text));
   row.appendChild(td);
   return td;
 }
@@ -27,13 +28,13 @@ function boardRow(b) {
   const a = document.createElement("a");     // the board's own page: its number, on a phone's screen too
   a.href = "board/" + b.board + "/";
   a.textContent = b.board + " ↗";
-  a.title = "open board " + b.board + "'s page";
+  showLineIn(a, "title", { key: "club_open_board", board: b.board });
   cell(tr, "").appendChild(a);
   cell(tr, b.white || "");
   cell(tr, b.black || "");
   cell(tr, b.clock && b.clock.white != null ? clockText(b.clock.white) + " – " + clockText(b.clock.black) : "");
   cell(tr, b.ply);
-  cell(tr, !b.connected ? "unplugged: " + (b.problem || "") : b.quiet ? "quiet (not answering)" : b.last || "");
+  cell(tr, !b.connected ? { key: "club_unplugged", problem: b.problem || "" } : b.quiet ? { key: "club_quiet" } : b.last || "");
   cell(tr, b.result && b.result !== "*" ? b.result : "");
   return tr;
 }
@@ -62,8 +63,8 @@ function drawTournament(s) {
   if (!t) return;
   const names = (id) => t.players[id - 1].name;
   const rnd = t.rounds[t.rounds.length - 1];
-  $("t-title").textContent = t.name + " — " + (rnd ? "round " + rnd.number + " of " + t.planned : t.planned + " rounds") +
-    (t.finished ? " (finished)" : "") + " · " + t.system + (t.clock !== "off" ? " · " + t.clock : "");
+  showLine($("t-title"), { key: "club_title", name: t.name, round: rnd ? rnd.number : null, planned: t.planned,
+                          finished: !!t.finished, system: t.system, clock: t.clock });
   $("pair").disabled = !t.round_done || t.rounds.length >= t.planned;
   $("repair").disabled = !rnd || rnd.games.some((g) => g.result != null);
   $("feed-link").href = rnd ? "broadcast/round-" + rnd.number + ".pgn" : "broadcast/current.pgn";
@@ -72,7 +73,7 @@ function drawTournament(s) {
     cell(tr, g.board);
     cell(tr, names(g.white));
     cell(tr, names(g.black));
-    cell(tr, g.result ? g.result + (g.by === "arbiter" ? " (arbiter)" : "") : "playing");
+    cell(tr, { key: "club_result", result: g.result || null, arbiter: g.by === "arbiter" });
     cell(tr, "").appendChild(resultSelect(rnd.number, g));
     cell(tr, "").appendChild(moveInput(g, s.boards.length));
     if (!t.started.includes(g.board) && g.result == null) {   // the board has not begun it (it was away)
@@ -83,14 +84,18 @@ function drawTournament(s) {
     }
     return tr;
   }));
-  $("byes").textContent = rnd && rnd.byes.length ? "Bye: " + rnd.byes.map(names).join(", ") : "";
+  showLine($("byes"), rnd && rnd.byes.length ? { key: "club_byes", names: rnd.byes.map(names) } : null);
   fillBody("standings", t.standings.map((r) => {
     const tr = document.createElement("tr");
-    for (const v of [r.rank, r.name + (r.withdrawn ? " (withdrew)" : ""), r.rating, r.points, r.buchholz, r.sb]) cell(tr, v);
+    for (const v of [r.rank, { key: "club_player", name: r.name, withdrawn: !!r.withdrawn }, r.rating, r.points, r.buchholz, r.sb]) {
+      cell(tr, v);
+    }
     if (!r.withdrawn && !t.finished) {          // paired no more from the next round (its games so far count)
       const out = document.createElement("button");
       out.textContent = "withdraw";
-      out.onclick = () => { if (confirm(r.name + " withdraws: paired no more?")) post("withdraw", { name: r.name }); };
+      out.onclick = () => {
+        if (confirm(lineText({ key: "club_withdraw_ask", name: r.name }))) post("withdraw", { name: r.name });
+      };
       cell(tr, "").appendChild(out);
     }
     return tr;
@@ -109,22 +114,15 @@ function drawTournament(s) {
   }));
 }
 
+// The broadcast's state; its problem or its last wait are the host's words (Lichess's answer in them).
 function drawBroadcast(b) {
-  let text = "not pushing to Lichess";
-  if (b) {
-    text = b.on ? "pushing to Lichess" : "not pushing";
-    if (b.tour && b.tour.url) text += " · " + b.tour.url;
-    text += " · " + b.pushes + " pushes";
-    if (b.problem) text += " · " + b.problem;
-    else if (b.notice) text += " · " + b.notice;
-    if (!b.token) text += " · no token yet";
-  }
-  $("bc-state").textContent = text;
+  showLine($("bc-state"), !b ? "not pushing to Lichess" : { key: "broadcast_state", on: !!b.on, url: (b.tour && b.tour.url) || null,
+    pushes: b.pushes, problem: b.problem || null, notice: b.notice || null, token: !!b.token });
 }
 
 onState((s) => {
   fillBody("boards", s.boards.map(boardRow));
-  $("said").textContent = s.said || "";
+  showLine($("said"), s.said);
   drawTournament(s);
   drawBroadcast(s.broadcast);
 });

@@ -6,7 +6,7 @@
 // computer's box and the game's buttons.
 import { $ } from "./dom.js";
 import { boardOf, squareIndex, squareName } from "./explain.js";
-import { showLine, t } from "./i18n.js";
+import { showLine, showLineIn, t } from "./i18n.js";
 import { onState, post } from "./link.js";
 import { onView, viewPly } from "./view.js";
 
@@ -14,11 +14,6 @@ import { onView, viewPly } from "./view.js";
 const GLYPHS = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
 let state = null;
 let drag = null; // {piece, el, from: "board" | "tray"}
-
-
-const PIECE_WORDS = { K: "white king", Q: "white queen", R: "white rook", B: "white bishop", N: "white knight",
-  P: "white pawn", k: "black king", q: "black queen", r: "black rook", b: "black bishop", n: "black knight",
-  p: "black pawn" };
 
 function pieceEl(letter) {
   const el = document.createElement("span");
@@ -194,7 +189,7 @@ function renderPlayers(s) {
     score.hidden = !points;
     score.textContent = points ? points[side] : "";
     score.classList.toggle("won", !!points && points[side] === "1");
-    score.title = points ? (s.termination || "").replace(/_/g, " ") : "";
+    showLineIn(score, "title", points && s.termination ? { key: "termination", termination: s.termination } : null);
   }
 }
 
@@ -236,9 +231,8 @@ function drawSquares(s) {
     const light = lightOf(info.rgb);
     led.style.background = lit ? `radial-gradient(circle, rgb(${light.core}) 0%, rgba(${light.full},.7) 45%, transparent 72%)` : "";
     const piece = earlier ? pieces[sq] : s.pieces[sq];
-    cell.title = lit ? name + ": " + info.meaning : name;
-    cell.setAttribute("aria-label", name + ", " + (piece ? PIECE_WORDS[piece] : "empty") +
-      (lit ? ", light: " + info.meaning : ""));
+    showLineIn(cell, "title", { key: "square_title", square: name, meaning: info.meaning });
+    showLineIn(cell, "aria-label", { key: "square_label", square: name, piece: piece || null, meaning: info.meaning });
     cell.dataset.led = info.meaning;
     cell.classList.toggle("last", marked.includes(name));
     cell.classList.toggle("dest", dests.includes(name));
@@ -273,7 +267,7 @@ function drawWanted(s) {
     for (const sq of squares.sort()) {
       const el = pieceEl(letter);
       el.dataset.square = sq;
-      el.title = "put it on " + sq + " (tap it, or tap " + sq + ")";
+      showLineIn(el, "title", { key: "put_it_on", square: sq });
       box.appendChild(el);
     }
   }
@@ -298,7 +292,7 @@ function render(s) {
   for (const p of s.spares || []) $("spares").appendChild(pieceEl(p));
   $("turn").textContent = s.turn;
   $("state").textContent = s.in_sync ? s.state : "out of sync";
-  $("result").textContent = s.result === "*" ? "the game goes on" : s.result + (s.termination ? " (" + s.termination.replace(/_/g, " ") + ")" : "");
+  showLine($("result"), { key: "result", result: s.result, termination: s.termination || null });
   if (s.option_specs && JSON.stringify(s.option_specs) !== JSON.stringify(optionSpecs)) buildOptions(s.option_specs);
   $("fen").value = s.fen;   // the move list, the mirror, the words and the PGN: page.js
   const log = $("protocol");
@@ -347,8 +341,8 @@ export function levelChoices(levels) {
   const choices = [];
   if (levels.elo) {
     const [low, high] = levels.elo;
-    for (let k = low; k <= high; k += ELO_STEP) choices.push(["elo " + k, "Elo " + k]);
-    if ((high - low) % ELO_STEP) choices.push(["elo " + high, "Elo " + high]);
+    for (let k = low; k <= high; k += ELO_STEP) choices.push(["elo " + k, { key: "elo", elo: k }]);
+    if ((high - low) % ELO_STEP) choices.push(["elo " + high, { key: "elo", elo: high }]);
     choices.push(["", { key: "full_strength_above", elo: high }]);
   } else if (levels.level) {
     const [low, high] = levels.level;
@@ -356,7 +350,7 @@ export function levelChoices(levels) {
     for (let k = low; k <= high; k++) choices.push(["level " + k, { key: "level", level: k, elo: elo[k] || null }]);
   } else if (levels.skill) {
     const [low, high] = levels.skill;
-    for (let k = low; k <= high; k++) choices.push(["skill " + k, "Skill Level " + k]);
+    for (let k = low; k <= high; k++) choices.push(["skill " + k, { key: "skill_level", level: k }]);
     choices.push(["", "full strength"]);
   } else choices.push(["", "full strength"]);
   return choices;

@@ -1,12 +1,15 @@
 // The page in Italian or English (the button in the header; the browser's language the first time).
-// What the board's state means (explain.js's lines) and the drills' news are written by key in
-// each language (sentences.js; ``showLine`` marks them data-line), and written again when the
-// language changes. The rest of the page is written in English; in Italian each such text is
-// looked up here as it appears: a MutationObserver sees the page's parts write their words, and
-// this module puts the Italian in their place (whole texts from WORDS, other sentences from
-// PATTERNS). A text without a translation stays in English: tests/companion_support.py finds it.
+// Two tables per language. A sentence with fields (what the board's state means, a drill's news, the
+// room's and the club's lines, a square's label) is a line {key, ...fields}, written by sentences.js
+// in each language with its grammar: ``showLine`` and ``showLineIn`` (an attribute) mark it
+// (data-line, data-line-<attribute>) and the language's button writes it again. A fixed text (a
+// label, a button, a heading, a title) is written in English and looked up in WORDS, its Italian put
+// in its place as it appears (a MutationObserver sees the page's parts write their words), as gettext
+// looks a text up by its English. A text in neither table stays in English: tests/companion_support.py
+// finds it. The host's own words inside a line (a board's reason for a refusal, Lichess's answer) are
+// shown as they are.
 import { $ } from "./dom.js";
-import { pieceIt, sentence, TERMS_IT } from "./sentences.js";
+import { sentence } from "./sentences.js";
 const KEY = "scacchiera-ui-lang";
 
 // Whole texts: a label, a button, a heading, a title.
@@ -36,7 +39,7 @@ const WORDS = {
   "New players, one a line": "Nuovi giocatori, uno per riga", "Make the tournament": "Crea il torneo",
   "Pair the next round": "Abbina il turno successivo", "Pair this round again": "Abbina di nuovo questo turno",
   "live PGN of this round": "PGN in diretta di questo turno", "Correct": "Correggi", "Move to board": "Sposta sulla scacchiera",
-  "playing": "in corso", "Standings": "Classifica", "Points": "Punti", "Crosstable": "Tabellone",
+  "Standings": "Classifica", "Points": "Punti", "Crosstable": "Tabellone",
   "withdraw": "ritira", "send again": "invia di nuovo", "Another tournament": "Un altro torneo",
   "Start a new one (this one's files stay)": "Iniziane uno nuovo (i file di questo restano)",
   "Lichess broadcast": "Trasmissione su Lichess", "Token with study:write": "Token con study:write", "Save": "Salva",
@@ -120,75 +123,18 @@ const WORDS = {
   "the sounds of a move, a capture, a check and low time": "i suoni di una mossa, una cattura, uno scacco e del poco tempo",
   "· the decks' seed": "· il seme dei mazzi", "Scacchi Sprint: just drawn": "Scacchi Sprint: appena pescata",
   // the board's buttons (the simulated display's: their names on the hardware)
-  "ms": "ms", "menu": "menu", "ok": "ok", "undo": "indietro", "diag": "diagnosi", "usb": "usb",
+  "ms": "ms", "+5 ms": "+5 ms", "+50 ms": "+50 ms", "+300 ms": "+300 ms", "menu": "menu", "ok": "ok", "undo": "indietro", "diag": "diagnosi", "usb": "usb",
 };
-
-// The LED meanings by their protocol names (firmware/scacchiera/leds/names.py): a square's label.
-const LIGHTS = { "last-move": "ultima mossa", check: "scacco", claim: "patta da chiedere", lifted: "pezzo alzato",
-  legal: "mossa possibile", "legal-capture": "cattura possibile", "show-from": "mossa chiesta: da qui",
-  "show-to": "mossa chiesta: a qui", error: "errore", fix: "da rimettere", "to-empty": "da svuotare",
-  "to-fill": "da riempire", "promote-queen": "promozione a donna", "promote-knight": "promozione a cavallo",
-  "promote-rook": "promozione a torre", "promote-bishop": "promozione ad alfiere", winner: "vincitore",
-  loser: "sconfitto", draw: "patta", "drop-target": "tessera: qui", "drop-pawn": "tessera: pedone",
-  "drop-knight": "tessera: cavallo", "drop-bishop": "tessera: alfiere", "drop-rook": "tessera: torre",
-  "drop-queen": "tessera: donna", "time-low": "poco tempo", offer: "proposta di patta", away: "assente",
-  "suggest-from": "suggerimento: da qui", "suggest-to": "suggerimento: a qui", asked: "mossa chiesta" };
-
-const LETTER = { pawn: "p", knight: "n", bishop: "b", rook: "r", queen: "q", king: "k" };
-// "the white pawn" in Italian, with its article and agreement (sentences.js's grammar).
-const piece = (colour, kind) => pieceIt(colour === "white" ? LETTER[kind].toUpperCase() : LETTER[kind], false);
-// A termination as the page writes it ("time forfeit"), in Italian; undefined for one it does not know.
-const term = (words) => TERMS_IT[words.replace(/ /g, "_")];
-
-// The board's sentences (explain.js, room.js, companion.js): a pattern, and its Italian.
-const PATTERNS = [
-  [/^(\S+) \((.*)\)$/, (m) => /^(1-0|0-1|1\/2-1\/2)$/.test(m[1]) ? m[1] + " (" + (term(m[2]) || m[2]) + ")" : null],
-  [/^(.*) – (.*)$/, (m) => ({ White: "Bianco", Black: "Nero" }[m[1]] || m[1]) + " – " + ({ White: "Bianco", Black: "Nero" }[m[2]] || m[2])],
-  [/^Elo (\d+)$/, (m) => "Elo " + m[1]],
-  [/^Skill Level (\d+)$/, (m) => "Skill Level " + m[1]],
-  // a square of the drawn board: its label and title (companion.js's drawSquares)
-  [/^([a-h][1-8]), (?:(white|black) (pawn|knight|bishop|rook|queen|king)|(empty))(?:, light: ([a-z-]+))?$/,
-    (m) => (m[5] && !LIGHTS[m[5]]) ? null : m[1] + ", " + (m[4] ? "vuota" : piece(m[2], m[3])) +
-      (m[5] ? ", luce: " + LIGHTS[m[5]] : "")],
-  [/^([a-h][1-8]): ([a-z-]+)$/, (m) => LIGHTS[m[2]] ? m[1] + ": " + LIGHTS[m[2]] : null],
-  [/^put it on ([a-h][1-8]) \(tap it, or tap \1\)$/, (m) => "mettilo su " + m[1] + " (toccalo, o tocca " + m[1] + ")"],
-  [/^open board (\d+)'s page$/, (m) => "apri la pagina della scacchiera " + m[1]],
-  [/^round (\d+) sent to the boards$/, (m) => "turno " + m[1] + " inviato alle scacchiere"],
-  [/^game (\d+) (recorded in|imported into) the ladder$/, (m) => "partita " + m[1] + " registrata nella classifica"],
-  [/^game (\d+) not rated: already in the ladder$/, (m) => "partita " + m[1] + " non valida: è già nella classifica"],
-  [/^round (\d+) board (\d+): (.+) \(the arbiter's\)$/, (m) => "turno " + m[1] + " scacchiera " + m[2] + ": " +
-    (m[3] === "no result" ? "nessun risultato" : m[3]) + " (dell'arbitro)"],
-  // Scacchi Sprint: a tile the rules refused where it was placed (explain.js's refusalWords)
-  [/^(.+) \(withdrew\)$/, (m) => m[1] + " (ritirato)"],
-  [/^(.+) withdrew: paired no more$/, (m) => m[1] + " si è ritirato: non più abbinato"],
-  [/^\+(\d+) ms$/, (m) => "+" + m[1] + " ms"],
-  [/^(.+) — (\d+) rounds · (round-robin|swiss) · (.+)$/, (m) => m[1] + " — " + m[2] + " turni · " +
-    (m[3] === "swiss" ? "svizzero" : "girone") + " · " + m[4]],
-  [/^(.+) — round (\d+) of (\d+) · (round-robin|swiss) · (.+)$/, (m) => m[1] + " — turno " + m[2] + " di " + m[3] +
-    " · " + (m[4] === "swiss" ? "svizzero" : "girone") + " · " + m[5]],
-  [/^(.+): (\d+) players, (\d+) rounds \((round-robin|swiss)\)$/, (m) => m[1] + ": " + m[2] + " giocatori, " + m[3] +
-    " turni (" + (m[4] === "swiss" ? "svizzero" : "girone") + ")"],
-  // how a game ended, alone (a result's title)
-  [/^([a-z ]+)$/, (m) => term(m[1]) === undefined ? null : term(m[1])],
-];
 
 let lang = localStorage.getItem(KEY) || ((navigator.language || "").startsWith("it") ? "it" : "en");
 const english = new WeakMap();     // a text node or an element's attribute -> its English, to come back to
 const ATTRIBUTES = ["title", "placeholder", "aria-label"];
 
-// The Italian of ``text`` (a whole text of WORDS, or a board's sentence of PATTERNS); null if it has none.
+// The Italian of ``text`` (a whole text of WORDS); null if it has none.
 export function italian(text) {
   const trimmed = text.trim();
-  if (!trimmed) return null;
-  if (WORDS[trimmed] !== undefined) return text.replace(trimmed, WORDS[trimmed]);
-  for (const [pattern, to] of PATTERNS) {
-    const m = trimmed.match(pattern);
-    if (m) {
-      const out = to(m);
-      if (out !== null) return text.replace(trimmed, out);
-    }
-  }
-  return null;
+  if (!trimmed || WORDS[trimmed] === undefined) return null;
+  return text.replace(trimmed, WORDS[trimmed]);
 }
 
 // Skipped: the logs (protocol lines), the PGN, the move list (the board's own letters: the Moves
@@ -214,7 +160,7 @@ function translateText(node) {
 
 function translateAttributes(el) {
   for (const name of ATTRIBUTES) {
-    if (!el.hasAttribute(name)) continue;
+    if (!el.hasAttribute(name) || el.hasAttribute("data-line-" + name)) continue;
     const store = english.get(el) || {};
     const now = el.getAttribute(name);
     const source = store[name] && store[name].it === now ? store[name].en : now;
@@ -267,6 +213,24 @@ export function showLine(el, line) {
   el.textContent = sentence(line, lang);
 }
 
+// A line {key, ...fields} as a text in the page's language (a dialog's question).
+export function lineText(line) { return sentence(line, lang); }
+
+// A line as an element's attribute (a title, an aria-label): kept as data-line-<attribute>, written
+// again by the language's button as showLine's are; null takes the attribute away. The same line
+// again writes nothing (the 64 squares' two each, at every state the board pushes).
+export function showLineIn(el, attribute, line) {
+  if (!line) {
+    el.removeAttribute(attribute);
+    el.removeAttribute("data-line-" + attribute);
+    return;
+  }
+  const kept = JSON.stringify(line);
+  if (el.getAttribute("data-line-" + attribute) === kept) return;
+  el.setAttribute("data-line-" + attribute, kept);
+  el.setAttribute(attribute, sentence(line, lang));
+}
+
 function apply() {
   document.documentElement.lang = lang;
   $("ui-lang").textContent = lang === "it" ? "EN" : "IT";
@@ -286,6 +250,11 @@ $("ui-lang").addEventListener("click", () => {
   lang = lang === "it" ? "en" : "it";
   localStorage.setItem(KEY, lang);
   for (const el of document.querySelectorAll("[data-line]")) el.textContent = sentence(JSON.parse(el.dataset.line), lang);
+  for (const name of ATTRIBUTES) {
+    for (const el of document.querySelectorAll("[data-line-" + name + "]")) {
+      el.setAttribute(name, sentence(JSON.parse(el.getAttribute("data-line-" + name)), lang));
+    }
+  }
   apply();
   watch();
 });

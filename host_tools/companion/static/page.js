@@ -292,7 +292,7 @@ function drawLegend(s) {
 }
 
 function drawPlayers() {
-  $("players").textContent = ($("white-name").value.trim() || "White") + " – " + ($("black-name").value.trim() || "Black");
+  showLine($("players"), { key: "players", white: $("white-name").value.trim() || null, black: $("black-name").value.trim() || null });
 }
 
 // The export is the board's own PGN, as its archive has it (the companion gave it the host's tags).

@@ -251,7 +251,7 @@ function drawPast(past) {
     open.className = "past-game";
     open.dataset.game = g.game;
     const names = document.createElement("b");
-    if (g.white !== undefined) names.textContent = g.white + " – " + g.black;
+    if (g.white !== undefined) showLine(names, { key: "players", white: g.white, black: g.black });
     else showLine(names, { key: "game_number", game: g.game });
     const about = document.createElement("small");
     if (g.white !== undefined) {
@@ -287,7 +287,7 @@ function received(s) {
   drawPast(s.past);
   drawOffer(s);
   const ladder = s.ladder || { changes: 0, said: null };
-  $("ladder-said").textContent = ladder.said || "";
+  showLine($("ladder-said"), ladder.said);
   // A rated game recorded, a player added: the table is read again.
   if (ladderChanges !== null && ladderChanges !== ladder.changes && $("ladder-box").open) loadLadder();
   ladderChanges = ladder.changes;

@@ -1,10 +1,12 @@
-// The board's state in sentences, by key: one table per language (English, Italian).
-// explain.js says what the state means, and train.js a drill's news, as lines {key, ...fields}
-// built from the state's own fields (the board's events, its LED meanings, the game's moves), never
-// as English to be matched again; each language writes every key from those fields with its own
-// grammar (a piece's article, its agreement, a plural). i18n.js's showLine writes a line in the
-// page's language, and again when the language changes. tests/companion_support.py renders every line a page shows in each
-// language and fails a test whose line a table cannot write.
+// The page's sentences, by key: one table per language (English, Italian).
+// The page's parts say what they show as lines {key, ...fields} built from the state's own fields
+// (the board's events, its LED meanings, the game's moves, the club's and the ladder's news from the
+// host), never as English to be matched again: explain.js what the state means, train.js a drill's
+// news, companion.js, room.js and page.js the room and the squares, club.js the club. Each language
+// writes every key from those fields with its own grammar (a piece's article, its agreement, a
+// plural). i18n.js's showLine writes a line in the page's language, and again when the language
+// changes. tests/companion_support.py renders every line a page shows in each language and fails a
+// test whose line a table cannot write.
 
 const NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
 
@@ -40,6 +42,9 @@ function placedEn(groups, back) {
 }
 
 // A move the board asks for, or hints: a Sprint placement, or a piece from a square to another.
+// A game the ladder was given: a board's by its number, a club's by its tournament, round and board.
+const gameEn = (f) => f.tournament ? f.tournament + " round " + f.round + " board " + f.board + ": " : "game " + f.game + " ";
+
 const moveEn = (m) => m.placement ? "a placement on " + m.to : thePieceEn(m.letter) + " from " + m.from + " to " + m.to;
 
 const SPRINT_WHY_EN = {
@@ -167,6 +172,46 @@ const EN = {
   control: (f) => f.minutes + " min + " + f.seconds + " s",
   waiting_for: (f) => "waiting for the board: " + f.problem,
   after_move: (f) => "after " + f.number + (f.black ? "… " : ". ") + f.san,
+  elo: (f) => "Elo " + f.elo,
+  skill_level: (f) => "Skill Level " + f.level,
+  // the game's names and result (companion.js, page.js, room.js)
+  players: (f) => (f.white || "White") + " – " + (f.black || "Black"),
+  result: (f) => f.result === "*" ? "the game goes on" : f.result + (f.termination ? " (" + f.termination.replace(/_/g, " ") + ")" : ""),
+  termination: (f) => f.termination.replace(/_/g, " "),
+  // a square of the drawn board (companion.js): its name for a screen reader, its title, a piece it asks for
+  square_label: (f) => f.square + ", " + (f.piece ? pieceEn(f.piece) : "empty") + (f.meaning ? ", light: " + f.meaning : ""),
+  square_title: (f) => f.square + (f.meaning ? ": " + f.meaning : ""),
+  put_it_on: (f) => "put it on " + f.square + " (tap it, or tap " + f.square + ")",
+  // the ladder (host_tools/ladder's ImportReport.line, the club's rating)
+  ladder_recorded: (f) => gameEn(f) + (f.result ? f.result + " " : "") + (f.imported ? "imported into" : "recorded in") + " the ladder",
+  ladder_not_rated: (f) => gameEn(f) + "not rated: " + (f.why.length ? f.why.join("; ") : "already in the ladder"),
+  ladder_refused: (f) => gameEn(f) + f.why,
+  // the club page (club.js) and the club's news (host_tools/club)
+  club_open_board: (f) => "open board " + f.board + "'s page",
+  club_unplugged: (f) => "unplugged: " + f.problem,
+  club_quiet: () => "quiet (not answering)",
+  club_title: (f) => f.name + " — " + (f.round ? "round " + f.round + " of " + f.planned : f.planned + " rounds") +
+    (f.finished ? " (finished)" : "") + " · " + f.system + (f.clock !== "off" ? " · " + f.clock : ""),
+  club_result: (f) => f.result ? f.result + (f.arbiter ? " (arbiter)" : "") : "playing",
+  club_byes: (f) => "Bye: " + f.names.join(", "),
+  club_player: (f) => f.name + (f.withdrawn ? " (withdrew)" : ""),
+  club_withdraw_ask: (f) => f.name + " withdraws: paired no more?",
+  club_plugged: (f) => "board " + f.board + " plugged in",
+  club_refused: (f) => "board " + f.board + " refused the club's " + f.command + ": " + f.why,
+  club_not_taken: (f) => f.boards.map(([board, why]) => "board " + board + " did not take its game (" + why +
+    "): send it again when it is back").join("; "),
+  club_round_sent: (f) => "round " + f.round + " sent to the boards",
+  club_arbiter: (f) => "round " + f.round + " board " + f.board + ": " + (f.result || "no result") + " (the arbiter's)",
+  club_withdrew: (f) => f.name + " withdrew: paired no more",
+  club_made: (f) => f.name + ": " + f.players + " players, " + f.rounds + " rounds (" + f.system + ")",
+  club_moved: (f) => "board " + f.board + "'s game moved to board " + f.to,
+  club_another_game: (f) => "board " + f.board + " shows another game than its pairing's (" + f.plies + " plies, " +
+    f.recorded + " recorded): send it again to set it up where it stood",
+  broadcast_state: (f) => (f.on ? "pushing to Lichess" : "not pushing") + (f.url ? " · " + f.url : "") + " · " + f.pushes +
+    " pushes" + (f.problem ? " · " + f.problem : f.notice ? " · " + f.notice : "") + (f.token ? "" : " · no token yet"),
+  broadcast_token_saved: () => "broadcast token saved (readable by you only)",
+  broadcast_pushing: () => "pushing the rounds to Lichess",
+  broadcast_stopped: () => "no more pushes to Lichess",
 };
 
 // -- Italian -------------------------------------------------------------------------------------
@@ -194,6 +239,9 @@ function placedIt(groups, back) {
     pieceIt(letter, squares.length > 1) + (back ? " di nuovo su " : " su ") + listIt(squares)));
 }
 
+const gameIt = (f) => f.tournament ? f.tournament + " turno " + f.round + " scacchiera " + f.board + ": " : "partita " + f.game + " ";
+const systemIt = (system) => system === "swiss" ? "svizzero" : "girone";
+
 const moveIt = (m) => m.placement ? "una tessera su " + m.to : pieceIt(m.letter, false) + " da " + m.from + " a " + m.to;
 const aPieceIt = (letter) => PIECES_IT[letter][2];
 
@@ -204,6 +252,17 @@ export const TERMS_IT = { checkmate: "scacco matto", stalemate: "stallo", resign
 
 // How an analysis judged a move (room.js, host_tools/companion/analysis.py's words).
 const JUDGEMENTS_IT = { inaccuracy: "imprecisione", mistake: "errore", blunder: "errore grave" };
+
+// The LED meanings by their protocol names (firmware/scacchiera/leds/names.py), as a square's label names them.
+export const LIGHTS_IT = { "last-move": "ultima mossa", check: "scacco", claim: "patta da chiedere", lifted: "pezzo alzato",
+  legal: "mossa possibile", "legal-capture": "cattura possibile", "show-from": "mossa chiesta: da qui",
+  "show-to": "mossa chiesta: a qui", error: "errore", fix: "da rimettere", "to-empty": "da svuotare",
+  "to-fill": "da riempire", "promote-queen": "promozione a donna", "promote-knight": "promozione a cavallo",
+  "promote-rook": "promozione a torre", "promote-bishop": "promozione ad alfiere", winner: "vincitore",
+  loser: "sconfitto", draw: "patta", "drop-target": "tessera: qui", "drop-pawn": "tessera: pedone",
+  "drop-knight": "tessera: cavallo", "drop-bishop": "tessera: alfiere", "drop-rook": "tessera: torre",
+  "drop-queen": "tessera: donna", "time-low": "poco tempo", offer: "proposta di patta", away: "assente",
+  "suggest-from": "suggerimento: da qui", "suggest-to": "suggerimento: a qui", asked: "mossa chiesta" };
 
 const SPRINT_WHY_IT = {
   queen_turn: (w) => "una donna non si può mettere prima del turno 8 (questo è il turno " + w.turn + ")",
@@ -330,6 +389,42 @@ const IT = {
   control: (f) => f.minutes + " min + " + f.seconds + " s",
   waiting_for: (f) => "aspetto la scacchiera: " + f.problem,
   after_move: (f) => "dopo " + f.number + (f.black ? "… " : ". ") + f.san,
+  elo: (f) => "Elo " + f.elo,
+  skill_level: (f) => "Skill Level " + f.level,
+  players: (f) => (f.white || "Bianco") + " – " + (f.black || "Nero"),
+  result: (f) => f.result === "*" ? "la partita continua" : f.result + (f.termination ? " (" + TERMS_IT[f.termination] + ")" : ""),
+  termination: (f) => TERMS_IT[f.termination],
+  square_label: (f) => f.square + ", " + (f.piece ? pieceIt(f.piece, false) : "vuota") + (f.meaning ? ", luce: " + LIGHTS_IT[f.meaning] : ""),
+  square_title: (f) => f.square + (f.meaning ? ": " + LIGHTS_IT[f.meaning] : ""),
+  put_it_on: (f) => "mettilo su " + f.square + " (toccalo, o tocca " + f.square + ")",
+  ladder_recorded: (f) => gameIt(f) + (f.result ? f.result + " " : "") + (f.imported ? "importata" : "registrata") + " nella classifica",
+  ladder_not_rated: (f) => gameIt(f) + "non valida: " + (f.why.length ? f.why.join("; ") : "è già nella classifica"),
+  ladder_refused: (f) => gameIt(f) + f.why,
+  club_open_board: (f) => "apri la pagina della scacchiera " + f.board,
+  club_unplugged: (f) => "scollegata: " + f.problem,
+  club_quiet: () => "silenziosa (non risponde)",
+  club_title: (f) => f.name + " — " + (f.round ? "turno " + f.round + " di " + f.planned : f.planned + " turni") +
+    (f.finished ? " (finito)" : "") + " · " + systemIt(f.system) + (f.clock !== "off" ? " · " + f.clock : ""),
+  club_result: (f) => f.result ? f.result + (f.arbiter ? " (arbitro)" : "") : "in corso",
+  club_byes: (f) => "Riposa: " + f.names.join(", "),
+  club_player: (f) => f.name + (f.withdrawn ? " (ritirato)" : ""),
+  club_withdraw_ask: (f) => f.name + " si ritira: non più abbinato?",
+  club_plugged: (f) => "scacchiera " + f.board + " collegata",
+  club_refused: (f) => "la scacchiera " + f.board + " ha rifiutato il comando " + f.command + " del circolo: " + f.why,
+  club_not_taken: (f) => f.boards.map(([board, why]) => "la scacchiera " + board + " non ha preso la sua partita (" + why +
+    "): inviala di nuovo quando torna").join("; "),
+  club_round_sent: (f) => "turno " + f.round + " inviato alle scacchiere",
+  club_arbiter: (f) => "turno " + f.round + " scacchiera " + f.board + ": " + (f.result || "nessun risultato") + " (dell'arbitro)",
+  club_withdrew: (f) => f.name + " si è ritirato: non più abbinato",
+  club_made: (f) => f.name + ": " + f.players + " giocatori, " + f.rounds + " turni (" + systemIt(f.system) + ")",
+  club_moved: (f) => "la partita della scacchiera " + f.board + " è passata alla scacchiera " + f.to,
+  club_another_game: (f) => "la scacchiera " + f.board + " mostra un'altra partita invece di quella abbinata (" + f.plies +
+    " semimosse, " + f.recorded + " registrate): inviala di nuovo per rimetterla dov'era",
+  broadcast_state: (f) => (f.on ? "invio a Lichess in corso" : "nessun invio") + (f.url ? " · " + f.url : "") + " · " + f.pushes +
+    " invii" + (f.problem ? " · " + f.problem : f.notice ? " · " + f.notice : "") + (f.token ? "" : " · ancora nessun token"),
+  broadcast_token_saved: () => "token della trasmissione salvato (leggibile solo da te)",
+  broadcast_pushing: () => "invio i turni a Lichess",
+  broadcast_stopped: () => "niente più invii a Lichess",
 };
 
 export const TABLES = { en: EN, it: IT };
