@@ -20,6 +20,10 @@ STOCK_UF2 ?= $(wildcard ../shared/rp2040/RPI_PICO-v1.28.0.uf2)
 export SCACCHIERA_STOCK_UF2 := $(if $(STOCK_UF2),$(abspath $(STOCK_UF2)),$(SCACCHIERA_STOCK_UF2))
 CG_DIR := tools/chessground
 PYTEST_WORKERS ?= 2
+# The tests go to the workers two at a time as each finishes (xdist's default sends each a quarter
+# of them at once): with the long kinds first (tests/conftest.py), both workers share the long ones
+# and end together.
+PARALLEL = -n $(PYTEST_WORKERS) --maxschedchunk 2
 
 .PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware uf2 deploy repl pgn engine-match puzzles pcb
 
@@ -93,14 +97,14 @@ check: deps
 	$(PY) -m pytest -n 2 -q -m "not slow and not browser and not emulator and not micropython and not kicad" $(CHECK_TESTS)
 
 test: deps mpy-cross
-	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not slow" -q
+	$(PY) -m pytest $(PARALLEL) -m "not slow" -q
 
 test-long: deps
-	$(PY) -m pytest -n $(PYTEST_WORKERS) -m slow -q
+	$(PY) -m pytest $(PARALLEL) -m slow -q
 
 # The emulated Pico alone (docs/emulator.md): make test-pico UF2=~/Downloads/RPI_PICO-v1.28.0.uf2
 test-pico: deps
-	$(PY) -m pytest -n $(PYTEST_WORKERS) -q tests/test_pico_emu.py
+	$(PY) -m pytest $(PARALLEL) -q tests/test_pico_emu.py
 
 perft: deps
 	$(PY) -m host_tools.perft --suite tests/data/perft_suite.epd

@@ -37,6 +37,7 @@ the saved game.
 """
 
 import glob
+import hashlib
 import json
 import os
 import re
@@ -131,17 +132,37 @@ def build(dest=DEFAULT, march="armv6m"):
             # -O3: no line-number tables in the bytecode (the firmware has no assert statements,
             # which -O also drops): about 3 KB of the Pico's heap after a 300-ply game (docs/display.md);
             # a traceback on the board names the file and function, not the line.
-            if march:
-                args, plain = ["-march=" + march, src], None
-            else:
-                with open(src) as f:
-                    args, plain = ["-"], bytecode_only(f.read())
-            result = subprocess.run([compiler, "-O3", "-s", rel, "-o", out] + args, input=plain,
-                                    capture_output=True, text=True)
-            if result.returncode:
-                raise SystemExit("mpy-cross failed on %s:\n%s" % (rel, result.stderr))
+            with open(src) as f:
+                source = f.read()
+            _compile(compiler, ["-O3", "-s", rel] + (["-march=" + march] if march else []),
+                     source if march else bytecode_only(source), out)
             written.append(rel[:-3] + ".mpy")
     return written
+
+
+# mpy-cross's output by its input: a build compiles only the files changed since the last one (the
+# tests build the firmware about twenty times, 7 s each from nothing). The key is everything the
+# output depends on: the compiler (its path, size and time), the options (the file's name among
+# them) and the source.
+MPY_CACHE = os.path.join(BUILD, "mpy-cache")
+
+
+def _compile(compiler, options, source, out):
+    """mpy-cross ``options`` on ``source`` (a file's text, given on stdin) into ``out``, or its copy
+    from MPY_CACHE; SystemExit with mpy-cross's complaint."""
+    stat = os.stat(compiler)
+    key = hashlib.sha256(repr((compiler, stat.st_size, stat.st_mtime_ns, options, source)).encode()).hexdigest()
+    cached = os.path.join(MPY_CACHE, key + ".mpy")
+    if not os.path.exists(cached):
+        result = subprocess.run([compiler] + options + ["-o", out, "-"], input=source, capture_output=True, text=True)
+        if result.returncode:
+            raise SystemExit("mpy-cross failed on %s:\n%s" % (options[options.index("-s") + 1], result.stderr))
+        os.makedirs(MPY_CACHE, exist_ok=True)
+        fd, part = tempfile.mkstemp(dir=MPY_CACHE)        # whole or absent: builds run side by side
+        os.close(fd)
+        shutil.copyfile(out, part)
+        os.replace(part, cached)
+    shutil.copyfile(cached, out)
 
 
 def micropython_uf2(path=None):

@@ -20,6 +20,17 @@ if "SCACCHIERA_LADDER_DB" not in os.environ:
 
 import pytest
 
+# The long kinds first (the emulated Pico's boards, then the browser's pages), handed to the workers
+# a few at a time (the Makefile's --maxschedchunk): they share the long tests and end on short ones
+# together, not one on a two-minute test while the other waits.
+FIRST = ("emulator", "browser", "micropython")
+
+
+def pytest_collection_modifyitems(items):
+    def kind(item):
+        return next((i for i, name in enumerate(FIRST) if item.get_closest_marker(name)), len(FIRST))
+    items.sort(key=kind)
+
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):

@@ -5,7 +5,7 @@ remembers, past games analysed, one board look. Everything through the page as a
 
 import chess
 
-from companion_support import BROWSER_TESTS, Player, browser, served, size, start_game  # noqa: F401 (fixtures)
+from companion_support import BROWSER_TESTS, Player, browser, served, one_size, size, start_game  # noqa: F401 (fixtures)
 from host_tools.companion.boards import SimulatedBoard
 
 pytestmark = BROWSER_TESTS
@@ -15,6 +15,7 @@ TAPPED_GAME = ("e2e4 d7d5 e4d5 g8f6 g1f3 c7c5 d5c6 c8g4 f1e2 e7e6 e1g1 d8c7 c6b7
                "a8c6 g8h8 c6d6 f6e8 d6f8").split()
 
 
+@one_size("phone")
 def test_a_whole_game_by_taps_only(browser, size):
     board = SimulatedBoard()
     with served(board) as url:
@@ -82,6 +83,7 @@ def test_a_takeback_of_a_capture_answered_by_taps_on_a_phone_without_scrolling(b
         assert not p.errors
 
 
+@one_size("desktop")
 def test_the_simulated_hands_make_the_computers_moves_and_its_clock_stops_at_its_announcement(browser, size):
     from host_tools.companion.engine import engines
     board = SimulatedBoard(hands_play_computer=True)
@@ -121,6 +123,7 @@ def test_the_simulated_hands_make_the_computers_moves_and_its_clock_stops_at_its
         assert not p.errors
 
 
+@one_size("phone")
 def test_a_puzzle_from_the_train_dialog_sets_itself_up_is_solved_by_taps_then_next_puzzle(browser, size, tmp_path):
     from host_tools.companion import training
     board = SimulatedBoard(hands_play_computer=True)
@@ -205,6 +208,7 @@ def test_the_new_game_dialog_remembers_the_last_choices_and_a_chess960_game_show
         assert not p.errors
 
 
+@one_size("desktop")
 def test_a_past_game_opened_analysed_and_opened_again_without_a_second_analysis(browser, size, tmp_path):
     board = SimulatedBoard()
     board.ladder_path = str(tmp_path / "ladder.sqlite3")

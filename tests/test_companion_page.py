@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from companion_support import (ARTIFACTS, BROWSER_TESTS, ScriptedBoard, chromium, finger_drag, served as serve_board, start_game,
-                                status_reply)
+from companion_support import (ARTIFACTS, BROWSER_TESTS, ScriptedBoard, chromium, finger_drag, one_size, served as serve_board,
+                                start_game, status_reply)
 from host_tools import _paths  # noqa: F401  (firmware/ on the path)
 from host_tools.companion.boards import SimulatedBoard
 from host_tools.companion.engine import OWN, OWN_COMMAND
@@ -685,7 +685,7 @@ def test_the_computers_levels_are_one_scale_with_the_elo_named(browser, board):
     assert len(own) == 7
 
 
-@pytest.mark.parametrize("size", SIZES)
+@one_size("phone")
 def test_takeback_draw_and_resign_from_the_pages_buttons(browser, board, size):
     """The game's actions were gestures on the board only: the page's buttons do them (44 px tall)."""
     page = open_page(browser, board, size)
@@ -829,7 +829,7 @@ def test_the_pieces_each_side_took_are_shown_with_the_material(browser, board):
     assert not page.errors
 
 
-@pytest.mark.parametrize("size", SIZES)
+@one_size("phone")
 def test_a_past_game_is_listed_opened_downloaded_and_imported_into_the_ladder(browser, tmp_path, size):
     from host_tools.ladder.ladder import Ladder
     path = str(tmp_path / "ladder.sqlite3")

@@ -11,7 +11,7 @@ import random
 import chess
 import pytest
 
-from companion_support import BROWSER_TESTS, BUTTONS, Player, browser, served, size, start_game  # noqa: F401 (fixtures)
+from companion_support import BROWSER_TESTS, BUTTONS, Player, browser, served, one_size, size, start_game  # noqa: F401 (fixtures)
 from host_tools.companion.boards import SimulatedBoard
 
 pytestmark = BROWSER_TESTS
@@ -75,7 +75,7 @@ def test_the_first_viewport_holds_the_game_and_its_buttons(browser, computer_boa
 
 # The phone's whole game (52 s) in make test-long: make test plays the desktop's, and every phone
 # gesture is in make test through the shorter phone tests above and below.
-@pytest.mark.parametrize("size", ["desktop", pytest.param("phone", marks=pytest.mark.slow)])
+@one_size("desktop")
 def test_a_whole_game_against_the_computer(browser, computer_board, size):
     """The person (White: legal moves at random, seeded) against the computer at full strength, every
     move made by drags on the page, to the end: the result said on screen."""
@@ -119,6 +119,7 @@ def test_a_capture_by_drag_onto_the_enemy_piece(browser, board, size):
         assert not p.errors
 
 
+@one_size("desktop")
 def test_takeback_against_the_computer(browser, computer_board, size):
     """Take back: the computer's reply and the person's move go; the words and the LEDs say which
     pieces to put back, and once the hands did, it is the person's move again."""
@@ -147,6 +148,7 @@ def test_takeback_against_the_computer(browser, computer_board, size):
         assert not p.errors
 
 
+@one_size("phone")
 def test_a_draw_offer_accepted_and_a_resignation(browser, board, size):
     with served(board) as url:
         p = player_on(browser, board, url, size)
@@ -173,6 +175,7 @@ def test_a_draw_offer_accepted_and_a_resignation(browser, board, size):
         assert not p.errors
 
 
+@one_size("phone")
 def test_a_sprint_game(browser, board, size):
     """Scacchi Sprint from the dialog: the hand of tiles under the board, a tile dragged onto a square."""
     with served(board) as url:
@@ -204,6 +207,7 @@ def test_a_sprint_game(browser, board, size):
         assert not p.errors
 
 
+@one_size("desktop")
 def test_the_whole_page_in_italian_and_back(browser, board, size):
     """The header's button: the page's words in Italian (the buttons, the turn, the board's sentences
     about a piece on a wrong square, the dialog), remembered after a reload, and back to English."""

@@ -530,7 +530,7 @@ def test_an_update_by_uf2_keeps_the_games(tmp_path):
 @pytest.mark.skipif(find_stock_uf2() is None, reason="the move from stock MicroPython: supply " + WHERE_STOCK_UF2)
 def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
     """A board on stock MicroPython (make deploy's old layout: the firmware on littlefs at 0xA0000) with
-    a game in progress and five archived games, upgraded by make deploy's code over the serial link
+    a game in progress and two archived games, upgraded by make deploy's code over the serial link
     (mpremote on a pseudo-terminal): /games copied off, scacchiera.uf2 flashed (the filesystem moves
     to 0x100000 and starts empty), /games put back. The game resumes where it stood, the archive is
     whole, and the copy stays on this computer."""
@@ -540,11 +540,11 @@ def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
     hands = PicoHands(uf2=find_stock_uf2(), firmware=build_firmware(str(tmp_path / "stock")))
     try:
         assert hands.emu.layout.name == "stock"
-        _play_archived_games(hands, 5)
+        _play_archived_games(hands, 2)
         run(hands, "lift e2\nwait 200\nplace e4\nwait 700\nlift e7\nwait 200\nplace e5\nwait 700\n"
                    "expect moves e2e4 e7e5")
         before = _games_on(hands)
-        assert len(before) == 5
+        assert len(before) == 2
         mark = len(hands.emu.serial)
         link = SerialLink(hands.emu).start()
 
@@ -561,7 +561,7 @@ def test_make_deploy_moves_a_stock_board_to_romfs_with_its_games(tmp_path):
         assert st["moves"] == ["e2e4", "e7e5"] and st["in_sync"], st
         assert _games_on(hands) == before
         kept = sorted(os.listdir(tmp_path / "backup" / "games" / "archive"))
-        assert len([n for n in kept if n.endswith(".pgn")]) == 5, kept
+        assert len([n for n in kept if n.endswith(".pgn")]) == 2, kept
         files = hands.emu.flash_files()
         assert "/main.py" in files and "/hal.mpy" not in files and "/scacchiera/runner.mpy" not in files
     finally:

@@ -24,6 +24,7 @@ from sprint_checker import Referee
 STYLES = ("random", "placer", "mover", "hunter", "castle", "repeat", "hourglass")
 FULL_GAMES = 200         # every ply compared with the referee
 SAMPLED_GAMES = 240      # every 4th ply (and the last) compared; the rest: the move is legal
+FAST_BLOCKS = 3          # of each kind in `make test` (60 games each); the rest in `make test-long`
 SLOW_GAMES = 3000        # `make test-long`
 MAX_PLIES = 800
 TERMINATIONS = collections.Counter()
@@ -128,13 +129,19 @@ def run_game(seed, every):
 BLOCK = 20                # games a test item plays (the seed is in every failure's message)
 
 
-@pytest.mark.parametrize("first", range(0, FULL_GAMES, BLOCK))
+def blocks(start, games):
+    """The first seed of each BLOCK of ``games`` from ``start``; past FAST_BLOCKS, make test-long's."""
+    return [pytest.param(first, marks=() if i < FAST_BLOCKS else pytest.mark.slow)
+            for i, first in enumerate(range(start, start + games, BLOCK))]
+
+
+@pytest.mark.parametrize("first", blocks(0, FULL_GAMES))
 def test_every_ply_matches_the_referee(first):
     for seed in range(first, first + BLOCK):
         run_game(seed, every=1)
 
 
-@pytest.mark.parametrize("first", range(FULL_GAMES, FULL_GAMES + SAMPLED_GAMES, BLOCK))
+@pytest.mark.parametrize("first", blocks(FULL_GAMES, SAMPLED_GAMES))
 def test_sampled_plies_match_the_referee(first):
     for seed in range(first, first + BLOCK):
         run_game(seed, every=4)
