@@ -25,6 +25,11 @@ function joined(items, and) {
 }
 const listEn = (items) => joined(items, " and ");
 
+// A move with its number: "12. e4", "12… e5".
+const numbered = (f) => f.number + (f.black ? "… " : ". ") + f.san;
+// A termination's name in English: "time forfeit".
+const termEn = (termination) => termination.replace(/_/g, " ");
+
 function pieceEn(letter) {
   if (!letter || letter === "?") return "a piece";
   return (letter === letter.toUpperCase() ? "white " : "black ") + NAMES[letter.toLowerCase()];
@@ -90,7 +95,15 @@ export const MEANINGS = {
   "asked": "a program on the USB link (a DGT or ChessLink app) lights this square",
 };
 
+// Lines written alike in both languages (a unit, a name of the engines' own).
+const ALIKE = {
+  control: (f) => f.minutes + " min + " + f.seconds + " s",
+  elo: (f) => "Elo " + f.elo,
+  skill_level: (f) => "Skill Level " + f.level,
+};
+
 const EN = {
+  ...ALIKE,
   waiting: () => "Waiting for the board…",
   refused: (f) => "The board refused " + (f.command ? "“" + f.command + "”" : "the line sent") + ": " + f.why +
     (/[.!?]$/.test(f.why) ? "" : "."),
@@ -129,7 +142,7 @@ const EN = {
     : ", the engine's best move (lit on the board; you may play another)."),
   in_hand: (f) => "In the hand: " + listEn(f.pieces.map((p) => thePieceEn(p.letter) + " from " + p.square)) + ".",
   over: (f) => "Game over: " + (f.result === "1-0" ? "White wins" : f.result === "0-1" ? "Black wins" : "Drawn") +
-    (f.termination ? " (" + f.termination.replace(/_/g, " ") + ")" : "") + ". Start a new game with New.",
+    (f.termination ? " (" + termEn(f.termination) + ")" : "") + ". Start a new game with New.",
   check: (f) => side(f.white) + " is in check.",
   claim: (f) => side(f.white) + " may claim a draw (the king pulses slowly).",
   to_move: (f) => side(f.white) + " to move.",
@@ -150,7 +163,7 @@ const EN = {
   puzzle_rating: (f) => "Puzzle rating: " + f.rating + signed(f.change),
   // the room (companion.js, room.js)
   turn: (f) => side(f.white) + " to move",
-  last_move: (f) => "last: " + f.number + (f.black ? "… " : ". ") + f.san,
+  last_move: (f) => "last: " + numbered(f),
   material: (f) => "Material: White " + f.white + " · Black " + f.black + (f.white === f.black ? " (even)"
     : " (" + (f.white > f.black ? "White +" + (f.white - f.black) : "Black +" + (f.black - f.white)) + ")"),
   offer_open: (f) => side(f.white) + " offers a draw: " + side(!f.white) + " may accept it or play on.",
@@ -169,15 +182,12 @@ const EN = {
   level: (f) => "Level " + f.level + (f.elo ? " (about Elo " + f.elo + ")" : ""),
   board_engine: (f) => "the board's engine, level " + f.level + (f.elo ? " (about Elo " + f.elo + ")" : ""),
   computer_engine: (f) => (f.ours ? "Scacchiera's engine" : f.engine) + " on this computer",
-  control: (f) => f.minutes + " min + " + f.seconds + " s",
   waiting_for: (f) => "waiting for the board: " + f.problem,
-  after_move: (f) => "after " + f.number + (f.black ? "… " : ". ") + f.san,
-  elo: (f) => "Elo " + f.elo,
-  skill_level: (f) => "Skill Level " + f.level,
+  after_move: (f) => "after " + numbered(f),
   // the game's names and result (companion.js, page.js, room.js)
   players: (f) => (f.white || "White") + " – " + (f.black || "Black"),
-  result: (f) => f.result === "*" ? "the game goes on" : f.result + (f.termination ? " (" + f.termination.replace(/_/g, " ") + ")" : ""),
-  termination: (f) => f.termination.replace(/_/g, " "),
+  result: (f) => f.result === "*" ? "the game goes on" : f.result + (f.termination ? " (" + termEn(f.termination) + ")" : ""),
+  termination: (f) => termEn(f.termination),
   // a square of the drawn board (companion.js): its name for a screen reader, its title, a piece it asks for
   square_label: (f) => f.square + ", " + (f.piece ? pieceEn(f.piece) : "empty") + (f.meaning ? ", light: " + f.meaning : ""),
   square_title: (f) => f.square + (f.meaning ? ": " + f.meaning : ""),
@@ -308,6 +318,7 @@ export const MEANINGS_IT = {
 };
 
 const IT = {
+  ...ALIKE,
   waiting: () => "Aspetto la scacchiera…",
   refused: (f) => "La scacchiera ha rifiutato " + (f.command ? "“" + f.command + "”" : "la riga inviata") + ": " + f.why +
     (/[.!?]$/.test(f.why) ? "" : "."),
@@ -348,7 +359,7 @@ const IT = {
     : ", la mossa migliore del motore (accesa sulla scacchiera; puoi giocarne un'altra)."),
   in_hand: (f) => "In mano: " + listIt(f.pieces.map((p) => pieceIt(p.letter, false) + " da " + p.square)) + ".",
   over: (f) => "Partita finita: " + (f.result === "1-0" ? "vince il Bianco" : f.result === "0-1" ? "vince il Nero" : "patta") +
-    (f.termination ? " (" + (TERMS_IT[f.termination] || f.termination.replace(/_/g, " ")) + ")" : "") +
+    (f.termination ? " (" + (TERMS_IT[f.termination] || termEn(f.termination)) + ")" : "") +
     ". Una nuova partita con Nuova.",
   check: (f) => SIDE_IT_START(f.white) + " è sotto scacco.",
   claim: (f) => SIDE_IT_START(f.white) + " può chiedere la patta (il re pulsa lento).",
@@ -368,7 +379,7 @@ const IT = {
   drill_score: (f) => "Punteggio: " + f.percent + " %",
   puzzle_rating: (f) => "Valore nei problemi: " + f.rating + signed(f.change),
   turn: (f) => "Muove " + SIDE_IT(f.white),
-  last_move: (f) => "ultima: " + f.number + (f.black ? "… " : ". ") + f.san,
+  last_move: (f) => "ultima: " + numbered(f),
   material: (f) => "Materiale: Bianco " + f.white + " · Nero " + f.black + (f.white === f.black ? " (pari)"
     : " (" + (f.white > f.black ? "Bianco +" + (f.white - f.black) : "Nero +" + (f.black - f.white)) + ")"),
   offer_open: (f) => SIDE_IT_START(f.white) + " propone patta: " + SIDE_IT(!f.white) + " può accettarla o continuare.",
@@ -386,11 +397,8 @@ const IT = {
   level: (f) => "Livello " + f.level + (f.elo ? " (circa Elo " + f.elo + ")" : ""),
   board_engine: (f) => "il motore della scacchiera, livello " + f.level + (f.elo ? " (circa Elo " + f.elo + ")" : ""),
   computer_engine: (f) => (f.ours ? "il motore di Scacchiera" : f.engine) + " su questo computer",
-  control: (f) => f.minutes + " min + " + f.seconds + " s",
   waiting_for: (f) => "aspetto la scacchiera: " + f.problem,
-  after_move: (f) => "dopo " + f.number + (f.black ? "… " : ". ") + f.san,
-  elo: (f) => "Elo " + f.elo,
-  skill_level: (f) => "Skill Level " + f.level,
+  after_move: (f) => "dopo " + numbered(f),
   players: (f) => (f.white || "Bianco") + " – " + (f.black || "Nero"),
   result: (f) => f.result === "*" ? "la partita continua" : f.result + (f.termination ? " (" + TERMS_IT[f.termination] + ")" : ""),
   termination: (f) => TERMS_IT[f.termination],
