@@ -86,10 +86,16 @@ def said(page, text, timeout=8000):
 MARKED = "Array.from(document.querySelectorAll('#mirror square.%s')).filter(e => e.style.display !== 'none').length"
 
 
+SHOWN_MOVES = "Array.from(document.querySelectorAll('#moves .mv')).map(b => b.textContent).join(' ')"
+
+
 def moves_are(page, sans, timeout=8000):
-    page.wait_for_function(
-        "want => Array.from(document.querySelectorAll('#moves .mv')).map(b => b.textContent).join(' ') === want",
-        arg=" ".join(sans), timeout=timeout, polling=50)
+    """Wait until the move list reads ``sans``; on a timeout, say what it read instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_function("want => %s === want" % SHOWN_MOVES, arg=" ".join(sans), timeout=timeout, polling=50)
+    except PlaywrightTimeout:
+        raise AssertionError("the move list reads %r, not %r" % (page.evaluate(SHOWN_MOVES), " ".join(sans)))
 
 
 @pytest.mark.usb_view
@@ -285,7 +291,13 @@ def test_a_phone_plays_with_its_scaled_board_and_taps_the_move_list(browser, boa
 
 
 def mouse_drag(page, fr, to):
-    """The mouse takes the piece on the simulated board's ``fr`` to ``to`` (the page's own hands)."""
+    """The mouse takes the piece on the simulated board's ``fr`` to ``to`` (the page's own hands),
+    once the page shows that piece and an empty hand, as a person waits to see the last move land
+    (the page decides at the press whether it lifts a piece, from the newest state it has)."""
+    page.wait_for_function(
+        """sq => { const s = window.scacchiera.state;
+                   const i = 'abcdefgh'.indexOf(sq[0]) + 8 * (Number(sq[1]) - 1);
+                   return s && !s.hand && !!s.pieces[i]; }""", arg=fr, polling=50)
     page.locator("#board").scroll_into_view_if_needed()
     a = page.locator(".sq[data-square='%s']" % fr).bounding_box()
     b = page.locator(".sq[data-square='%s']" % to).bounding_box()
