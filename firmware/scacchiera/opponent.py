@@ -91,7 +91,7 @@ class Opponent:
             if self.clock is None:
                 self.clock = runner.hw.ticks_us     # once: a bound method is an allocation
             done = self._slice((runner.due_us - NODE_US) & _TICKS_MASK)
-            runner.searching = True
+            runner.searching = None if done else self   # (runner.step: its slices alone between ticks)
         except MemoryError:
             if not self.locked:
                 raise
@@ -216,8 +216,13 @@ def _answer(game, score):
     offers.answer(game, score)
 
 
-def attach(runner):
-    """Load, configure or drop the part after ``opponent`` or ``engine_side`` changed."""
+def attach(runner, name, value, save=True):
+    """Set ``opponent`` or ``engine_side`` to ``value``, and load, configure or drop the part.
+    ValueError (nothing set) for the board's engine in Scacchi Sprint, unless the journal
+    restores it (``save`` False)."""
+    if save and name == "opponent" and str(value)[:6] == "engine" and variant_of(runner.app.game.position) == SPRINT:
+        raise ValueError("the board's engine plays chess only (not Scacchi Sprint)")
+    setattr(runner, name, value)
     part = find(runner)
     if runner.opponent == "person":
         runner.engine = None

@@ -58,18 +58,19 @@ from . import VERSION, FIRMWARE, options, elapsed, heap_lock, heap_unlock
 from .app import App
 from . import const
 from .leds.palette import Palette, BLINK_MS
-from .rules.variants import variant_of, SPRINT
 from .link.protocol import Protocol
 from .storage.journal import Journal
 
 PERIOD_US = 2000          # one scan every 2 ms: 500 scans/s in quiet states, >= 400 over a game (docs/firmware.md: the budget)
 SEARCH_PERIOD_US = 2500   # while a part works between scans (the engine's search): 400 scans/s (docs/engine.md)
 SLOW_MS = 10              # serial, buttons, LEDs
+_SEARCH_SLOW_MS = const(20)   # the same while a part searches and the board is quiet (Runner._search_on)
 _RATE_MS = const(1000)    # the scan rate's window
 CATCH_UP_US = 10000       # a stall up to this long is caught up (scans back to back); a longer one is not
 _LONG_SCAN_MS = const(3)  # a scan that took this long (a move's commit) leaves a due slice to the next step,
                           # once: the shorter steps and catching up keep scans (docs/firmware.md)
 _MASK = const(0x3FFFFFFF)
+_HALF = const(0x20000000)
 _GC_PLIES = const(12)     # plies played between two garbage collections made while the board is still
 
 
@@ -82,7 +83,7 @@ class Runner:
         options.defaults(self, options.RUNNER)   # brightness: percent of max_level
         self.period_us = period_us
         self.due_us = 0                # when the next scan is due (ticks_us): a part may work until then
-        self.searching = False         # a part worked between scans in this step: pace at SEARCH_PERIOD_US
+        self.searching = None          # the part that works between scans (until its search ends): pace at SEARCH_PERIOD_US
         self.app = App(led_of_square=self.led_of_square, led_order=led_order, brightness_cap=max_level)
         self.app.game.seed_source = hw.random_seed
         self.app.game.lights_first = True
@@ -143,15 +144,18 @@ class Runner:
         """Scan every ``period_us`` (``steps`` times, or for ever); every SEARCH_PERIOD_US after a
         step in which a part worked until the next scan was due (``searching``, ``due_us``)."""
         hw = self.hw
+        quiet = self.period_us
+        searching = max(quiet, SEARCH_PERIOD_US)
         next_us = hw.ticks_us()
         while steps:
-            period = max(self.period_us, SEARCH_PERIOD_US) if self.searching else self.period_us
-            next_us = (next_us + period) & _MASK
+            next_us = (next_us + (quiet if self.searching is None else searching)) & _MASK
             self.due_us = next_us
             self.step()
             if steps > 0:
                 steps -= 1
-            wait = elapsed(next_us, hw.ticks_us())
+            wait = (next_us - hw.ticks_us()) & _MASK       # elapsed(), inline: a call less a scan
+            if wait >= _HALF:
+                wait = wait - _MASK - 1
             if wait > 0:
                 hw.sleep_us(wait)
             elif wait < -CATCH_UP_US:
@@ -160,10 +164,18 @@ class Runner:
     def step(self):
         """One scan and whatever is due. Allocates nothing when nothing happens, its calls' frames
         included: each call a steady scan makes fits in 11 words (scacchiera/__init__.py; tests/
-        test_frames.py), so some are split in two."""
+        test_frames.py), so some are split in two. While a part searches (the engine) and the
+        switches are as they were, a scan between two ticks is the search's next slice alone: the
+        game's timed work (a move's settle, a gesture, the clocks), the serial port and the journal
+        wait for the next tick, _SEARCH_SLOW_MS at most; a reed's change ends the wait at once."""
         now = self.hw.ticks_ms()
-        self.searching = False
-        if self._sense(now):
+        self._read()
+        if self.searching is not None and self.holder is None and (now - self._slow_ms) & _MASK < _SEARCH_SLOW_MS \
+                and self.app.debouncer.quiet(self.rows, now):
+            self.searching.scan(self, now)   # the search's next slice alone (the docstring)
+            return
+        self.searching = None
+        if self.holder is None and self.app.scan(self.rows, now):
             self.show(now)             # a piece lifted or put down: its LEDs now, not at the next slice
             self.app.game.announce()   # then the news of a move the change committed (lights_first)
         if elapsed(now, self._slow_ms) >= SLOW_MS and (elapsed(self.hw.ticks_ms(), now) < _LONG_SCAN_MS or
@@ -177,19 +189,18 @@ class Runner:
             for part in self.parts:
                 part.tick(self, now)
             self.show(now)
+            self.hw.feed_watchdog()    # every SLOW_MS (2 x at most): a call less a scan
         for part in self.parts:
             part.scan(self, now)
-        self.hw.feed_watchdog()
 
-    def _sense(self, now):
-        """Read the switch rows and hand them to the game; True if a reed's change reached it."""
+    def _read(self):
+        """Read the switch rows (``rows``)."""
         heap_lock()                    # read_rows' frame on the stack (scacchiera/__init__.py)
         try:
             self.hw.read_rows(self.rows)
         finally:
             heap_unlock()
         self.scans = (self.scans + 1) & _MASK
-        return self.holder is None and self.app.scan(self.rows, now)
 
     def crash(self, e):
         """The loop failed: say why and save what can be saved (a reset follows)."""
@@ -286,10 +297,12 @@ class Runner:
 
     def set_option(self, name, value, save=True):
         """Change an option (options.py) and save it in the journal; ValueError for a bad name or value."""
-        if save and name == "opponent" and str(value)[:6] == "engine" and variant_of(self.app.game.position) == SPRINT:
-            raise ValueError("the board's engine plays chess only (not Scacchi Sprint)")
         if options.check(name, value)[4] == options.RUNNER:
-            setattr(self, name, value)
+            if name == "opponent" or name == "engine_side":
+                from .opponent import attach     # loaded only when someone other than a person plays
+                attach(self, name, value, save)
+            else:
+                setattr(self, name, value)
             if name == "brightness":
                 self.app.palette = Palette(self.led_of_square, self.led_order,
                                            max(1, self.max_level * self.brightness // 100))
@@ -298,8 +311,6 @@ class Runner:
                     from .link.hosts import leave
                     leave(self.protocol)         # the next host is told (or forced) by the new setting
             else:
-                from .opponent import attach     # loaded only when someone other than a person plays
-                attach(self)
                 self.app.game.machine = -1 if self.opponent == "person" else "wb".index(self.engine_side)
         else:
             self.app.game.set_option(name, value)

@@ -68,6 +68,8 @@ class Debouncer:
         a piece lifted and another put down within one debounce window are a
         lift, then a placement, whatever the order of their squares.
         """
+        if self.quiet(rows, now):
+            return 0
         heap_lock()                    # _poll's frame on the stack (scacchiera/__init__.py)
         try:
             n = self._poll(rows, now)  # true: a square's raw state is not its stable one
@@ -82,6 +84,15 @@ class Debouncer:
         n = self._settle(0, now)       # departures first; one local for both (runner.step: 11 words)
         return self._settle(1, now) + n
 
+    def quiet(self, rows, now):
+        """The usual scan: nothing moved and nothing waits (two compares); True if so, the scan's
+        time noted. Nothing else is due (the main loop asks it first while the engine searches)."""
+        raw = self.raw
+        if rows == raw and raw == self.stable:
+            self.at = now & 0xFFFF
+            return True
+        return False
+
     def _briefs(self, now):
         briefs = self.briefs
         for sq in range(64):
@@ -90,12 +101,10 @@ class Debouncer:
         briefs[:] = _NONE
 
     def _poll(self, rows, now):
-        """Note each square's raw change; is any square's raw state not the stable one?"""
+        """Note each square's raw change (some square's raw or new state is not the stable one:
+        ``scan``); is any square's raw state not the stable one?"""
         stable = self.stable
         raw = self.raw
-        if rows == raw and raw == stable:
-            self.at = now & 0xFFFF         # the usual scan (nothing moved, nothing waits): two compares
-            return False
         since = self.since
         stalled = (now - self.at) & 0xFFFF > self.delay_ms    # what happened meanwhile is unknown
         self.at = now & 0xFFFF
