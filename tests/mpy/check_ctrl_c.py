@@ -17,7 +17,8 @@ from scacchiera import start
 
 
 def board(fail_at, error):
-    """A board whose loop, at its ``fail_at``-th watchdog feed, locks the heap and raises ``error``."""
+    """A board whose loop, at its ``fail_at``-th watchdog feed (one each 10 ms tick), locks the heap
+    and raises ``error``."""
     machine.reset_board()
     serial = LoopSerial()
     hw = hal.Hardware(clock=machine.clock, serial=serial, root="/tmp/ctrl-c-games")
@@ -36,7 +37,7 @@ def board(fail_at, error):
 
 
 def main():
-    runner, _serial = board(50, KeyboardInterrupt())
+    runner, _serial = board(20, KeyboardInterrupt())
     try:
         start.serve(runner, 200)
         raise AssertionError("the Ctrl-C did not stop the loop")
@@ -44,7 +45,7 @@ def main():
         pass
     room = bytearray(1000)                 # MemoryError here if the heap stayed locked
     print("ctrl-c: stopped, the heap usable (%d bytes)" % len(room))
-    runner, serial = board(50, ValueError("a bug"))
+    runner, serial = board(20, ValueError("a bug"))
     try:
         start.serve(runner, 200)
         raise AssertionError("the crash did not reset the board")
