@@ -1,6 +1,6 @@
 """A change to the engine against the engine before it, until an SPRT decides (host_tools/sprt.py).
 
-    python -m host_tools.engine_sprt BASE [--level 7] [--nodes 13000] [--elo0 0] [--elo1 10]
+    python -m host_tools.engine_sprt BASE [--level 7] [--nodes 18000] [--elo0 0] [--elo1 10]
                                           [--alpha 0.05] [--beta 0.05] [--max-pairs 2000]
 
 The engine of this working tree (the candidate) plays the engine of the commit ``BASE`` (its

@@ -39,9 +39,9 @@ except ImportError:  # CPython
 # so it blunders plausibly, not absurdly. The budgets of levels 1 to 6 come from
 # the emulated RP2040 as it was in bytecode: the board's loop searched ~230
 # nodes/s while it scanned on at >= 200 scans/s, so level 6 answered in about
-# 10 s. With the search's loop in machine code the board's loop searches ~1,400-1,600
+# 10 s. With the search's loop in machine code the board's loop searches ~2,100
 # nodes/s at 400 scans/s (docs/engine.md): level 6 answers in under 2 s (the default),
-# level 7 searches what 10 s allow in the slowest of fourteen middle games.
+# level 7 searches what 10 s allow in the slowest of fourteen middle games, less a tenth.
 # Spaced by games level against level (engine_match --ladder, docs/engine.md
 # "Strength", last on 28 Nov 2026): the noise does most of it, the depth cap the rest.
 LEVELS = (
@@ -52,7 +52,7 @@ LEVELS = (
     (3, 40, 600),
     (40, 25, 1200),
     (40, 0, 2300),
-    (40, 0, 13000),
+    (40, 0, 18000),
 )
 MIN_LEVEL = 1
 MAX_LEVEL = len(LEVELS) - 1
