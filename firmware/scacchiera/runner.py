@@ -64,7 +64,7 @@ from .storage.journal import Journal
 PERIOD_US = 2000          # one scan every 2 ms: 500 scans/s in quiet states, >= 400 over a game (docs/firmware.md: the budget)
 SEARCH_PERIOD_US = 2500   # while a part works between scans (the engine's search): 400 scans/s (docs/engine.md)
 SLOW_MS = 10              # serial, buttons, LEDs
-_SEARCH_SLOW_MS = const(20)   # the same while a part searches and the board is quiet (Runner._search_on)
+_SEARCH_SLOW_MS = const(20)   # the same while a part searches and the board is quiet (Runner.step)
 _RATE_MS = const(1000)    # the scan rate's window
 CATCH_UP_US = 10000       # a stall up to this long is caught up (scans back to back); a longer one is not
 _LONG_SCAN_MS = const(3)  # a scan that took this long (a move's commit) leaves a due slice to the next step,
