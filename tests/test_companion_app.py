@@ -253,10 +253,9 @@ def test_a_past_game_opened_analysed_and_opened_again_without_a_second_analysis(
         p.page.evaluate("document.getElementById('past-box').open = true")
         p.page.click(item)
         # The graph of the first opening is still drawn: wait for the board's answer to this one.
-        for _ in range(200):
-            if board.past["open"]["analysis"]["state"] == "saved":
-                break
-            p.page.wait_for_timeout(50)
+        p.page.wait_for_function("""() => { const past = window.scacchiera.state.past;
+            return past && past.open && past.open.analysis && past.open.analysis.state === 'saved'; }""",
+                                 polling=50)
         p.page.wait_for_selector("#past-graph svg polygon")
         assert board.past["open"]["analysis"]["state"] == "saved" and analyses.runs == 1
         assert p.page.locator("#past-analyse").is_hidden()

@@ -144,11 +144,11 @@ class Runner:
         """Scan every ``period_us`` (``steps`` times, or for ever); every SEARCH_PERIOD_US after a
         step in which a part worked until the next scan was due (``searching``, ``due_us``)."""
         hw = self.hw
-        quiet = self.period_us
-        searching = max(quiet, SEARCH_PERIOD_US)
+        quiet_us = self.period_us
+        search_us = max(quiet_us, SEARCH_PERIOD_US)
         next_us = hw.ticks_us()
         while steps:
-            next_us = (next_us + (quiet if self.searching is None else searching)) & _MASK
+            next_us = (next_us + (quiet_us if self.searching is None else search_us)) & _MASK
             self.due_us = next_us
             self.step()
             if steps > 0:
