@@ -152,9 +152,11 @@ PGN_DIR ?= games
 firmware: $(VENV)/.installed
 	$(PY) -m host_tools.deploy build build/firmware
 
-# One file for a new board (README: "Flashing the Pico"), and scacchiera-update.uf2 for a board flashed before.
+# One file for a new board (README: "Flashing the Pico"), and scacchiera-update.uf2 for a board flashed before;
+# BOARD=RPI_PICO_W: scacchiera-w.uf2 and scacchiera-w-update.uf2 for a Pico W (docs/protocols.md: Bluetooth LE).
+BOARD ?= RPI_PICO
 uf2: $(VENV)/.flash-tools $(RP2040_DIR)/node_modules/.installed
-	$(PY) -m host_tools.deploy uf2 build
+	$(PY) -m host_tools.deploy uf2 build --board $(BOARD)
 
 # A board on the ROMFS build: the new ROMFS image, its games kept. A board on stock MicroPython is moved
 # to the ROMFS build, its games copied off and put back (docs/flashing.md); STOCK=1 keeps it stock.

@@ -6,7 +6,8 @@ by node): the same perft, the time to list Kiwipete's legal moves, and the heap
 after boot and after 300- and 1000-ply games (bytes a ply). CPython also counts
 the journal's flash operations per move. The emulated Pico (host_tools/pico_emu/bench.py): boot,
 scan rates, LED and move latencies, heap and flash work over a 300-ply game; the engine's speed
-(host_tools/pico_emu/engine_bench.py); perft and the legal moves (host_tools/pico_emu/rules_bench.py).
+(host_tools/pico_emu/engine_bench.py); perft and the legal moves (host_tools/pico_emu/rules_bench.py);
+the Pico W with an app over Bluetooth LE (host_tools/pico_emu/ble_bench.py).
 """
 
 import os
@@ -509,6 +510,8 @@ def main():
     engine_bench.main()
     from host_tools.pico_emu import rules_bench       # perft and the legal moves on the emulated RP2040
     rules_bench.main()
+    from host_tools.pico_emu import ble_bench         # the Pico W with an app on Bluetooth LE (a fake radio)
+    ble_bench.main()
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@ bytecode runs in place from flash, puzzles.bin is read in place) and a new
 filesystem at 0x10100000 holding main.py. ``DEST/scacchiera-update.uf2`` is
 the same without the filesystem: it updates a board flashed before and
 leaves its games alone. The UF2 blocks are written by npm's ``uf2``
-(tools/rp2040/uf2.mjs).
+(tools/rp2040/uf2.mjs). ``uf2 --board RPI_PICO_W``: the same for a Pico W
+(../shared/rp2040's RPI_PICO_W_ROMFS build by default), ``DEST/scacchiera-w.uf2``
+and ``scacchiera-w-update.uf2``, at the W's offsets (pico_emu/flash.py's ROMFS_W).
 
 ``upload``: with mpremote (PORT ``auto`` finds the Pico's USB serial port),
 stops the running firmware (Ctrl-C; the firmware disarms its watchdog) and
@@ -60,6 +62,8 @@ SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
 ROMFS_UF2 = os.path.join(SHARED, "RPI_PICO_ROMFS-v1.28.0.uf2")
 WHERE_ROMFS_UF2 = ("MicroPython v1.28.0 for the Pico with a 384 KiB ROMFS partition (RPI_PICO_ROMFS-v1.28.0.uf2): "
                    "docs/flashing.md builds it; pass MICROPYTHON_UF2=path")
+# The boards make uf2 builds for (BOARD=): the MicroPython each starts from by default.
+BOARDS = {"RPI_PICO": ROMFS_UF2, "RPI_PICO_W": os.path.join(SHARED, "RPI_PICO_W_ROMFS-v1.28.0.uf2")}
 
 # Run on the Pico: remove files and folders from its filesystem, quietly if absent.
 _RM = """import os
@@ -165,10 +169,10 @@ def _compile(compiler, options, source, out):
     shutil.copyfile(cached, out)
 
 
-def micropython_uf2(path=None):
-    """The MicroPython with a ROMFS partition that make uf2 starts from: ``path``, $MICROPYTHON_UF2 or
-    ../shared/rp2040's; SystemExit saying what to supply if there is none."""
-    path = path or os.environ.get("MICROPYTHON_UF2") or ROMFS_UF2
+def micropython_uf2(path=None, board="RPI_PICO"):
+    """The MicroPython with a ROMFS partition that make uf2 starts from: ``path``, $MICROPYTHON_UF2 (for
+    the Pico) or ../shared/rp2040's for ``board``; SystemExit saying what to supply if there is none."""
+    path = path or board == "RPI_PICO" and os.environ.get("MICROPYTHON_UF2") or BOARDS[board]
     if not os.path.exists(path):
         raise SystemExit("no %s: supply %s" % (path, WHERE_ROMFS_UF2))
     if not uf2_info(path)["romfs_build"]:
@@ -201,7 +205,7 @@ def romfs_image(firmware, out):
     if result.returncode:
         raise SystemExit("mpremote romfs build failed:\n%s%s" % (result.stdout, result.stderr))
     size = os.path.getsize(out)
-    if size > flash.ROMFS.romfs_bytes:
+    if size > flash.ROMFS.romfs_bytes:       # the same size on the Pico and the Pico W
         raise SystemExit("the ROMFS image is %d B: the partition holds %d" % (size, flash.ROMFS.romfs_bytes))
     return size
 
@@ -214,25 +218,34 @@ def write_uf2(out, base, parts):
         raise SystemExit("writing %s failed:\n%s" % (out, result.stderr))
 
 
+def uf2_names(base):
+    """(a new board's UF2, an update's) for MicroPython ``base``: a Pico W's are named so."""
+    w = "-w" if uf2_info(base).get("pico_w") else ""
+    return "scacchiera%s.uf2" % w, "scacchiera%s-update.uf2" % w
+
+
 def assemble_uf2(firmware, base, dest):
-    """The UF2s of a build (``firmware``, a folder) on MicroPython ``base``, in ``dest``:
-    {"new": scacchiera.uf2, "update": scacchiera-update.uf2, "romfs": the image's size}."""
+    """The UF2s of a build (``firmware``, a folder) on MicroPython ``base`` (a Pico's or a Pico W's:
+    its layout), in ``dest``: {"new": scacchiera.uf2, "update": scacchiera-update.uf2, "romfs": the
+    image's size} (scacchiera-w.uf2, scacchiera-w-update.uf2 for a Pico W)."""
+    layout = flash.layout_of(uf2_info(base))
     os.makedirs(dest, exist_ok=True)
     image = os.path.join(dest, "scacchiera-romfs.img")
     size = romfs_image(firmware, image)
     fs_image = os.path.join(dest, "scacchiera-fs.img")
     with open(fs_image, "wb") as f:
-        f.write(flash.build_image(firmware, flash.ROMFS, only=SOURCE_FILES))
-    new = os.path.join(dest, "scacchiera.uf2")
-    update = os.path.join(dest, "scacchiera-update.uf2")
-    write_uf2(new, base, [(image, flash.ROMFS.romfs_offset), (fs_image, flash.ROMFS.fs_offset)])
-    write_uf2(update, base, [(image, flash.ROMFS.romfs_offset)])
+        f.write(flash.build_image(firmware, layout, only=SOURCE_FILES))
+    names = uf2_names(base)
+    new = os.path.join(dest, names[0])
+    update = os.path.join(dest, names[1])
+    write_uf2(new, base, [(image, layout.romfs_offset), (fs_image, layout.fs_offset)])
+    write_uf2(update, base, [(image, layout.romfs_offset)])
     return {"new": new, "update": update, "romfs": size, "base": base}
 
 
-def make_uf2(dest=BUILD, base=None):
+def make_uf2(dest=BUILD, base=None, board="RPI_PICO"):
     """make uf2: the build in DEST/firmware, then assemble_uf2's files in DEST."""
-    base = micropython_uf2(base)
+    base = micropython_uf2(base, board)
     firmware = os.path.join(dest, "firmware")
     build(firmware)
     return assemble_uf2(firmware, base, dest)
@@ -249,23 +262,26 @@ def mpremote(port, *args, capture=False):
     return out.returncode, out.stdout + out.stderr
 
 
-# Run on the board: which MicroPython it runs. A ROMFS build has vfs.rom_ioctl and a partition.
-_KIND = """import vfs
+# Run on the board: which MicroPython it runs (a ROMFS build has vfs.rom_ioctl and a partition), for
+# which board (its banner's name: a Pico W's says so).
+_KIND = """import vfs, sys
 try:
     n = vfs.rom_ioctl(1)
 except Exception:
     n = 0
-print('KIND', 'romfs' if n and n > 0 else 'stock')
+print('KIND', 'romfs' if n and n > 0 else 'stock', 'RPI_PICO_W' if 'Pico W' in sys.implementation._machine else 'RPI_PICO')
 """
 _SHOWN = {_CLEAN: "<remove the old firmware>", _KIND: "<which MicroPython>", _CLEAR_GAMES: "<remove /games>"}
 
 
 def board_kind(port):
-    """"romfs" (MicroPython with a ROMFS partition) or "stock", asked of the board at ``port``."""
+    """("romfs" (MicroPython with a ROMFS partition) or "stock", "RPI_PICO" or "RPI_PICO_W"), asked of
+    the board at ``port``."""
     status, out = mpremote(port, "exec", _KIND, capture=True)
     if status or "KIND " not in out:
         raise SystemExit("could not ask the board at %s which MicroPython it runs:\n%s" % (port, out))
-    return out.rsplit("KIND ", 1)[1].split()[0]
+    words = out.rsplit("KIND ", 1)[1].split()
+    return words[0], words[1]
 
 
 def upload(port="auto", dest=DEFAULT, stock=False, flash_uf2=None, backup=None):
@@ -276,7 +292,7 @@ def upload(port="auto", dest=DEFAULT, stock=False, flash_uf2=None, backup=None):
     - A board on stock MicroPython: moved to the ROMFS build, which moves its filesystem (see
       ``upgrade``); with ``stock``, it keeps stock MicroPython and gets the files (the old layout).
     """
-    kind = board_kind(port)
+    kind, board = board_kind(port)
     if kind == "stock" and stock:
         files = build(dest)
         top = [f for f in files if "/" not in f]
@@ -285,7 +301,7 @@ def upload(port="auto", dest=DEFAULT, stock=False, flash_uf2=None, backup=None):
             args += ["+", "cp", os.path.join(dest, f), ":"]
         return mpremote(port, *(args + ["+", "reset"]))
     if kind == "stock":
-        made = make_uf2(os.path.dirname(dest))
+        made = make_uf2(os.path.dirname(dest), board=board)     # a Pico W gets the W's build
         return upgrade(port, made["new"], flash_uf2 or (lambda path: flash_by_drive(path, port)), backup)
     build(dest)                       # a ROMFS board: the image alone (no MicroPython needed here)
     image = os.path.join(os.path.dirname(dest), "scacchiera-romfs.img")
@@ -297,7 +313,8 @@ def upload(port="auto", dest=DEFAULT, stock=False, flash_uf2=None, backup=None):
 def upgrade(port, uf2, flash_uf2, backup=None):
     """Stock MicroPython to the ROMFS build (scacchiera.uf2), the games kept.
 
-    The ROMFS build's filesystem starts where the ROMFS partition was (0xA0000 -> 0x100000): flashing
+    The ROMFS build's filesystem starts where the ROMFS partition was (0xA0000 -> 0x100000; a Pico W's
+    0x12C000 -> 0x18C000): flashing
     it formats the filesystem and loses the saved game and the archive. So: ``/games`` is copied to
     ``backup`` first (a folder on this computer, kept), the UF2 is flashed (``flash_uf2(path)``), and
     ``/games`` is put back with the firmware stopped; the board then resumes its game."""
@@ -368,7 +385,14 @@ def main(argv=None):
             dest = args[args.index("--dest") + 1]
         return fetch_pgn(port, dest)
     if what == "uf2":
-        made = make_uf2(os.path.abspath(args[0]) if args else BUILD)
+        board = "RPI_PICO"
+        if "--board" in args:
+            i = args.index("--board")
+            board = args[i + 1]
+            del args[i:i + 2]
+            if board not in BOARDS:
+                raise SystemExit("--board: one of %s" % ", ".join(sorted(BOARDS)))
+        made = make_uf2(os.path.abspath(args[0]) if args else BUILD, board=board)
         for key in ("new", "update"):
             print("%s  %d B  (%s)" % (os.path.relpath(made[key], os.getcwd()), os.path.getsize(made[key]),
                                       "a new board" if key == "new" else "an update: the games stay"))

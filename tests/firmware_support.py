@@ -22,11 +22,13 @@ PERIOD_US = 5000
 START_SQUARES = list(range(16)) + list(range(48, 64))
 
 
-def run_on_the_pins(script, flash, *args):
+def run_on_the_pins(script, flash, *args, radio=False):
     """A tests/mpy check of the whole firmware on the fake pins under CPython: the fake ``machine`` first
-    on the path (as mpy_runner.run_micropython puts it for MicroPython), ``flash`` its folder."""
+    on the path (as mpy_runner.run_micropython puts it for MicroPython), ``flash`` its folder;
+    ``radio``: the fake ``bluetooth`` before them (a Pico W)."""
     import subprocess
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([FAKEHW, os.path.join(ROOT, "firmware")]))
+    paths = [os.path.join(FAKEHW, "radio")] if radio else []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths + [FAKEHW, os.path.join(ROOT, "firmware")]))
     return subprocess.run([sys.executable, os.path.join(ROOT, "tests", "mpy", script), str(flash)] + list(args),
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
 
@@ -34,8 +36,9 @@ def run_on_the_pins(script, flash, *args):
 class Board:
     """A board booted on FakeHardware: its runner, its hands, the lines it sent."""
 
-    def __init__(self, fs=None, rows=None, squares=START_SQUARES, cause="power_on", held=(), display=None):
-        self.hw = FakeHardware(fs=fs, display=display)
+    def __init__(self, fs=None, rows=None, squares=START_SQUARES, cause="power_on", held=(), display=None,
+                 radio=None):
+        self.hw = FakeHardware(fs=fs, display=display, radio=radio)
         self.hw.cause = cause
         if rows is not None:
             self.hw.occupied[:] = rows

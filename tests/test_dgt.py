@@ -31,12 +31,19 @@ class DgtHost:
 
     def command(self, byte):
         """One command, and 60 ms for the board (its first: 40 ms of silence make it a DGT host)."""
-        self.board.hw.send_bytes(bytes((byte,)))
+        self.send(bytes((byte,)))
         self.board.run(12)
+
+    def send(self, data):
+        self.board.hw.send_bytes(data)
+
+    def received(self):
+        """Every byte the board sent this host."""
+        return self.board.hw.serial.raw
 
     def messages(self, keep=False):
         """The messages since the last call (``keep``: left to be read again)."""
-        raw = self.board.hw.serial.raw
+        raw = self.received()
         out = []
         at = self.seen
         while at < len(raw):
@@ -218,7 +225,12 @@ def test_a_dgt_host_is_answered_and_follows_a_whole_game():
     board = Board()
     board.wait(300)
     board.hw.serial.raw = bytearray()     # what the board writes from now on (the boot's JSON line is before)
-    host = DgtHost(board)
+    follow_a_whole_game(board, DgtHost(board))
+
+
+def follow_a_whole_game(board, host):
+    """``host`` asks who the board is, then follows an 80-ply game with both castlings, en passant,
+    promotions, captures in both hand orders and a takeback, checked after every move."""
     host.command(DGT_SEND_VERSION)
     host.command(DGT_RETURN_SERIALNR)
     host.command(DGT_SEND_TRADEMARK)
@@ -300,7 +312,7 @@ def game_for_micropython(seed=3, plies=80):
 def test_a_dgt_host_under_micropython():
     game = game_for_micropython()
     out = run_micropython("tests/mpy/check_dgt_game.py", "/tmp/flash", json.dumps(game),
-                          paths=("host_tools/fakehw", "firmware"), data=())
+                          paths=("host_tools/fakehw", "firmware", "tests/mpy"), data=())
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert out.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
     assert "80 plies" in out.stdout

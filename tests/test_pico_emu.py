@@ -62,13 +62,14 @@ def sim_json(script):
     return json.loads(out.stdout.strip().split("\n")[-1])
 
 
-def pico_json(script, firmware, heap=False):
+def pico_json(script, firmware, heap=False, uf2=None):
+    """``script`` on the emulated board (``firmware`` on the default MicroPython, or make uf2's ``uf2``)."""
     from host_tools.hands import script_setup
     from host_tools.pico_emu.board import PicoHands
     with open(script) as f:
         text = f.read()
     setup = script_setup(text)
-    hands = PicoHands(setup.get("fen"), "fide", setup.get("variant"), setup.get("seed"), firmware=firmware)
+    hands = PicoHands(setup.get("fen"), "fide", setup.get("variant"), setup.get("seed"), firmware=firmware, uf2=uf2)
     try:
         for number, line in enumerate(text.split("\n"), 1):
             hands.step(line, number)
@@ -77,9 +78,9 @@ def pico_json(script, firmware, heap=False):
         hands.emu.close()
 
 
-def assert_same_as_sim(script, firmware):
+def assert_same_as_sim(script, firmware, uf2=None):
     sim = sim_json(script)
-    pico, hands = pico_json(script, firmware)
+    pico, hands = pico_json(script, firmware, uf2=uf2)
     for key in ("fen", "moves", "san", "result", "termination", "in_sync", "leds"):
         assert pico[key] == sim[key], "%s: %s on the Pico, %s on the simulator" % (key, pico[key], sim[key])
     crashes = [line for line in pico["protocol"] if '"crash"' in line or '"internal"' in line]

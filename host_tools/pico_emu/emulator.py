@@ -89,8 +89,8 @@ def _assembled_uf2(firmware, base):
     """scacchiera.uf2 from an existing build folder (make uf2's parts around it), in a folder beside
     it, made again only when the build or ``base`` is newer."""
     from host_tools import deploy
-    dest = firmware.rstrip(os.sep) + "-uf2"
-    out = os.path.join(dest, "scacchiera.uf2")
+    dest = firmware.rstrip(os.sep) + ("-w-uf2" if deploy.uf2_info(base).get("pico_w") else "-uf2")
+    out = os.path.join(dest, deploy.uf2_names(base)[0])
     newest = max([os.path.getmtime(os.path.join(here, n)) for here, _d, names in os.walk(firmware) for n in names]
                  + [os.path.getmtime(base)])
     if not os.path.exists(out) or os.path.getmtime(out) < newest:
@@ -119,11 +119,11 @@ class Emulator:
             raise EmulatorError(why)
         self._tmp = tempfile.TemporaryDirectory(prefix="scacchiera-pico-")
         info = deploy.uf2_info(self.uf2)
-        self.layout = flash.ROMFS if info["romfs_build"] else flash.STOCK
+        self.layout = flash.layout_of(info)
         image = None                   # a filesystem laid in the flash beside the UF2 (make deploy's)
         if len(info["runs"]) == 1:     # MicroPython alone: the firmware added as the board gets it
             firmware = firmware or build_firmware(os.path.join(self._tmp.name, "firmware"))
-            if self.layout is flash.ROMFS:
+            if self.layout is not flash.STOCK:
                 self.uf2 = _assembled_uf2(firmware, self.uf2)
             else:
                 image = os.path.join(self._tmp.name, "fs.img")
@@ -245,7 +245,7 @@ class Emulator:
         from host_tools import deploy
         info = deploy.uf2_info(path)
         self._call(op="drop_uf2", uf2=os.path.abspath(path))
-        self.layout = flash.ROMFS if info["romfs_build"] else flash.STOCK
+        self.layout = flash.layout_of(info)
         self.boots.append(self.t_ms)
 
     def flash_stats(self):

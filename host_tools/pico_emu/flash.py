@@ -7,7 +7,10 @@ depends on the build (hardware/micropython/ROMFS_BUILD.md):
 - ``STOCK``, the official RPI_PICO: 1408 KiB at offset 0xA0000 (352 blocks),
   holding the whole firmware after ``make deploy``;
 - ``ROMFS``, RPI_PICO_ROMFS (``make uf2``): the firmware in a 384 KiB ROMFS
-  partition at 0xA0000, the filesystem 1024 KiB at 0x100000 (256 blocks).
+  partition at 0xA0000, the filesystem 1024 KiB at 0x100000 (256 blocks);
+- ``ROMFS_W``, RPI_PICO_W_ROMFS (``make uf2 BOARD=RPI_PICO_W``): the W's larger
+  MicroPython (CYW43, BTstack) keeps its 1200 KiB region, the ROMFS partition at
+  0x12C000, the filesystem 464 KiB at 0x18C000 (116 blocks).
 
 PyPI's ``littlefs-python`` builds the same layout; ``read_files`` opens an
 image read back from the emulated flash.
@@ -39,6 +42,14 @@ class Layout:
 
 STOCK = Layout("stock", 0xA0000, 352)
 ROMFS = Layout("romfs", 0x100000, 256, romfs_offset=0xA0000, romfs_bytes=384 * 1024)
+ROMFS_W = Layout("romfs-w", 0x18C000, 116, romfs_offset=0x12C000, romfs_bytes=384 * 1024)
+
+
+def layout_of(info):
+    """The layout of the MicroPython a UF2 holds (deploy.uf2_info's answer)."""
+    if not info["romfs_build"]:
+        return STOCK
+    return ROMFS_W if info.get("pico_w") else ROMFS
 
 
 def _fs(layout, **kwargs):

@@ -10,6 +10,7 @@ import json
 import sys
 
 import machine
+from dgt_wire import messages
 from pinboard import PinBoard
 
 PERIOD_US = 5000
@@ -22,17 +23,6 @@ def ok(name):
     print("ok   " + name)
 
 
-def messages(serial, at):
-    """(messages [(id, data)], where the next starts) in serial.raw from ``at``."""
-    raw = serial.raw
-    out = []
-    while at < len(raw):
-        size = (raw[at + 1] << 7) | raw[at + 2]
-        out.append((raw[at], bytes(raw[at + 3:at + size])))
-        at += size
-    return out, at
-
-
 board = PinBoard(sys.argv[1], PERIOD_US)
 game = json.loads(sys.argv[2])
 board.set_up(START)
@@ -43,7 +33,7 @@ serial.raw = bytearray()
 at = 0
 serial.send_bytes(b"\x42")            # SEND_BRD, then silence: a DGT host
 board.run(12)
-got, at = messages(serial, at)
+got, at = messages(serial.raw, at)
 assert got == [(0x86, bytes(game["start"]))], got
 ok("the first board dump")
 serial.send_bytes(b"\x44")            # SEND_UPDATE_BRD: field updates from now on
@@ -53,13 +43,13 @@ for ply, (steps, updates, dump) in enumerate(zip(game["steps"], game["updates"],
         (machine.board.lift if kind == "lift" else machine.board.place)(square)
         board.hands.wait(80)
     board.hands.wait(game["settle"][ply])
-    got, at = messages(serial, at)
+    got, at = messages(serial.raw, at)
     fields = [[data[0], data[1]] for kind, data in got if kind == 0x8E]
     if updates is not None:
         assert fields == updates, (ply, fields, updates)
     serial.send_bytes(b"\x42")
     board.run(4)
-    got, at = messages(serial, at)
+    got, at = messages(serial.raw, at)
     assert got == [(0x86, bytes(dump))], (ply, got, dump)
 ok("%d plies: field updates and board dumps" % len(game["steps"]))
 serial.send_bytes(bytes((0x60, 4, 1, 12, 28, 0)))   # the Revelation II's LEDs: e7 and e5 (fields 12, 28)
@@ -67,7 +57,7 @@ serial.send_bytes(b"\x41")                         # SEND_CLK: no clock set, so 
 board.run(4)
 asked = board.runner.app.asked
 assert [sq for sq in range(64) if asked[sq]] == [36, 52], asked
-got, at = messages(serial, at)
+got, at = messages(serial.raw, at)
 assert got == [(0x8D, b"\x00\x00\x00\x00\x00\x00\x20")], got
 serial.send_bytes(bytes((0x82, 0, 1, 3)))           # bus mode: SEND_BRD to address 1, its sum
 board.run(4)

@@ -58,8 +58,9 @@ function write(out, base, parts) {
   return blocks.length;
 }
 
-/** What a UF2 holds: its runs of consecutive blocks ([start, end, blocks]) and whether the
-MicroPython in its first run was built with a ROMFS partition (its binary names the drive). */
+/** What a UF2 holds: its runs of consecutive blocks ([start, end, blocks]), whether the
+MicroPython in its first run was built with a ROMFS partition (its binary names the drive) and
+whether for a Pico W (its banner's board name). */
 function info(path) {
   const blocks = readBlocks(path);
   const runs = [];
@@ -74,7 +75,7 @@ function info(path) {
   }
   const end = runs.length ? runs[0][1] : 0;
   const code = Buffer.concat(blocks.filter((b) => b.flashAddress < end).map((b) => b.payload));
-  return { runs, romfs_build: code.includes('ROMFS') };
+  return { runs, romfs_build: code.includes('ROMFS'), pico_w: code.includes('Pico W') };
 }
 
 if (process.argv[1] && process.argv[1].endsWith('uf2.mjs')) {

@@ -222,6 +222,11 @@ def _status(p, runner, game, a):
     columns = getattr(runner.hw, "columns", None)
     if columns is not None:
         status["columns"] = columns            # the wiring's recovery times and the scan's wait (hal.py)
+    link = getattr(runner, "ble_link", None)
+    if link is not None:
+        status["ble"] = link.state()           # a Pico W's radio: what it advertises, who has the board
+    elif getattr(runner.hw, "radio_why", ""):
+        status["ble"] = {"error": runner.hw.radio_why}
     if a.get("mem"):                   # asked for only: gc.mem_free walks the heap (docs/protocol.md)
         try:
             import gc

@@ -264,7 +264,8 @@ class Dgt:
         self.cmd = bytearray(8)           # a command of more than one byte, as it comes
         self.cmd_n = 0
         self.cmd_len = 0                  # its length once known (0: not yet)
-        self.cmd_at = 0                   # when its last byte came (a program cut mid-command: _CUT_MS)
+        self.cmd_at = 0                   # when its last byte came (a program cut mid-command: cut_ms)
+        self.cut_ms = _CUT_MS             # longer over BLE, whose writes come a connection interval apart (ble.py)
         self.clock_s = -1                 # the seconds last sent in BWTIME (white's * 16384 + black's)
         self.bus = bus                    # bus mode: 4-byte commands, answers with address and sum
         self.tags = bytearray(_CHANGES)   # bus mode: field changes not yet asked for (EEPROM tags)
@@ -304,7 +305,7 @@ class Dgt:
         lowercase letter, "{": a text host), so protocol.py gives the link back. Unknown commands
         are ignored, as a DGT board does."""
         now = runner.hw.ticks_ms()
-        if self.cmd_n and elapsed(now, self.cmd_at) > _CUT_MS:
+        if self.cmd_n and elapsed(now, self.cmd_at) > self.cut_ms:
             self.cmd_n = 0                # the program that began it is gone: this byte is the next one's
         self.cmd_at = now
         if self.cmd_n:

@@ -56,12 +56,13 @@ def feed(protocol, data, n, now, start):
             and not _is_text(data[start]):
         open_host(protocol, usb)       # set usb dgt|chesslink: its host, whatever its first bytes
     if protocol.host is not None:
+        fixed = getattr(protocol.port, "fixed_host", False)   # an app on a BLE service: it says whose (ble.py)
         while start < n:
             b = data[start]
-            if usb == "auto" and _newcomer(protocol.host, b):
+            if usb == "auto" and not fixed and _newcomer(protocol.host, b):
                 leave(protocol, False)   # another program on the link: judged by its first message
                 break
-            if not host_byte(protocol, b):
+            if not host_byte(protocol, b) and not fixed:
                 leave(protocol)    # never a DGT or ChessLink byte: a text or JSON host, from here
                 break
             start += 1

@@ -8,8 +8,9 @@ cut leaves the old archive and at most a stray ``tmp.pgn``, never half a game.
 
 Before a new file is written, the oldest games are removed until both caps
 hold with it: at most ``max_games`` files and ``max_bytes`` bytes. The
-defaults (64 games, 192 KiB) keep the archive under a quarter of a Pico W's
-848 KiB filesystem; a 300-ply game is about 2.5 KB of PGN.
+defaults (64 games, 192 KiB) are 19 % of the Pico's 1024 KiB filesystem (the
+ROMFS build) and 41 % of the Pico W's 464 KiB (its ROMFS build: docs/flashing.md);
+a 300-ply game is about 2.5 KB of PGN, so the count cap comes first.
 """
 
 FOLDER = "archive"

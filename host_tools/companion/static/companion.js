@@ -62,6 +62,8 @@ export const OPTION_LABELS = {
   abandon_min: "abandonment after N minutes away (0: off)",
   opponent: "opponent", engine_side: "the side the engine or the computer plays",
   suggest: "hints from the engine on request (off in rated and online games)",
+  usb: "the USB link's language", ble: "Bluetooth: the board poses as",
+  ble_number: "Bluetooth: the board's number in its name (0: none)",
 };
 export const CHOICE_LABELS = {
   en: "English (K Q R B N)", it: "Italiano (R D T A C)", fide: "FIDE", casual: "casual (seed 003)",
@@ -69,6 +71,8 @@ export const CHOICE_LABELS = {
   "engine 1": "the board's engine, level 1 (beginner)", "engine 6": "the board's engine, level 6 (about 3 s a move)",
   "engine 7": "the board's engine, level 7 (strongest, about 10 s a move)",
   w: "white", b: "black",
+  auto: "told from the program", json: "this page's (JSON)", dgt: "DGT", chesslink: "Millennium ChessLink",
+  pegasus: "a DGT Pegasus", eone: "a Millennium eONE", off: "off (not seen by phones)",
 };
 // The board's own settings (the hardware's), kept apart from the game's: under "the board".
 const BOARD_OPTIONS = ["settle_ms", "brightness", "profile"];

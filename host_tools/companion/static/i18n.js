@@ -27,6 +27,10 @@ const WORDS = {
   "hints from the engine on request (off in rated and online games)":
     "suggerimenti del motore a richiesta (no nelle partite valide e online)",
   "casual (seed 003)": "amichevole (seed 003)", "a person": "una persona", "this computer": "questo computer",
+  "the USB link's language": "la lingua del collegamento USB", "Bluetooth: the board poses as": "Bluetooth: la scacchiera si presenta come",
+  "Bluetooth: the board's number in its name (0: none)": "Bluetooth: il numero della scacchiera nel nome (0: nessuno)",
+  "told from the program": "riconosciuta dal programma", "this page's (JSON)": "di questa pagina (JSON)",
+  "a DGT Pegasus": "una DGT Pegasus", "a Millennium eONE": "una Millennium eONE", "off (not seen by phones)": "spento (invisibile ai telefoni)",
   "The board's display (128 × 64)": "Il display della scacchiera (128 × 64)", "the start": "l'inizio",
   "no game archived yet": "nessuna partita in archivio", "no games in this table yet": "ancora nessuna partita in questa tabella",
   "no ladder yet: add its players here, or tick \"rated\" in Players: a rated game that ends on the board goes into it with its players":
