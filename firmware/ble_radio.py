@@ -25,7 +25,8 @@ _IRQ_CENTRAL_DISCONNECT = const(2)
 _IRQ_GATTS_WRITE = const(3)
 _IRQ_MTU_EXCHANGED = const(21)
 
-_NOTIFY = bluetooth.FLAG_NOTIFY
+# TX is readable too, as an eONE's: python-mchess's BLE transport reads it between notifications.
+_TX = bluetooth.FLAG_READ | bluetooth.FLAG_NOTIFY
 _WRITE = bluetooth.FLAG_WRITE | bluetooth.FLAG_WRITE_NO_RESPONSE
 
 # (the language, the service, its RX written by the app, its TX notified by the board, the name)
@@ -71,7 +72,7 @@ class Radio:
         defs = []
         for row in SERVICES:
             defs.append((bluetooth.UUID(row[1]), ((bluetooth.UUID(row[2]), _WRITE),
-                                                  (bluetooth.UUID(row[3]), _NOTIFY))))
+                                                  (bluetooth.UUID(row[3]), _TX))))
         handles = ble.gatts_register_services(defs)
         self.rx = tuple(h[0] for h in handles)          # by SERVICES' row
         self.tx = tuple(h[1] for h in handles)
