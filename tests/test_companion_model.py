@@ -282,6 +282,30 @@ def test_the_boards_troubles_stay_until_the_game_moves_on(link):
     assert model.state()["trouble"] == refused
 
 
+def test_a_phone_that_takes_the_board_over_bluetooth_is_said_until_it_lets_go(link):
+    """A Pico W's: the app has the board (the page's lines get one busy answer), then lets go: the
+    page says so and asks the board's state again."""
+    model, sent = link
+    model.connected()
+    for r in sent[:4]:
+        answer(model, r)
+    answer(model, sent[4], **status())
+    answered = len(sent)
+    taken = {"ev": "ble", "holder": "dgt"}
+    model.feed(json.dumps(taken))
+    assert model.state()["trouble"] == taken
+    busy = {"ev": "busy", "holder": "ble"}
+    model.feed(json.dumps(busy))
+    assert model.state()["trouble"] == busy
+    for r in sent[answered:]:
+        answer(model, r, **(status() if r["cmd"] == "status" else {}))
+    asked = len(sent)
+    gone = {"ev": "ble", "holder": None}
+    model.feed(json.dumps(gone))
+    assert model.state()["trouble"] == gone
+    assert [r["cmd"] for r in sent[asked:]][:1] == ["status"], sent[asked:]
+
+
 def test_each_caller_has_its_own_conversation_with_the_board(link):
     """One board, four callers (docs/architecture.md, "One conversation per board"): each one's
     lines are logged as its own, each one alone gets its answers (a Future, or its on_reply), and

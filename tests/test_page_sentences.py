@@ -108,6 +108,16 @@ STATES = [
          "back) until the square shows the one you want.",
          "Promozione su e8: il nuovo pezzo vale un cavallo. Per cambiarlo toccalo (alzalo e rimettilo) finché la "
          "casa mostra quello che vuoi.")]),
+    ({"trouble": {"ev": "ble", "holder": "dgt"}}, [
+        ("A phone's app has the board over Bluetooth: this page hears nothing from it until the app lets go.",
+         "L'app di un telefono ha la scacchiera via Bluetooth: questa pagina non ne sente nulla finché l'app non la "
+         "lascia."),
+        ("White to move.", "Muove il Bianco.")]),
+    ({"trouble": {"ev": "radio", "error": "the radio did not start: OSError 22"}}, [
+        ("The board's Bluetooth radio did not start (the radio did not start: OSError 22): it works on USB only.",
+         "La radio Bluetooth della scacchiera non è partita (the radio did not start: OSError 22): funziona solo "
+         "via USB."),
+        ("White to move.", "Muove il Bianco.")]),
     ({"refusal": {"re": "set", "error": "bad_value"}, "trouble": {"ev": "offer_declined", "by": "b"}}, [
         ("The board refused “set”: bad value.", "La scacchiera ha rifiutato “set”: bad value."),
         ("Black declines the draw: the game goes on.", "Il Nero rifiuta la patta: si continua."),

@@ -29,10 +29,12 @@ EVENT_COUNT = 50
 # Events after which the game's state is asked for again.
 _REFRESH = ("move", "takeback", "new_game", "resume", "game_over", "out_of_sync", "in_sync", "error",
             "promotion", "claim", "check", "time_out", "boot", "storage_repaired", "leds", "offer",
-            "offer_declined", "engine_move", "option")       # option: one set on the board itself (its display's menu)
+            "offer_declined", "engine_move", "option",       # option: one set on the board itself (its display's menu)
+            "ble")                                           # a phone's app let the board go (or took it)
 # The board's own troubles and news, said on the page until the game moves on (a crash is followed
 # by a boot).
-_TROUBLE = ("crash", "storage_error", "storage_repaired", "offer_refused", "offer_declined")
+_TROUBLE = ("crash", "storage_error", "storage_repaired", "offer_refused", "offer_declined",
+            "ble", "busy", "radio")      # a Pico W's: a phone's app over Bluetooth LE (docs/protocols.md)
 _OWN = "c"                # the prefix of the ids of the companion's own requests
 _TRACKED = "h"            # the prefix of the ids of the commands its callers send (``ask``)
 REPLY_SECONDS = 3         # a request unanswered this long is taken as lost (a dropped line): asked again

@@ -185,6 +185,10 @@ function boardNote(ev) {
   if (ev.ev === "crash") return { key: "crash", error: ev.error };
   if (ev.ev === "offer_refused") return { key: "offer_refused", message: ev.message };
   if (ev.ev === "offer_declined") return { key: "offer_declined", white: ev.by === "w" };
+  if (ev.ev === "ble" && ev.refused) return { key: "ble_refused" };
+  if (ev.ev === "ble") return { key: ev.holder ? "ble_app" : "ble_gone" };
+  if (ev.ev === "busy") return { key: "ble_app" };
+  if (ev.ev === "radio") return { key: "radio", error: ev.error };
   return null;
 }
 

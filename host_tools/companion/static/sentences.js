@@ -114,6 +114,10 @@ const EN = {
   crash: (f) => "The board's program failed (" + f.error + ") and restarted; the saved game is restored.",
   offer_refused: (f) => "No draw offer yet: " + f.message + ".",
   offer_declined: (f) => side(f.white) + " declines the draw: the game goes on.",
+  ble_app: () => "A phone's app has the board over Bluetooth: this page hears nothing from it until the app lets go.",
+  ble_gone: () => "The phone's app let the board go: this page has it again.",
+  ble_refused: () => "A phone's app tried to connect over Bluetooth and was turned away: this page has the board.",
+  radio: (f) => "The board's Bluetooth radio did not start (" + f.error + "): it works on USB only.",
   out_of_sync: () => "The pieces on the board do not match the game yet.",
   chess960_setup: () => "Chess960: the board senses pieces, not which piece, so it guides the set-up one kind at a time: " +
     "the back ranks cleared, then the kings, queens, rooks, bishops and knights.",
@@ -330,6 +334,10 @@ const IT = {
   crash: (f) => "Il programma della scacchiera si è interrotto (" + f.error + ") ed è ripartito; la partita salvata è ripristinata.",
   offer_refused: (f) => "Ancora nessuna proposta di patta: " + f.message + ".",
   offer_declined: (f) => SIDE_IT_START(f.white) + " rifiuta la patta: si continua.",
+  ble_app: () => "L'app di un telefono ha la scacchiera via Bluetooth: questa pagina non ne sente nulla finché l'app non la lascia.",
+  ble_gone: () => "L'app del telefono ha lasciato la scacchiera: questa pagina la ha di nuovo.",
+  ble_refused: () => "L'app di un telefono ha provato a collegarsi via Bluetooth ed è stata respinta: la scacchiera è di questa pagina.",
+  radio: (f) => "La radio Bluetooth della scacchiera non è partita (" + f.error + "): funziona solo via USB.",
   out_of_sync: () => "I pezzi sulla scacchiera non corrispondono ancora alla partita.",
   chess960_setup: () => "Chess960: la scacchiera sente i pezzi, non quale pezzo, così guida la disposizione un tipo alla volta: " +
     "prima le traverse di fondo sgombre, poi i re, le donne, le torri, gli alfieri e i cavalli.",
