@@ -25,7 +25,7 @@ PYTEST_WORKERS ?= 2
 # and end together.
 PARALLEL = -n $(PYTEST_WORKERS) --maxschedchunk 2
 
-.PHONY: help check test test-long test-pico perft bench sim connect deps mpy-deps mpy-cross clean firmware uf2 deploy repl pgn engine-match puzzles pcb
+.PHONY: help check test test-long test-pico test-pico-w perft bench sim connect deps mpy-deps mpy-cross clean firmware uf2 deploy repl pgn engine-match puzzles pcb
 
 help:
 	@echo "make sim        run the simulator (the main job)"
@@ -34,6 +34,7 @@ help:
 	@echo "make test       install everything and run the tests (< 15 min)"
 	@echo "make test-long  the deep perft and the long fuzz runs"
 	@echo "make test-pico  the firmware on MicroPython for the Pico in an emulated RP2040 (UF2=path)"
+	@echo "make test-pico-w  the same on MicroPython for the Pico W (W_UF2=path)"
 	@echo "make perft      every line of the perft suite at every depth"
 	@echo "make bench      benchmarks: speed and memory figures, CPython and MicroPython"
 	@echo "make engine-match  an SPRT of the engine's change (ENGINE_BASE), then against Stockfish and level against level (long)"
@@ -105,6 +106,14 @@ test-long: deps
 # The emulated Pico alone (docs/emulator.md): make test-pico UF2=~/Downloads/RPI_PICO-v1.28.0.uf2
 test-pico: deps
 	$(PY) -m pytest $(PARALLEL) -q tests/test_pico_emu.py
+
+# The same on MicroPython for the Pico W (its ROMFS build, W_UF2=path), but for the Pico's own flash map,
+# its make uf2 and deploy, and its heap goals; tests/test_pico_w.py (make test) has the W's own.
+W_UF2 ?= $(wildcard ../shared/rp2040/RPI_PICO_W_ROMFS-v1.28.0.uf2)
+test-pico-w: deps
+	SCACCHIERA_UF2=$(abspath $(W_UF2)) $(PY) -m pytest $(PARALLEL) -q -m "not slow" tests/test_pico_emu.py tests/test_pico_w.py \
+	  -k "$(PICO_ONLY)"
+PICO_ONLY = not make_uf2_boots and not update_by_uf2 and not make_deploy and not leaves_the_engine
 
 perft: deps
 	$(PY) -m host_tools.perft --suite tests/data/perft_suite.epd

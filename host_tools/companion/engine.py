@@ -34,9 +34,8 @@ OWN = "scacchiera"                # the id of the project's own engine
 OWN_COMMAND = [sys.executable, "-m", "host_tools.uci"]
 LEVELS = (("elo", "UCI_Elo"), ("skill", "Skill Level"), ("level", "Level"))
 # The project engine's levels on Stockfish's UCI_Elo scale, as measured (docs/engine.md, "Levels": 1-6
-# the ladder of 28 Nov 2026, 7 issue 52's 401 games at 13,000 nodes, 1798; level 7 searches 18,000
-# since the board's loop got faster, its own match not finished yet): named beside each level on the page.
-LEVEL_ELO = {1: 480, 2: 660, 3: 860, 4: 1030, 5: 1230, 6: 1460, 7: 1800}
+# the ladder of 28 Nov 2026, 7 issue 52's 408 games at 18,000 nodes, 1808): named beside each level on the page.
+LEVEL_ELO = {1: 480, 2: 660, 3: 860, 4: 1030, 5: 1230, 6: 1460, 7: 1810}
 SPRINT_REFUSED = "the computer plays chess only (not Scacchi Sprint)"
 
 

@@ -54,7 +54,7 @@ got = 0
 slices = 0
 ply0 = r.app.game.position.ply()
 after = 0
-while after < 10 and slices < 2000:
+while after < 10 and slices < %(most)d:
     start.serve(r, %(steps)d)
     if APP:
         got += len(c.take())
@@ -96,8 +96,8 @@ def measure(plies=PLIES, app=True):
                     loop.update(whole_game(hands, game))
 
             code = DEVICE % {"mtu": MTU, "tx": NUS_TX, "rx": NUS_RX, "plies": plies, "steps": SLICE_STEPS,
-                             "app": app}
-            out = hands.repl(code, "DONE", limit_ms=600000, between=play)
+                             "app": app, "most": 12 * plies + 40}     # (a ply by hand: under 4 slices)
+            out = hands.repl(code, "DONE", limit_ms=(12 * plies + 40) * 300 + 60000, between=play)
         finally:
             hands.emu.close()
     lines = dict(re.findall(r"(RADIO|CONNECTED|GAME|ENGINE) ([^\r\n]*)", out))
