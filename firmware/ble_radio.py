@@ -1,4 +1,4 @@
-"""The Pico W's Bluetooth LE radio: the only module that imports ``bluetooth`` (hal.py makes it).
+"""The Pico W's Bluetooth LE radio: the only module that imports ``bluetooth`` (hal.py tries it: ``part``).
 
 The board is a BLE peripheral that serves two e-boards' services at once, so an app finds the one
 it knows, and advertises as one of them (the option ``ble``; docs/protocols.md):
@@ -58,6 +58,21 @@ def advertising(identity, number=0):
     adv = b"\x02\x01\x06" + bytes((17, 0x07)) + uuid_le(row[1])
     resp = bytes((len(name) + 1, 0x09)) + name.encode()
     return adv, resp
+
+
+def part(hw):
+    """hal.py's hook for a Pico W: ``hw.radio`` (a Radio, or None) and ``hw.radio_why`` (why not: a
+    damaged module; the emulator, which has no radio chip, raises OSError(22)); returns what
+    start.build calls to add the radio's part to the loop (scacchiera/link/ble.py)."""
+    try:
+        hw.radio, hw.radio_why = Radio(), ""
+    except OSError as e:
+        hw.radio, hw.radio_why = None, "the radio did not start: OSError %s" % (e.args[0] if e.args else "")
+
+    def attach(runner):
+        from scacchiera.link.ble import attach
+        attach(runner, hw.radio, hw.radio_why)
+    return attach
 
 
 class Radio:

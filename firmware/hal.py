@@ -207,22 +207,6 @@ def find_display(Pin=None):
         return None, "display: %r" % e
 
 
-def find_radio():
-    """(the Pico W's Bluetooth LE radio, "") if the firmware has ``bluetooth`` and the radio answers,
-    else (None, why): a Pico, whose MicroPython has no ``bluetooth``, says nothing; a Pico W whose
-    radio does not start (a damaged module; the emulator, which has no radio chip) says why, once,
-    and is a USB board (ble_radio.py)."""
-    try:
-        import bluetooth  # noqa: F401   (a Pico's MicroPython has none: ble_radio.py never loads)
-    except ImportError:
-        return None, ""
-    try:
-        from ble_radio import Radio
-        return Radio(), ""
-    except OSError as e:
-        return None, "the radio did not start: OSError %s" % (e.args[0] if e.args else "")
-
-
 @micropython.viper
 def scan_matrix(params, raw):
     """``params``: (sio, timer, row_pins, pull, settle, shift, mask), one tuple bound once
@@ -311,7 +295,20 @@ class Hardware:
         self.fs = OsFS(root)
         self.serial = serial if serial is not None else UsbSerial()
         self.display, self.display_why = find_display(Pin)   # the optional OLED (an Oled), or None and why
-        self.radio, self.radio_why = find_radio()            # a Pico W's BLE radio (a Radio), or None and why
+        self.parts = (self._news,)       # start.build calls them with the runner, before its boot
+        try:
+            from ble_radio import part   # a Pico W's radio: a Pico's MicroPython has no bluetooth (ImportError)
+            self.parts += (part(self),)
+        except ImportError:
+            pass
+
+    def _news(self, runner):
+        """The wiring's problems found at boot, said after ``boot`` (scacchiera/link/notice.py)."""
+        columns = self.columns
+        if columns["problems"]:
+            from scacchiera.link.notice import Notice
+            runner.parts.append(Notice({"ev": "wiring", "problems": columns["problems"],
+                                        "settle_us": columns["settle_us"]}))
 
     # -- the switch matrix ---------------------------------------------------------
 

@@ -37,8 +37,11 @@ class Board:
     """A board booted on FakeHardware: its runner, its hands, the lines it sent."""
 
     def __init__(self, fs=None, rows=None, squares=START_SQUARES, cause="power_on", held=(), display=None,
-                 radio=None):
-        self.hw = FakeHardware(fs=fs, display=display, radio=radio)
+                 radio=False):
+        self.hw = FakeHardware(fs=fs, display=display)
+        if radio:                        # a Pico W (the fake bluetooth on the path: tests/test_ble.py)
+            import ble_radio
+            self.hw.parts = (ble_radio.part(self.hw),)
         self.hw.cause = cause
         if rows is not None:
             self.hw.occupied[:] = rows

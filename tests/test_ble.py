@@ -46,7 +46,7 @@ def fresh_radio():
 
 def w_board(**kw):
     """A Pico W's board, booted, its radio advertising (a tick after boot)."""
-    board = Board(radio=ble_radio.Radio(), **kw)
+    board = Board(radio=True, **kw)
     board.wait(300)
     return board
 
@@ -312,13 +312,13 @@ def test_the_options_survive_a_restart():
     board.send({"cmd": "set", "name": "ble_number", "value": 12}, steps=4)
     fs = board.hw.fs
     bluetooth.reset()
-    again = Board(fs=fs, radio=ble_radio.Radio())
+    again = Board(fs=fs, radio=True)
     again.wait(300)
     assert advertised(again) == ("MILLENNIUM CHESS 12", EONE_SERVICE_LE)
 
 
 def test_a_radio_that_does_not_start():
-    """The radio chip does not answer (the emulated Pico W: OSError(22)): hal.find_radio says why
+    """The radio chip does not answer (the emulated Pico W: OSError(22)): ble_radio.part says why
     and the board is a USB board that says so once."""
     bluetooth.radio_fails = True
     with pytest.raises(OSError):
@@ -326,14 +326,18 @@ def test_a_radio_that_does_not_start():
     from fakehal import FakeHardware
     from scacchiera import start
     hw = FakeHardware()
-    hw.radio_why = "the radio did not start: OSError 22"
+    hw.parts = (ble_radio.part(hw),)
+    assert hw.radio is None and hw.radio_why == "the radio did not start: OSError 22"
     runner = start.build(hw, 5000)
     start.serve(runner, 4)
     lines = hw.take()
     assert lines[0]["ev"] == "boot"
     radio = [line for line in lines if line["ev"] == "radio"]
     assert radio == [{"ev": "radio", "error": "the radio did not start: OSError 22"}]
-    assert runner.parts[0] is runner.protocol
+    assert runner.parts[0] is runner.protocol and not hasattr(runner, "ble_link")
+    hw.send("status")
+    start.serve(runner, 4)
+    assert hw.take()[-1]["ble"] == {"error": "the radio did not start: OSError 22"}
 
 
 # -- the same under MicroPython (the WebAssembly port), on the real HAL: the game from CPython ----------

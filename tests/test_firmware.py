@@ -414,6 +414,13 @@ def test_a_column_held_low_is_named_and_leaves_the_wait_to_the_others(tmp_path):
     assert report["problems"] == ["column 3 (GP%d) stays LOW: a short to GND, a solder bridge or a damaged pin"
                                   % board_config.COL_PINS[3]]
     assert report["recovery_us"][3] > 500 and report["settle_us"] <= 12
+    from scacchiera import start
+    runner = start.build(hw, PERIOD_US)          # hal.py's news: the wiring event, once, after boot
+    start.serve(runner, 4)
+    lines = hw.serial.take()
+    assert [line["ev"] for line in lines][:1] == ["boot"]
+    assert [line for line in lines if line.get("ev") == "wiring"] == [
+        {"ev": "wiring", "problems": report["problems"], "settle_us": report["settle_us"]}]
 
 
 @pytest.mark.skipif(not hasattr(select, "poll"), reason="no select.poll")

@@ -50,6 +50,9 @@ host_tools/fakehw for tests and the simulator)::
     display                optional: a panel with show(lines, icons, changed), or None (docs/display.md)
     columns, measure_columns()  optional: the columns' recovery times and the scan's wait (hal.py,
                            sensing/columns.py), measured at boot and again by diagnostics
+    parts                  optional: callables f(runner) that start.build calls before boot, to add
+                           the hardware's own parts (hal.py: the wiring's news, link/notice.py; a
+                           Pico W's radio, link/ble.py)
 """
 
 import gc
@@ -124,9 +127,6 @@ class Runner:
         now = hw.ticks_ms()
         self.cause = hw.reset_cause()
         self.protocol.send({"ev": "boot", "proto": VERSION, "firmware": FIRMWARE, "cause": self.cause})
-        columns = getattr(hw, "columns", None)     # hal.py measured the columns' wiring (sensing/columns.py)
-        if columns and columns["problems"]:
-            self.protocol.send({"ev": "wiring", "problems": columns["problems"], "settle_us": columns["settle_us"]})
         hw.read_rows(self.rows)
         parts = self.parts
         for part in parts:

@@ -23,12 +23,9 @@ def build(hw, period_us=PERIOD_US):
     if getattr(hw, "display", None) is not None:     # a panel found at boot: its code loaded only then (RAM)
         from .display import DisplayPart
         runner.parts.append(DisplayPart(hw.display))
-    if getattr(hw, "radio", None) is not None:       # a Pico W's radio (ble_radio.py): the link to apps over BLE
-        from .link.ble import attach
-        attach(runner, hw.radio)
+    for part in getattr(hw, "parts", ()):            # hal.py's: the wiring's news, a Pico W's radio
+        part(runner)
     runner.boot()
-    if getattr(hw, "radio_why", ""):                 # a Pico W whose radio did not start: a USB board, told why
-        runner.protocol.send({"ev": "radio", "error": hw.radio_why})
     if runner.held("diag"):
         diagnostics(runner, hw.ticks_ms())     # the diag button held at power-up
     return runner

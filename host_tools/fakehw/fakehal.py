@@ -121,7 +121,7 @@ class FakeDisplay:
 class FakeHardware:
     button_names = ("diag", "undo", "menu", "ok")   # board_config.BUTTONS
 
-    def __init__(self, fs=None, clock=None, leds=64, display=None, radio=None):
+    def __init__(self, fs=None, clock=None, leds=64, display=None):
         self.clock = clock if clock is not None else Clock()
         if fs is None:
             from memfs import MemFS
@@ -138,7 +138,6 @@ class FakeHardware:
         self.resets = 0
         self.cause = "power_on"
         self.display = display            # a FakeDisplay, or None: no panel found at boot
-        self.radio = radio                # a Pico W's ble_radio.Radio (on fakehw/radio's bluetooth), or None
         self.ctrl_c = True                # byte 0x03 would stop the firmware (serial_ctrl_c)
         self.data_dir = _data_dir()       # where open_data finds the firmware's data files
 

@@ -90,8 +90,15 @@ assert app.got() == [(0x86, bytes(game["dumps"][-1]))]
 ok("the connection lost and regained: advertising again, the board read afresh")
 bluetooth.reset()
 bluetooth.radio_fails = True
-import hal  # noqa: E402
-radio, why = hal.find_radio()
-assert radio is None and why == "the radio did not start: OSError 22", why
+import ble_radio  # noqa: E402
+
+
+class Pins:
+    pass
+
+
+hw = Pins()
+ble_radio.part(hw)
+assert hw.radio is None and hw.radio_why == "the radio did not start: OSError 22", hw.radio_why
 ok("a radio that does not start: none, and why")
 print("%d passed, 0 failed" % len(passed))

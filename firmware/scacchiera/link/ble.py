@@ -31,9 +31,14 @@ OPTIONS = (
 )
 
 
-def attach(runner, radio):
-    """The radio's part, first in the loop's parts (it gives the link before the protocol reads).
+def attach(runner, radio, why=""):
+    """The radio's part, first in the loop's parts (it gives the link before the protocol reads); for
+    a radio that did not start (``radio`` None), a part that says ``why`` once, after ``boot``.
     The options' rows join options.TABLE for the process's life: one board's (tests put it back)."""
+    if radio is None:
+        from .notice import Notice
+        runner.parts.append(Notice({"ev": "radio", "error": why}))   # a USB board, told why once, after boot
+        return None
     if OPTIONS[0] not in options.TABLE:
         options.TABLE = options.TABLE + OPTIONS
     for row in OPTIONS:
