@@ -21,11 +21,21 @@ from test_dgt import (DGT_BOARD_DUMP, DGT_FIELD_UPDATE, DGT_SEND_BRD, DGT_SEND_U
                       follow_a_whole_game, game_for_micropython)
 
 RADIO = os.path.join(ROOT, "host_tools", "fakehw", "radio")
-if RADIO not in sys.path:
-    sys.path.insert(0, RADIO)
+bluetooth = ble_radio = None      # the fake (host_tools/fakehw/radio/bluetooth.py) and firmware/ble_radio.py
 
-import bluetooth  # noqa: E402  (the fake: host_tools/fakehw/radio/bluetooth.py)
-import ble_radio  # noqa: E402  (firmware/ble_radio.py)
+
+@pytest.fixture(scope="module", autouse=True)
+def a_pico_w():
+    """The fake ``bluetooth`` importable for this module's tests only: with it on the path (or
+    imported) any board the process builds on hal.py after them would be a Pico W."""
+    global bluetooth, ble_radio
+    sys.path.insert(0, RADIO)
+    import bluetooth
+    import ble_radio
+    yield
+    sys.path.remove(RADIO)
+    for name in ("bluetooth", "ble_radio"):
+        sys.modules.pop(name, None)
 
 NUS_RX, NUS_TX = "6e400002-b5a3-f393-e0a9-e50e24dcca9e", "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
 EONE_RX, EONE_TX = "49535343-8841-43f4-a8d4-ecbe34729bb3", "49535343-1e4d-4bd9-ba61-23c647249616"
