@@ -56,7 +56,8 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.path.join(ROOT, "build")
 DEFAULT = os.path.join(BUILD, "firmware")
 SOURCE_FILES = ("main.py",)
-DATA_FILES = ("puzzles.bin",)      # copied as they are: in the ROMFS image, or beside main.py (hal.open_data)
+DATA_FILES = ("puzzles.bin", "book.bin")      # copied as they are: in the ROMFS image, or beside main.py
+# (hal.open_data; engine/book.py looks beside the scacchiera package)
 UF2_TOOL = os.path.join(ROOT, "tools", "rp2040", "uf2.mjs")
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "rp2040")
 ROMFS_UF2 = os.path.join(SHARED, "RPI_PICO_ROMFS-v1.28.0.uf2")
@@ -81,7 +82,7 @@ def rm(p):
 # Before copying: old firmware out, saved games kept. A stale .py would shadow its new .mpy
 # (MicroPython looks for .py first), and a module on the filesystem the one in /rom.
 _CLEAN = _RM + """for p in ('scacchiera', 'hal.py', 'hal.mpy', 'oled.py', 'oled.mpy', 'board_config.py', 'board_config.mpy',
-          'main.py', 'puzzles.bin'):
+          'main.py', 'puzzles.bin', 'book.bin'):
     rm(p)
 """
 # Before the games are put back: whatever a first boot wrote in /games.

@@ -361,7 +361,7 @@ class TestRealClocksAndEngine:
         assert icons(b)[1] == "flag"
 
     def test_the_engine_thinks_at_its_level_then_its_move_is_shown_and_played(self):
-        midgame = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"   # out of its book
+        midgame = "r1bqk2r/1ppp1ppp/p1n2n2/2b1p3/2B1P3/P2P1N2/1PP2PPP/RNBQK2R w KQkq - 0 6"   # out of its book
         b = SimBoard(midgame)
         b.send("set opponent engine 4")
         b.wait(400)
@@ -385,7 +385,7 @@ class TestRealClocksAndEngine:
         play(b, uci)                                 # the hands make the engine's move
         if san.startswith("O-O"):                    # ...and a castling's rook after its king
             play(b, {"g8": "h8f8", "c8": "a8d8"}[uci[2:4]])
-        assert lines(b)[1:3] == ["White to move", "5... " + san]
+        assert lines(b)[1:3] == ["White to move", "6... " + san]
         assert lines(b)[7] == ""
         b.send("set lang it")
         b.wait(300)

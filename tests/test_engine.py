@@ -423,12 +423,12 @@ class TestLevelsAndBook:
         assert (list(MIDDLE), list(END)) == expand()
         assert MIDDLE[1 << 6 | 12] == 100 - 20 and MIDDLE[9 << 6 | 52] == -(100 - 20)   # a white pawn on e2
 
-    def test_the_book_answers_main_lines_and_its_data_is_up_to_date(self):
+    def test_the_book_answers_main_lines_and_its_file_is_up_to_date(self):
         from host_tools.make_book import main
         assert main(["--check"]) == 0
         p = Position()
         e4 = p.parse_uci("e2e4")
-        assert e4 in book_moves(p.hash)
+        assert book_moves(p.hash)[0] == e4        # Stockfish's favourite of the named first moves
         engine = Engine(MAX_LEVEL)
         assert engine.best_move(p) == e4 and engine.from_book
         p.push(e4)
@@ -500,7 +500,87 @@ def test_engine_heap_under_micropython(tmp_path):
         out = run_micropython("tests/mpy/engine_heap.py", mode, build, paths=(), data=(build,))
         assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
         used[mode] = int(out.stdout.split("heap in use: ")[1].split()[0])
+        assert mode == "rules" or "from the book: True" in out.stdout, out.stdout
     assert used["engine"] - used["rules"] < 50 * 1024, used
+
+
+class TestBook:
+    """firmware/book.bin against the lines it was made from (python-chess reads them) and the scores
+    that vetted its moves."""
+
+    @pytest.fixture(scope="class")
+    def made(self):
+        from host_tools import make_book
+        tree = make_book.Tree(make_book.all_lines())
+        return make_book, tree, make_book.read_evals()
+
+    def test_every_position_of_the_lines_gets_its_sound_moves_soundest_first(self, made):
+        make_book, tree, scores = made
+        looked = 0
+        for epd, moves in tree.moves.items():
+            board = chess.Board(epd + " 0 1")
+            ours = Position(epd + " 0 1")
+            assert ours.hash == tree.key[epd]           # the key a game reaching it by any order has
+            got = book_moves(ours.hash)
+            after = {small: -scores[then] for _, small, then in moves}   # the mover's score after each
+            assert set(got) <= set(after), epd
+            for m in got:
+                assert chess.Move.from_uci(ours.uci(m)) in board.legal_moves, (epd, ours.uci(m))
+            kept = [after[m] for m in got]
+            assert kept == sorted(kept, reverse=True), epd
+            best = max([scores[epd]] + list(after.values()))
+            assert all(k >= best - make_book.LOSS and k >= make_book.FLOOR for k in kept), epd
+            dropped = [k for m, k in after.items() if m not in got]
+            assert all(k < best - make_book.LOSS or k < make_book.FLOOR for k in dropped), epd
+            looked += 1
+        assert looked > 3800
+
+    def test_a_dubious_first_move_is_not_played_but_is_answered(self):
+        start = Position()
+        first = [start.uci(m) for m in book_moves(start.hash)]
+        assert {"e2e4", "d2d4", "c2c4", "g1f3"} <= set(first) and "g2g4" not in first, first
+        start.push(start.parse_uci("g2g4"))      # the Grob, by the hands
+        replies = [start.uci(m) for m in book_moves(start.hash)]
+        assert "d7d5" in replies, replies
+
+    def test_read_in_place_or_an_entry_at_a_time_the_same_moves(self, made):
+        """In ROMFS the file is a buffer (memoryview); on a filesystem it is read with readinto."""
+        from scacchiera.engine.book import Book, book_path
+
+        class InFlash(bytearray):           # a buffer with a file's read, as a ROMFS file is
+            def read(self, n):
+                return bytes(self[:n])
+
+            def close(self):
+                pass
+        with open(book_path(), "rb") as f:
+            data = f.read()
+        in_flash = Book(InFlash(data))
+        assert in_flash.data is not None
+        _, tree, _ = made
+        with open(book_path(), "rb") as f:
+            on_disk = Book(f)
+            assert on_disk.data is None and on_disk.count == in_flash.count == (len(data) - 16) // 6
+            for key in sorted(tree.key.values())[::7] + [0, 1, (1 << 30) - 1]:
+                assert on_disk.moves(key) == in_flash.moves(key)
+
+    def test_a_missing_or_broken_book_leaves_the_engine_searching(self, tmp_path, monkeypatch):
+        from scacchiera.engine import book
+        from scacchiera.engine.book import Book
+        start = Position()
+        for content in (None, b"SCBK\x02\x06" + bytes(10), b"SCBK\x01\x06\x05\x00\x00\x00" + bytes(6 + 12)):
+            path = tmp_path / "book.bin"
+            if content is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(content)
+            monkeypatch.setattr(book, "book_path", lambda: str(path))
+            assert book_moves(start.hash) == []
+            engine = Engine(MAX_LEVEL)
+            assert engine.best_move(start, max_nodes=300) is not None and not engine.from_book
+        with pytest.raises(ValueError, match="cut short"):
+            with open(path, "rb") as f:
+                Book(f).moves(start.hash)
 
 
 def test_the_tables_mate_bound_is_the_searchs():

@@ -13,9 +13,9 @@ from scacchiera.leds.names import meanings
 from scacchiera.engine import LEVELS
 from scacchiera.rules import parse_square
 
-# Out of the book: the engine must search.
-MIDGAME = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
-BLACK_TO_MOVE = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R b KQkq - 2 5"
+# Out of the book (a Giuoco Pianissimo with a3 and a6 thrown in): the engine must search.
+MIDGAME = "r1bqk2r/1ppp1ppp/p1n2n2/2b1p3/2B1P3/P2P1N2/1PP2PPP/RNBQK2R w KQkq - 0 6"
+BLACK_TO_MOVE = "r1bqk2r/1ppp1ppp/p1n2n2/2b1p3/2B1P3/P1NP1N2/1PP2PPP/R1BQK2R b KQkq - 1 6"
 
 
 def board_at(fen):
@@ -208,8 +208,10 @@ def test_a_slice_runs_until_the_next_scan_is_due_and_the_loop_then_scans_every_2
     until = (runner.due_us - NODE_US) & 0x3FFFFFFF
     searched = engine.nodes - nodes
     # one reading as the slice begins, then one after each move made (2,350 us at 90 a reading); the
-    # last the first at or past until. A node a move, one more when an iteration ends in the slice
-    assert len(clock.read) == 27 and searched in (26, 27), (searched, clock.read)
+    # last the first at or past until. A node a move made, and a few entered again with no reading:
+    # the root when an iteration ends, a move searched again when its reduced or null-window search
+    # beat alpha (this position's slice has two or three of them)
+    assert len(clock.read) == 27 and 26 <= searched <= 30, (searched, clock.read)
     assert (clock.read[-1] - until) & 0x3FFFFFFF < 90 and (until - clock.read[-2]) & 0x3FFFFFFF <= 90
     assert runner.searching and engine.nodes < LEVELS[2][2]
 
@@ -402,7 +404,7 @@ def test_a_hands_script_in_the_simulator_plays_the_engine_to_its_mate():
                          capture_output=True, text=True, cwd=root, timeout=300)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["moves"] == ["f2f3", "b8c6", "g2g4", "e7e6", "a2a3", "d8h4"]
+    assert result["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]     # 1...e5 from the book, then the mate
     assert (result["result"], result["termination"]) == ("0-1", "checkmate")
     assert '{"uci": "d8h4", "ev": "engine_move"}' in result["protocol"]
 

@@ -198,7 +198,7 @@ def loop_engine():
     from fakehal import LoopSerial
     from scacchiera.rules import Position
 
-    fen = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
+    fen = "r1bqk2r/1ppp1ppp/p1n2n2/2b1p3/2B1P3/P2P1N2/1PP2PPP/RNBQK2R w KQkq - 0 6"
     machine.reset_board()
     position = Position(fen)
     for sq in range(64):

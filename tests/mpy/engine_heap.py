@@ -2,8 +2,8 @@
 
 Self-contained (whatever it imports is counted). Usage:
 engine_heap.py MODE [BUILD]: MODE ``rules`` imports the rules and sets up a
-game position (the baseline); ``modules`` also imports the engine's modules
-and its book; ``engine`` also makes an Engine and searches twice (a book
+game position (the baseline); ``modules`` also imports the engine's modules;
+``engine`` also makes an Engine and searches twice (a book
 move and a search). BUILD: the deployed .mpy
 files, loaded as on the Pico. The figure is taken after a real collection
 (tools/micropython/run.mjs calls ``__after_gc__``): ``heap in use: N``.
@@ -23,11 +23,11 @@ position = Position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQ
 engine = None
 if mode in ("modules", "engine"):
     from scacchiera.engine import Engine
-    from scacchiera.engine.book_data import BOOK  # noqa: F401  (loaded at the first book look-up)
 if mode == "engine":
     engine = Engine()
     engine.best_move(position, max_nodes=500)
     engine.best_move(Position(), max_nodes=500)
+    print("from the book: %s" % engine.from_book)     # book.bin, read beside the build's package
 
 
 def __after_gc__():

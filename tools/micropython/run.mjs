@@ -233,7 +233,7 @@ try {
     stdout: out.put,
     stderr: err.put,
   });
-  for (const dir of importPaths) copyIn(mp.FS, dir, (f) => f.endsWith(".py"));
+  for (const dir of importPaths) copyIn(mp.FS, dir, (f) => f.endsWith(".py") || f.endsWith(".bin"));
   for (const p of dataPaths) copyIn(mp.FS, p, () => true);
   copyIn(mp.FS, script, () => true);
   mp.FS.mkdirTree(process.cwd());
