@@ -581,6 +581,12 @@ class TestBook:
         with pytest.raises(ValueError, match="cut short"):
             with open(path, "rb") as f:
                 Book(f).moves(start.hash)
+        with pytest.raises(ValueError, match="cut short"):          # in place: found as it opens
+
+            class InFlash(bytearray):
+                def read(self, n):
+                    return bytes(self[:n])
+            Book(InFlash(path.read_bytes()))
 
 
 def test_the_tables_mate_bound_is_the_searchs():

@@ -23,8 +23,9 @@ from scacchiera.runner import SEARCH_PERIOD_US
 
 ROOT = _paths._ROOT
 NODES = 1000          # per position: a few seconds of the chip's time
-# Out of the book, white to move: the board's engine (white) searches at once.
-MIDGAME = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5"
+# Out of the book (a Giuoco Pianissimo with a3 and a6 thrown in; the Pianissimo itself is in it since
+# 3 Dec 2026), white to move: the board's engine (white) searches at once.
+MIDGAME = "r1bqk2r/1ppp1ppp/p1n2n2/2b1p3/2B1P3/P2P1N2/1PP2PPP/RNBQK2R w KQkq - 0 6"
 
 SEARCH = """
 import time, gc
@@ -33,6 +34,12 @@ from scacchiera.engine import Engine
 T = time.ticks_ms
 D = time.ticks_diff
 U = time.ticks_us
+from scacchiera.engine.book import book_moves
+k = Position().hash
+a = U()
+for i in range(20):
+    b = book_moves(k)
+print('BOOK', D(U(), a) // 20, len(b))
 e = Engine(level=6)
 e.use_book = False
 gc.collect()
@@ -71,7 +78,8 @@ def positions(name="engine_positions.txt"):
 
 
 def measure(nodes=NODES, count=None, board=None):
-    """{'searches': [(nodes, ms, depth)], 'slices': [(n, mean us, max us)], 'free': bytes}; ``board``:
+    """{'searches': [(nodes, ms, depth)], 'slices': [(n, mean us, max us)], 'free': bytes, 'book': (us a
+    look-up of the start position, its moves)}; ``board``:
     PicoHands' arguments (another MicroPython, say)."""
     fens = positions()[:count] if count else positions()
     hands = PicoHands(**(board or {}))
@@ -83,7 +91,9 @@ def measure(nodes=NODES, count=None, board=None):
     searches = [tuple(int(w) for w in m) for m in re.findall(r"SEARCH (\d+) (\d+) (\d+)", out)]
     slices = [tuple(int(w) for w in m) for m in re.findall(r"SLICE (\d+) (\d+) (\d+)", out)]
     free = re.search(r"FREE (\d+)", out)
-    return {"searches": searches, "slices": slices, "free": int(free.group(1)) if free else None}
+    book = re.search(r"BOOK (\d+) (\d+)", out)
+    return {"searches": searches, "slices": slices, "free": int(free.group(1)) if free else None,
+            "book": (int(book.group(1)), int(book.group(2))) if book else None}
 
 
 def on_the_board(level=MAX_LEVEL):
@@ -103,7 +113,7 @@ def on_the_board(level=MAX_LEVEL):
 
     def measure_loop(hands, thinking):
         rate = scan_rate(hands) if thinking() else None
-        return rate, lift_to_leds(hands, "b1", ("a3", "c3")) if rate and thinking() else None
+        return rate, lift_to_leds(hands, "b1", ("c3", "d2")) if rate and thinking() else None
 
     rate, lift = _engine_move(level, measure_loop)["meanwhile"]
     search_ms = alone["search_ms"]
@@ -188,6 +198,9 @@ def main(nodes=NODES):
     for n, mean, worst in f["slices"]:
         print("  a slice of step(%d): mean %d us, max %d us" % (n, mean, worst))
     print("  heap free with the engine made (no game loop running): %s B" % f["free"])
+    if f["book"]:
+        print("  a book look-up (the start position, %d moves; book.bin read in place in ROMFS): %d us"
+              % (f["book"][1], f["book"][0]))
     b = on_the_board(MAX_LEVEL)
     print("  on the board, level %d thinking (the time between scans, a scan every %d us): %s scans/s (status, a "
           "quiet second); lift -> legal-destination LEDs %s ms; its move (%s) after %s ms (set opponent -> "

@@ -39,24 +39,27 @@ class Book:
         if len(head) != _HEADER or head[:4] != MAGIC or head[4] != VERSION or head[5] != _ENTRY:
             raise ValueError("not a book file of version %d" % VERSION)
         self.count = head[6] | head[7] << 8 | head[8] << 16 | head[9] << 24
+        if self.data is not None and len(self.data) < _HEADER + self.count * _ENTRY:
+            raise ValueError("the book file is cut short")
         self._entry = bytearray(_ENTRY)
 
     def close(self):
         self.f.close()
 
-    def _read(self, i):
-        """Entry ``i``'s bytes: a slice of the flash, or the entry read into one buffer."""
+    def _entry_at(self, i):
+        """(the bytes holding entry ``i``, its offset in them): the flash itself, or the entry read
+        into one buffer."""
         at = _HEADER + i * _ENTRY
         if self.data is not None:
-            return self.data[at:at + _ENTRY]
+            return self.data, at
         self.f.seek(at)
         if self.f.readinto(self._entry) != _ENTRY:
             raise ValueError("the book file is cut short")
-        return self._entry
+        return self._entry, 0
 
     def _key(self, i):
-        e = self._read(i)
-        return e[0] | e[1] << 8 | e[2] << 16 | e[3] << 24
+        e, j = self._entry_at(i)
+        return e[j] | e[j + 1] << 8 | e[j + 2] << 16 | e[j + 3] << 24
 
     def moves(self, key):
         """The book's moves for the position with Zobrist key ``key`` (a new list, soundest first)."""
@@ -69,11 +72,9 @@ class Book:
             else:
                 hi = mid
         out = []
-        while lo < self.count:
-            e = self._read(lo)
-            if e[0] | e[1] << 8 | e[2] << 16 | e[3] << 24 != key:
-                break
-            out.append(e[4] | e[5] << 8)
+        while lo < self.count and self._key(lo) == key:
+            e, j = self._entry_at(lo)
+            out.append(e[j + 4] | e[j + 5] << 8)
             lo += 1
         return out
 
