@@ -33,9 +33,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OWN = "scacchiera"                # the id of the project's own engine
 OWN_COMMAND = [sys.executable, "-m", "host_tools.uci"]
 LEVELS = (("elo", "UCI_Elo"), ("skill", "Skill Level"), ("level", "Level"))
-# The project engine's levels on Stockfish's UCI_Elo scale, as measured (docs/engine.md, "Levels": 1-6
-# the ladder of 28 Nov 2026, 7 issue 52's 408 games at 18,000 nodes, 1808): named beside each level on the page.
-LEVEL_ELO = {1: 480, 2: 660, 3: 860, 4: 1030, 5: 1230, 6: 1460, 7: 1810}
+# The project engine's levels on Stockfish's UCI_Elo scale, as measured (docs/engine.md, "Levels": 7 issue 52's
+# 408 games at 18,000 nodes, 1808; 1-6 the ladder chained down from it, 3 Dec 2026): named beside each level on the page.
+LEVEL_ELO = {1: 510, 2: 690, 3: 890, 4: 1060, 5: 1260, 6: 1490, 7: 1810}
 SPRINT_REFUSED = "the computer plays chess only (not Scacchi Sprint)"
 
 
