@@ -200,14 +200,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="fail if the committed book is out of date")
     ap.add_argument("--evaluate", action="store_true", help="score the positions evals.tsv lacks (Stockfish)")
-    ap.add_argument("--stockfish", default="stockfish")
+    ap.add_argument("--stockfish", default=None)
     args = ap.parse_args(argv)
     tree = Tree(all_lines())
     if args.evaluate:
-        import shutil
-        found = shutil.which(args.stockfish) or shutil.which("/usr/games/stockfish")
+        from host_tools.engine_match import find_stockfish
+        found = find_stockfish(args.stockfish)
         if not found:
-            raise SystemExit("stockfish not found (apt install stockfish, or --stockfish PATH)")
+            raise SystemExit("stockfish not found: apt-get install stockfish (or --stockfish PATH)")
         evaluate(tree, found)
     entries, dropped = book_entries(tree, read_evals())
     print("%d positions, %d moves kept, %d dropped as unsound" % (len(tree.moves), len(entries), dropped))

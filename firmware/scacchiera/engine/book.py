@@ -82,7 +82,8 @@ class Book:
 def book_path():
     """Where the book lies: beside the ``scacchiera`` package (the ROMFS image's root, the board's
     filesystem root beside main.py, the tree's firmware/ folder)."""
-    parts = __file__.replace("\\", "/").rsplit("/", 3)     # the folder above the package, the package, engine, this file
+    # the folder above the package, the package, engine, this file
+    parts = __file__.replace("\\", "/").rsplit("/", 3)
     return parts[0] + "/" + NAME if len(parts) == 4 else NAME
 
 
