@@ -26,8 +26,13 @@ _ENTRY = const(6)
 _HEADER = const(16)
 
 
+def _key_of(e, j):
+    """The key of the entry at ``e[j:]``."""
+    return e[j] | e[j + 1] << 8 | e[j + 2] << 16 | e[j + 3] << 24
+
+
 class Book:
-    """The book file, open for reading (``f``: its file object)."""
+    """The book file, open for reading (``f``: its file object, which the caller closes)."""
 
     def __init__(self, f):
         self.f = f
@@ -43,9 +48,6 @@ class Book:
             raise ValueError("the book file is cut short")
         self._entry = bytearray(_ENTRY)
 
-    def close(self):
-        self.f.close()
-
     def _entry_at(self, i):
         """(the bytes holding entry ``i``, its offset in them): the flash itself, or the entry read
         into one buffer."""
@@ -58,8 +60,7 @@ class Book:
         return self._entry, 0
 
     def _key(self, i):
-        e, j = self._entry_at(i)
-        return e[j] | e[j + 1] << 8 | e[j + 2] << 16 | e[j + 3] << 24
+        return _key_of(*self._entry_at(i))
 
     def moves(self, key):
         """The book's moves for the position with Zobrist key ``key`` (a new list, soundest first)."""
@@ -72,8 +73,10 @@ class Book:
             else:
                 hi = mid
         out = []
-        while lo < self.count and self._key(lo) == key:
+        while lo < self.count:            # each entry read once: its key, then its move
             e, j = self._entry_at(lo)
+            if _key_of(e, j) != key:
+                break
             out.append(e[j + 4] | e[j + 5] << 8)
             lo += 1
         return out
