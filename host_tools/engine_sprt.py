@@ -8,7 +8,8 @@ tree read with ``git archive`` into a temporary folder), both as UCI engines
 (``python -m host_tools.uci``, each in its own tree) at the same level and a fixed number of
 nodes a move: the budget the board's loop searches, so that a change is judged at the strength
 the board plays and not at the host's speed. Game pairs from engine_match's ten openings, both
-colours, in turn; each game's seed (the book's choice) is its number, the same for both engines.
+colours, in turn; both games of a pair have the pair's number as both engines' seed (the book's
+choice), so that the two games open alike with the colours reversed.
 After each pair the test says its LLR; it stops when the LLR crosses a bound or after
 ``--max-pairs``.
 
@@ -114,7 +115,7 @@ def run(base, level=MAX_LEVEL, nodes=None, elo0=0.0, elo1=10.0, alpha=0.05, beta
                 for white_is_candidate in (True, False):
                     g = 2 * pair + (0 if white_is_candidate else 1)
                     white, black = (candidate, before) if white_is_candidate else (before, candidate)
-                    game = play(white, black, opening, nodes, g)
+                    game = play(white, black, opening, nodes, pair)     # one seed a pair: its games mirror
                     game.headers.update({"Event": "SPRT %s vs %s" % (head, base_name), "Round": str(g + 1),
                                          "White": head if white_is_candidate else base_name,
                                          "Black": base_name if white_is_candidate else head,
