@@ -273,10 +273,12 @@ class Hardware:
 
     def __init__(self, clock=None, serial=None, root="/games"):
         self.clock = clock if clock is not None else time
-        self._sleep_us = self.clock.sleep_us
-        # The clock's own function, not a method: read after each node of the engine's search, and
-        # with no bound method made at each call
+        # The clock's own functions, not methods: read at every scan (ticks_ms, sleep_us) and after
+        # each node of the engine's search (ticks_us), with no call of ours around them and no bound
+        # method made at each call
+        self.ticks_ms = self.clock.ticks_ms
         self.ticks_us = self.clock.ticks_us
+        self.sleep_us = self.clock.sleep_us
         Pin = machine.Pin
         # Rows: open-drain, released (high impedance) until scanned; no pull (the columns have them).
         self._rows = tuple(Pin(p, Pin.OPEN_DRAIN, pull=None, value=1) for p in cfg.ROW_PINS)
@@ -294,6 +296,8 @@ class Hardware:
         self._wdt = None
         self.fs = OsFS(root)
         self.serial = serial if serial is not None else UsbSerial()
+        self.serial_read = self.serial.read       # read(buf) -> count; write(data, start) -> count written
+        self.serial_write = self.serial.write
         self.display, self.display_why = find_display(Pin)   # the optional OLED (an Oled), or None and why
         self.parts = (self._news,)       # start.build calls them with the runner, before its boot
         try:
@@ -371,17 +375,11 @@ class Hardware:
         strip.buf = buf
         strip.write()
 
-    # -- time -------------------------------------------------------------------------
-
-    def ticks_ms(self):
-        return self.clock.ticks_ms()
+    # -- time (ticks_ms, ticks_us, sleep_us: the clock's own, bound in __init__) ------------
 
     def random_seed(self):
         """A fresh 30-bit number (a Scacchi Sprint game's decks): the RP2040's ring oscillator."""
         return random_seed()
-
-    def sleep_us(self, us):
-        self._sleep_us(us)
 
     def open_data(self, name):
         """A data file shipped with the firmware: in the ROMFS partition (make uf2; a buffer in
@@ -391,13 +389,7 @@ class Hardware:
         except OSError:
             return open("/" + name, "rb")
 
-    # -- serial -------------------------------------------------------------------------
-
-    def serial_read(self, buf):
-        return self.serial.read(buf)
-
-    def serial_write(self, data, start=0):
-        return self.serial.write(data, start)
+    # -- serial (serial_read, serial_write: the link's own, bound in __init__) -----------------
 
     def serial_ctrl_c(self, on):
         try:

@@ -175,8 +175,8 @@ def test_a_search_that_allocates_under_the_heap_lock_starts_again_unlocked_with_
 
 
 def test_a_slice_runs_until_the_next_scan_is_due_and_the_loop_then_scans_every_2_5_ms():
-    """The engine has the time between a step's end and the next scan (runner.due_us), less about half
-    a node; a clock that stands still through a node (the simulator's) gives it one node a scan."""
+    """The engine has the time between a step's end and the next scan (runner.due_us), less
+    opponent.NODE_US; a clock that stands still through a node (the simulator's) gives it one node a scan."""
     from scacchiera.opponent import NODE_US
     from scacchiera.runner import PERIOD_US, SEARCH_PERIOD_US
     board = _engine_plays_white()
@@ -207,11 +207,12 @@ def test_a_slice_runs_until_the_next_scan_is_due_and_the_loop_then_scans_every_2
     part.scan(runner, board.hw.ticks_ms())
     until = (runner.due_us - NODE_US) & 0x3FFFFFFF
     searched = engine.nodes - nodes
-    # one reading as the slice begins, then one after each move made (2,350 us at 90 a reading); the
-    # last the first at or past until. A node a move made, and a few entered again with no reading:
-    # the root when an iteration ends, a move searched again when its reduced or null-window search
-    # beat alpha (this position's slice has two or three of them)
-    assert len(clock.read) == 27 and 26 <= searched <= 30, (searched, clock.read)
+    # one reading as the slice begins, then one after each move made (2,500 - NODE_US us at 90 a
+    # reading: 28 readings at NODE_US 50); the last the first at or past until. A node a move made,
+    # and a few entered again with no reading: the root when an iteration ends, a move searched again
+    # when its reduced or null-window search beat alpha (this position's slice has two or three of them)
+    reads = -(-(2500 - NODE_US) // 90)
+    assert len(clock.read) == reads and reads - 1 <= searched <= reads + 3, (searched, clock.read)
     assert (clock.read[-1] - until) & 0x3FFFFFFF < 90 and (until - clock.read[-2]) & 0x3FFFFFFF <= 90
     assert runner.searching and engine.nodes < LEVELS[2][2]
 

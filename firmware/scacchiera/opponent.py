@@ -26,9 +26,11 @@ from . import const, heap_lock, heap_unlock
 from .rules.variants import variant_of, SPRINT
 
 # The engine's share of a scan: the time until the next scan is due (runner.due_us; the loop then
-# paces at runner.SEARCH_PERIOD_US), less a node's usual cost, so that the last node ends about
-# when the scan is due; at least one node. docs/engine.md, "On the board while it thinks".
-NODE_US = const(150)
+# paces at runner.SEARCH_PERIOD_US), less a margin for the slice's way back, so that no time is left
+# idle: a node (~400 us in the loop) begun then ends a little after the scan was due, and the scans'
+# schedule stays theirs (150 left ~1.5 % of the search's time idle); at least one node.
+# docs/engine.md, "On the board while it thinks".
+NODE_US = const(50)
 _SLICE_NODES = const(1000)   # more than a slice can hold: the clock ends a slice
 _TICKS_MASK = const(0x3FFFFFFF)
 _MOVE = 1              # what the search is for
@@ -107,6 +109,10 @@ class Opponent:
         game = runner.app.game
         pos = game.position
         tracker = game.tracker
+        if self.purpose == _MOVE and game.result is None and pos.hash == self.key and pos.ply() == self.ply \
+                and runner.holder is None and tracker.required < 0:
+            game.hold_moves(True)            # the usual tick while it thinks: what follows would say the same
+            return
         if self.purpose and (pos.ply() != self.ply or pos.hash != self.key or game.result is not None):
             self._stop()                     # a takeback, a new game, a host's move: the search is stale
         if self.level and game.offer == self.side ^ 1 and game.result is None and self.purpose != _MOVE and \

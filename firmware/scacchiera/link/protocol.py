@@ -150,13 +150,13 @@ class Protocol:
     def tick(self, runner, now):
         # Back-pressure: commands wait while replies do. And a host's first bytes load hosts.py,
         # framing.py and commands.py, ~120 ms on the emulated Pico: they wait while hands are at work.
-        if not self.busy() and (self.line is not None or self.held is not None or self.host is not None
-                                or not hands_at_work(runner.app, now)):
-            if self._rx_at >= self._rx_n:
-                self._rx_at = 0
-                self._rx_n = self.port.serial_read(self.rx)
-            if self._rx_n:
-                self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
+        # The bytes read wait in ``rx``; the usual tick reads none and asks nothing more.
+        if self._rx_at >= self._rx_n:
+            self._rx_at = 0
+            self._rx_n = self.port.serial_read(self.rx)
+        if self._rx_n and not self.busy() and (self.line is not None or self.held is not None or
+                                               self.host is not None or not hands_at_work(runner.app, now)):
+            self._rx_at = self.feed(self.rx, self._rx_n, now, self._rx_at)
         self.expire(now)
         if self.host is not None:
             self.host.tick(runner, now)
