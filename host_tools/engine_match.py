@@ -352,7 +352,7 @@ class _Record:
 
     def __init__(self, folder, levels, elos, nodes, sf_ms, out):
         from host_tools.engine_sprt import commit_name     # (it imports this module)
-        self.commit = commit_name()
+        self.commit = commit_name(tree=True)
         os.makedirs(folder, exist_ok=True)
         stem = os.path.join(folder, "%s-%s-levels%s-sf%s" % (
             datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M"), self.commit,
