@@ -6,12 +6,10 @@ import subprocess
 
 import pytest
 
+from host_tools.bench import HEAP_LAYOUTS  # noqa: F401  (the heap tests' layouts, the bench's)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "tools", "micropython", "run.mjs")
-# ``pad=N`` arguments of the heap scripts (tests/mpy/firmware_heap.py, tags_heap.py): N bytes held before
-# the firmware loads, so its blocks land elsewhere. This port's collector is conservative: a heap test
-# takes the least live heap over these layouts.
-HEAP_LAYOUTS = ("pad=0", "pad=512", "pad=1024", "pad=2048")
 
 
 def needs_micropython(test):
