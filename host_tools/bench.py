@@ -121,6 +121,14 @@ def firmware_cpython():
         print("  " + line)
 
 
+def _firmware_heap(runner, build, plies, *mode):
+    """tests/mpy/firmware_heap.py run on the deployed ``build``: the CompletedProcess. Its limit is set
+    out of reach: the bench judges the figures itself (the least over HEAP_LAYOUTS)."""
+    return subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
+                           "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
+                           str(plies), str(10 * HEAP_LIMIT), build] + list(mode), capture_output=True, text=True)
+
+
 def firmware_micropython():
     import tempfile
     from host_tools import deploy
@@ -151,9 +159,7 @@ def firmware_micropython():
         for plies in (0, 300, 1000):
             layouts = []
             for pad in HEAP_LAYOUTS:
-                out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
-                                      "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
-                                      str(plies), str(10 * HEAP_LIMIT), build, pad], capture_output=True, text=True)
+                out = _firmware_heap(runner, build, plies, pad)
                 if plies == 300 and not layouts:   # the first layout's run, its own verdict left out
                     for line in (out.stdout + out.stderr).splitlines():
                         if not line.startswith(("heap ok", "heap over limit")):
@@ -166,14 +172,8 @@ def firmware_micropython():
                 print("  heap after the 300 plies over %d layouts of the heap (%s): %s bytes, the least %d"
                       % (len(layouts), ", ".join(HEAP_LAYOUTS), ", ".join("%d" % u for u in layouts), heap[plies]))
         # The same game with the board's engine playing black (level 6): its part, modules and tables.
-        out = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
-                              "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
-                              "60", str(HEAP_LIMIT), build, "6"], capture_output=True, text=True)
-        with_engine = _figures(out.stdout)
-        plain = subprocess.run(["node", runner, "--path", FAKEHW, "--path", os.path.join(ROOT, "tests", "mpy"),
-                                "--data", build, os.path.join(ROOT, "tests", "mpy", "firmware_heap.py"),
-                                str(int(with_engine.get("plies", 0))), str(HEAP_LIMIT), build],
-                               capture_output=True, text=True)
+        with_engine = _figures(_firmware_heap(runner, build, 60, "6").stdout)
+        plain = _firmware_heap(runner, build, int(with_engine.get("plies", 0)))
         if with_engine.get("heap_after_game") and _figures(plain.stdout).get("heap_after_game"):
             print("  heap after a game against the board's engine (level 6, %d plies): %d bytes, %d more than "
                   "the same length hands-only (goal: engine and game <= 60 KB more)"
