@@ -71,8 +71,7 @@ def judge_book(count, nodes, stockfish, depth, out=print):
     of the book's positions."""
     from host_tools import make_book
     from scacchiera.engine.book import book_moves
-    tree = make_book.Tree(make_book.all_lines())
-    answered = [epd for epd in sorted(tree.moves) if book_moves(tree.key[epd])]
+    answered = sorted({board.epd() for board, _pos, _move in make_book.walk()})
     chosen = answered[::max(1, len(answered) // count)][:count]
     engine_losses, first_losses, mean_losses = [], [], []
     for n, epd in enumerate(chosen, 1):

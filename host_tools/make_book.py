@@ -1,29 +1,20 @@
-"""Build the engine's opening book (firmware/book.bin) from named openings, each move vetted by Stockfish.
+"""Build the engine's opening book (firmware/book.bin) from the main lines below.
 
     python -m host_tools.make_book [--check]
-    python -m host_tools.make_book --evaluate [--stockfish PATH]
 
-The lines are lichess's chess-openings (CC0: host_tools/openings/, the names and their moves,
-3,807 lines of the five ECO volumes) and the project's own main lines below, which go deeper.
-python-chess reads each line's SAN; the rules module gives every position's key (the 30-bit
-Zobrist ``Position.hash`` the device looks up) and every move's small int.
+The lines are well-known main lines (ECO names), in SAN. python-chess checks
+each one; the rules module gives every position's key (the 30-bit Zobrist
+``Position.hash`` the device looks up) and every move's small int. A position
+reached by several lines gets each distinct move once, in the order the lines
+come, so the first line through a position is its main move (the strong
+levels, seed 0, play it). ``--check`` fails if the committed book differs from
+what the lines give (tests run it).
 
-A named opening is not always a good one (1. g4 has its names too), so the book keeps a move
-only where Stockfish found it sound: from the mover's view, the position after the move scores at
-least ``FLOOR`` and no more than ``LOSS`` below the best of the position before and its other book
-moves (``keep``). Every position of every line keeps its sound moves, whoever got there: after a
-dubious move by the hands, the engine still answers from the book. A position's moves are ordered
-by that score, best first: the strong levels (seed 0) play the first.
-
-The scores are Stockfish's at depth ``DEPTH``, one per position, kept in host_tools/openings/
-evals.tsv (EPD, centipawns for the side to move), so the book is rebuilt without Stockfish;
-``--evaluate`` adds the positions missing there. ``--check`` fails if the committed book differs
-from what the lines and the scores give (tests run it).
+A larger book (lichess's chess-openings, 6,141 entries vetted by Stockfish)
+was tried and dropped: it lost its SPRT against this one (docs/engine.md,
+"The opening book").
 """
 
-import argparse
-import csv
-import glob
 import os
 import struct
 import sys
@@ -35,16 +26,8 @@ from host_tools.generated import write_or_check
 from scacchiera.engine.book import MAGIC, VERSION, HEADER, ENTRY
 from scacchiera.rules import Position
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "firmware", "book.bin")
-OPENINGS = os.path.join(ROOT, "host_tools", "openings")
-EVALS = os.path.join(OPENINGS, "evals.tsv")
-DEPTH = 14
-LOSS = 40       # centipawns a book move may give up on the best known
-FLOOR = -80     # the mover's score after a book move, at least: Black starts about 35 cp down
-MATE = 10000    # a mate's score (less the plies to it)
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware", "book.bin")
 
-# The project's own main lines (the book's first 35, kept: several go deeper than the named ones).
 LINES = (
     ("Ruy Lopez, Closed", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3"),
     ("Ruy Lopez, Berlin", "e4 e5 Nf3 Nc6 Bb5 Nf6 O-O Nxe4 d4 Nd6 Bxc6 dxc6 dxe5 Nf5 Qxd8+ Kxd8"),
@@ -84,88 +67,32 @@ LINES = (
 )
 
 
-def named_lines():
-    """(name, SAN moves) of every line of chess-openings' five volumes, in their order."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(OPENINGS, "[a-e].tsv"))):
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f, delimiter="\t"):
-                out.append((row["name"], " ".join(t for t in row["pgn"].split() if not t.endswith("."))))
-    return out
+def walk(lines=LINES):
+    """Every step of every line: (python-chess's board before the move, the rules module's position
+    before it, our small int of the move); each position is pushed on once the caller is done with it."""
+    for name, san in lines:
+        board = chess.Board()
+        pos = Position()
+        for token in san.split():
+            try:
+                move = board.parse_san(token)
+            except ValueError as exc:
+                raise SystemExit("%s: bad move %r: %s" % (name, token, exc))
+            ours = pos.parse_uci(move.uci())
+            yield board, pos, ours
+            board.push(move)
+            pos.push(ours)
 
 
-def all_lines():
-    return named_lines() + list(LINES)
-
-
-class Tree:
-    """Every position of the lines (by EPD), its key and its moves in the order the lines give them."""
-
-    def __init__(self, lines):
-        self.key = {}         # EPD -> the rules module's key
-        self.moves = {}       # EPD -> [(python-chess move, our small int, EPD after)]
-        self.keys = {}        # key -> EPD: two positions on one key would mix their moves
-        for name, san in lines:
-            board = chess.Board()
-            pos = Position()
-            for token in san.split():
-                try:
-                    move = board.parse_san(token)
-                except ValueError as exc:
-                    raise SystemExit("%s: bad move %r: %s" % (name, token, exc))
-                ours = pos.parse_uci(move.uci())
-                epd = board.epd()
-                self._note(epd, pos.hash)
-                board.push(move)
-                pos.push(ours)
-                after = board.epd()
-                self._note(after, pos.hash)
-                moves = self.moves.setdefault(epd, [])
-                if all(m != move for m, _, _ in moves):
-                    moves.append((move, ours, after))
-
-    def _note(self, epd, key):
-        if self.keys.setdefault(key, epd) != epd:
-            raise SystemExit("two positions on one key %d: %s and %s" % (key, self.keys[key], epd))
-        self.key[epd] = key
-
-    def positions(self):
-        return sorted(self.key)
-
-
-def read_evals(path=EVALS):
-    scores = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                epd, cp = line.rstrip("\n").split("\t")
-                scores[epd] = int(cp)
-    return scores
-
-
-def keep(before, after):
-    """Which of a position's book moves the book keeps, best first: ``before`` is the position's
-    score for the side to move, ``after`` the mover's score after each move (a list, in line order)."""
-    best = max([before] + after)
-    kept = [i for i, s in enumerate(after) if s >= best - LOSS and s >= FLOOR]
-    return sorted(kept, key=lambda i: -after[i])     # a stable sort: equals keep the lines' order
-
-
-def book_entries(tree, scores):
-    """Sorted (key, move) pairs and the count of moves dropped as unsound."""
-    entries = []
-    dropped = 0
-    for epd, moves in tree.moves.items():
-        try:
-            before = scores[epd]
-            after = [-scores[a] for _, _, a in moves]
-        except KeyError as missing:
-            raise SystemExit("no score for %s: run python -m host_tools.make_book --evaluate" % missing)
-        kept = keep(before, after)
-        dropped += len(moves) - len(kept)
-        entries.extend((tree.key[epd], rank, moves[i][1]) for rank, i in enumerate(kept))
-    entries.sort()
-    return [(key, move) for key, _, move in entries], dropped
+def book_entries(lines=LINES):
+    """Sorted (key, move) pairs: every position of every line with its book moves."""
+    seen = {}
+    for _board, pos, ours in walk(lines):
+        moves = seen.setdefault(pos.hash, [])
+        if ours not in moves:
+            moves.append(ours)
+    # a stable sort by key keeps each position's moves in line order
+    return sorted(((key, m) for key, moves in seen.items() for m in moves), key=lambda e: e[0])
 
 
 def render(entries):
@@ -174,44 +101,8 @@ def render(entries):
     return head + bytes(HEADER - len(head)) + b"".join(struct.pack("<IH", key, move) for key, move in entries)
 
 
-def evaluate(tree, stockfish, out=print):
-    """Score the positions evals.tsv lacks with Stockfish at DEPTH; rewrite the file, sorted."""
-    import chess.engine
-    scores = read_evals()
-    missing = [epd for epd in tree.positions() if epd not in scores]
-    out("%d positions, %d to evaluate at depth %d" % (len(tree.key), len(missing), DEPTH))
-    with chess.engine.SimpleEngine.popen_uci(stockfish) as sf:
-        sf.configure({"Threads": 1, "Hash": 16})
-        for n, epd in enumerate(missing, 1):
-            board = chess.Board(epd + " 0 1")
-            if board.is_game_over():
-                scores[epd] = 0 if not board.is_checkmate() else -MATE
-            else:
-                info = sf.analyse(board, chess.engine.Limit(depth=DEPTH))
-                scores[epd] = info["score"].pov(board.turn).score(mate_score=MATE)
-            if n % 500 == 0:
-                out("  %d / %d" % (n, len(missing)))
-    with open(EVALS, "w") as f:
-        for epd in sorted(scores):
-            f.write("%s\t%d\n" % (epd, scores[epd]))
-
-
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--check", action="store_true", help="fail if the committed book is out of date")
-    ap.add_argument("--evaluate", action="store_true", help="score the positions evals.tsv lacks (Stockfish)")
-    ap.add_argument("--stockfish", default=None)
-    args = ap.parse_args(argv)
-    tree = Tree(all_lines())
-    if args.evaluate:
-        from host_tools.engine_match import find_stockfish
-        found = find_stockfish(args.stockfish)
-        if not found:
-            raise SystemExit("stockfish not found: apt-get install stockfish (or --stockfish PATH)")
-        evaluate(tree, found)
-    entries, dropped = book_entries(tree, read_evals())
-    print("%d positions, %d moves kept, %d dropped as unsound" % (len(tree.moves), len(entries), dropped))
-    return write_or_check(OUT, render(entries), __doc__.split("\n")[0], ["--check"] if args.check else [])
+    return write_or_check(OUT, render(book_entries()), __doc__.split("\n")[0], argv)
 
 
 if __name__ == "__main__":

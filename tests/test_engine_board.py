@@ -405,7 +405,7 @@ def test_a_hands_script_in_the_simulator_plays_the_engine_to_its_mate():
                          capture_output=True, text=True, cwd=root, timeout=300)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["moves"] == ["f2f3", "e7e5", "g2g4", "d8h4"]     # 1...e5 from the book, then the mate
+    assert result["moves"] == ["f2f3", "b8c6", "g2g4", "e7e6", "a2a3", "d8h4"]
     assert (result["result"], result["termination"]) == ("0-1", "checkmate")
     assert '{"uci": "d8h4", "ev": "engine_move"}' in result["protocol"]
 

@@ -23,8 +23,8 @@ from scacchiera.runner import SEARCH_PERIOD_US
 
 ROOT = _paths._ROOT
 NODES = 1000          # per position: a few seconds of the chip's time
-# Out of the book (a Giuoco Pianissimo with a3 and a6 thrown in; the Pianissimo itself is in it since
-# 3 Dec 2026), white to move: the board's engine (white) searches at once.
+# Out of the book (a Giuoco Pianissimo with a3 and a6 thrown in: the larger book of 3 Dec 2026 held the
+# Pianissimo itself, and the figures since are this position's), white to move: the engine searches at once.
 MIDGAME = "r1bqk2r/1ppp1ppp/p1n2n2/2b1p3/2B1P3/P2P1N2/1PP2PPP/RNBQK2R w KQkq - 0 6"
 
 SEARCH = """

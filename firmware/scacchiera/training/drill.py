@@ -122,7 +122,7 @@ class Drill:
 
     def _ask(self, pos):
         """What the line wants at the ply now: ``want`` (-1 past the line's end) and, for an
-        opening from the book, ``book`` (the book's moves here, soundest first)."""
+        opening from the book, ``book`` (the book's moves here, main line first)."""
         self.asked = self.seen
         self.misses = 0
         self.want = -1
