@@ -85,9 +85,14 @@ def walk(lines=LINES):
 
 
 def book_entries(lines=LINES):
-    """Sorted (key, move) pairs: every position of every line with its book moves."""
+    """Sorted (key, move) pairs: every position of every line with its book moves. Two positions on
+    one 30-bit key would mix their moves: refused."""
     seen = {}
-    for _board, pos, ours in walk(lines):
+    where = {}            # key -> the position's EPD
+    for board, pos, ours in walk(lines):
+        epd = board.epd()
+        if where.setdefault(pos.hash, epd) != epd:
+            raise SystemExit("two positions on one key %d: %s and %s" % (pos.hash, where[pos.hash], epd))
         moves = seen.setdefault(pos.hash, [])
         if ours not in moves:
             moves.append(ours)

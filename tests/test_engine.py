@@ -525,6 +525,17 @@ class TestBook:
             assert book_moves(key) == moves, key
         assert len(first) > 300 and book_moves(Position("8/8/8/4k3/8/8/3K4/8 w - - 0 1").hash) == []
 
+    def test_two_positions_on_one_key_are_refused(self, monkeypatch):
+        from types import SimpleNamespace
+        from host_tools import make_book
+
+        def one_key(lines):
+            for fen in ("8/8/8/4k3/8/8/3K4/8 w - - 0 1", "8/8/8/3k4/8/8/3K4/8 w - - 0 1"):
+                yield chess.Board(fen), SimpleNamespace(hash=5), 1
+        monkeypatch.setattr(make_book, "walk", one_key)
+        with pytest.raises(SystemExit, match="two positions on one key 5"):
+            make_book.book_entries()
+
     def test_read_in_place_or_an_entry_at_a_time_the_same_moves(self):
         """In ROMFS the file is a buffer (memoryview); on a filesystem it is read with readinto."""
         from scacchiera.engine.book import Book, book_path
